@@ -1,0 +1,120 @@
+// Validates a user's columnar batch against a table schema and turns it into plain columns the
+// storage owns (copies: the caller may reuse its arrays once the call returns). Rows are sorted
+// by timestamp here (stable, so equal timestamps keep their order), once per insert.
+import { nullColumn, permuteColumn } from './column-values.js';
+import type { ColumnValues } from './column-values.js';
+import { SvcError } from './errors.js';
+import { TIMESTAMP_COLUMN } from './arrow-schema.js';
+import type { ColumnDef, ColumnType } from './types.js';
+
+/** A columnar batch as users pass it: `$timestamp` plus any of the table's columns. */
+export type ColumnarBatch = { readonly [column: string]: unknown };
+
+export interface NormalizedBatch {
+  readonly ts: BigInt64Array;
+  readonly columns: ColumnValues[];
+}
+
+export function normalizeBatch(table: string, schema: readonly ColumnDef[], input: ColumnarBatch): NormalizedBatch {
+  if (input === null || typeof input !== 'object') throw new SvcError('InvalidArgument', 'a batch must be an object of columns');
+  const ts = toInt64(input[TIMESTAMP_COLUMN], TIMESTAMP_COLUMN, false).values;
+  const n = ts.length;
+  for (const key of Object.keys(input)) {
+    if (key !== TIMESTAMP_COLUMN && !schema.some((c) => c.name === key)) {
+      throw new SvcError('ColumnNotFound', `table '${table}' has no column '${key}'`);
+    }
+  }
+  let columns = schema.map((def) => {
+    const raw = input[def.name];
+    if (raw === undefined) return nullColumn(def.type, n);
+    const col = toColumn(def, raw);
+    const length = col.values.length;
+    if (length !== n) {
+      throw new SvcError('InvalidArgument', `column '${def.name}' has ${length} values but $timestamp has ${n}`);
+    }
+    return col;
+  });
+  const perm = sortPermutation(ts);
+  if (perm === null) return { ts, columns };
+  const sorted = new BigInt64Array(n);
+  for (let i = 0; i < n; i++) sorted[i] = ts[perm[i]];
+  columns = columns.map((c) => permuteColumn(c, perm, 0, n));
+  return { ts: sorted, columns };
+}
+
+/** Stable sort order of `ts`, or null when it is already sorted (the common case). */
+export function sortPermutation(ts: BigInt64Array): Uint32Array | null {
+  let sorted = true;
+  for (let i = 1; i < ts.length; i++) if (ts[i] < ts[i - 1]) { sorted = false; break; }
+  if (sorted) return null;
+  const idx = Array.from({ length: ts.length }, (_, i) => i);
+  idx.sort((a, b) => (ts[a] < ts[b] ? -1 : ts[a] > ts[b] ? 1 : a - b));
+  return Uint32Array.from(idx);
+}
+
+function toColumn(def: ColumnDef, raw: unknown): ColumnValues {
+  switch (def.type) {
+    case 'DOUBLE': return toDouble(raw, def.name);
+    case 'INT64':
+    case 'TIMESTAMP': return { ...toInt64(raw, def.name, true), type: def.type };
+    case 'STRING':
+    case 'SYMBOL': return { type: def.type, values: toList(raw, def, (v) => typeof v === 'string') as (string | null)[] };
+    case 'BLOB': return { type: 'BLOB', values: toList(raw, def, (v) => v instanceof Uint8Array).map(copyBytes) };
+  }
+}
+
+function toDouble(raw: unknown, name: string): ColumnValues {
+  if (raw instanceof Float64Array) return { type: 'DOUBLE', values: raw.slice(), nulls: null };
+  const list = asList(raw, name, 'DOUBLE');
+  const values = new Float64Array(list.length);
+  let nulls: Uint8Array | null = null;
+  for (let i = 0; i < list.length; i++) {
+    const v = list[i];
+    if (v === null || v === undefined) (nulls ??= new Uint8Array(list.length))[i] = 1;
+    else if (typeof v === 'number') values[i] = v;
+    else if (typeof v === 'bigint') values[i] = Number(v);
+    else throw badValue(name, 'DOUBLE', i, v);
+  }
+  return { type: 'DOUBLE', values, nulls };
+}
+
+function toInt64(raw: unknown, name: string, nullable: boolean): { type: 'INT64'; values: BigInt64Array; nulls: Uint8Array | null } {
+  if (raw instanceof BigInt64Array) return { type: 'INT64', values: raw.slice(), nulls: null };
+  if (raw === undefined && !nullable) throw new SvcError('InvalidArgument', `a batch needs a ${TIMESTAMP_COLUMN} column`);
+  const list = asList(raw, name, 'INT64');
+  const values = new BigInt64Array(list.length);
+  let nulls: Uint8Array | null = null;
+  for (let i = 0; i < list.length; i++) {
+    const v = list[i];
+    if ((v === null || v === undefined) && nullable) (nulls ??= new Uint8Array(list.length))[i] = 1;
+    else if (typeof v === 'bigint' && BigInt.asIntN(64, v) === v) values[i] = v;
+    else if (typeof v === 'number' && Number.isSafeInteger(v)) values[i] = BigInt(v);
+    else if (v instanceof Date && nullable) values[i] = BigInt(v.getTime()) * 1_000_000n;
+    else throw badValue(name, 'an int64', i, v);
+  }
+  return { type: 'INT64', values, nulls };
+}
+
+function toList(raw: unknown, def: ColumnDef, isOk: (v: unknown) => boolean): unknown[] {
+  const list = Array.from(asList(raw, def.name, def.type));
+  return list.map((v, i) => {
+    if (v === null || v === undefined) return null;
+    if (!isOk(v)) throw badValue(def.name, def.type, i, v);
+    return v;
+  });
+}
+
+function asList(raw: unknown, name: string, type: ColumnType | 'INT64'): ArrayLike<unknown> {
+  if (Array.isArray(raw)) return raw;
+  if (ArrayBuffer.isView(raw) && !(raw instanceof DataView)) return raw as unknown as ArrayLike<unknown>;
+  throw new SvcError('InvalidArgument', `column '${name}' must be an array of ${type} values`);
+}
+
+function copyBytes(v: unknown): Uint8Array | null {
+  return v === null ? null : (v as Uint8Array).slice();
+}
+
+function badValue(name: string, type: string, row: number, v: unknown): SvcError {
+  const shown = typeof v === 'string' ? `'${v.slice(0, 40)}'` : typeof v === 'bigint' ? `${v}n` : String(v);
+  return new SvcError('InvalidArgument', `column '${name}' row ${row}: ${shown} is not ${type.startsWith('a') ? type : `a ${type}`} value`);
+}

@@ -1,0 +1,88 @@
+// Per-column statistics of a sorted batch, computed once at seal time. They let the executor
+// answer count/sum/min/max/first/last/avg over whole batches without reading values.
+import type { ColumnValues } from './column-values.js';
+import type { ColumnStats } from './types.js';
+
+const NO_STATS = { min: null, max: null, minRow: -1, maxRow: -1, sum: null } as const;
+
+export function columnStats(col: ColumnValues, n: number): ColumnStats {
+  switch (col.type) {
+    case 'DOUBLE':
+      return doubleStats(col.values, col.nulls, n);
+    case 'INT64':
+    case 'TIMESTAMP':
+      return bigintStats(col.values, col.nulls, n, col.type === 'INT64');
+    default: {
+      let count = 0;
+      let firstRow = -1;
+      let lastRow = -1;
+      const values = col.values;
+      for (let i = 0; i < n; i++) {
+        if (values[i] === null) continue;
+        count++;
+        if (firstRow < 0) firstRow = i;
+        lastRow = i;
+      }
+      return { count, nullCount: n - count, ...NO_STATS, firstRow, lastRow };
+    }
+  }
+}
+
+/** Stats of the `$timestamp` column: sorted and never null, so its bounds are its ends. */
+export function timestampStats(ts: BigInt64Array): ColumnStats {
+  const n = ts.length;
+  return { count: n, nullCount: 0, min: ts[0], max: ts[n - 1], minRow: 0, maxRow: n - 1, sum: null, firstRow: 0, lastRow: n - 1 };
+}
+
+function doubleStats(values: Float64Array, nulls: Uint8Array | null, n: number): ColumnStats {
+  let count = 0;
+  let sum = 0;
+  let min = Infinity;
+  let max = -Infinity;
+  let minRow = -1;
+  let maxRow = -1;
+  let firstRow = -1;
+  let lastRow = -1;
+  for (let i = 0; i < n; i++) {
+    if (nulls !== null && nulls[i] !== 0) continue;
+    const v = values[i];
+    count++;
+    sum += v;
+    if (firstRow < 0) firstRow = i;
+    lastRow = i;
+    // Strict comparisons keep the earliest row on ties and skip NaN.
+    if (v < min || minRow < 0 && v === min) { min = v; minRow = i; }
+    if (v > max || maxRow < 0 && v === max) { max = v; maxRow = i; }
+  }
+  return {
+    count, nullCount: n - count,
+    min: minRow < 0 ? null : min, max: maxRow < 0 ? null : max, minRow, maxRow,
+    sum, firstRow, lastRow,
+  };
+}
+
+function bigintStats(values: BigInt64Array, nulls: Uint8Array | null, n: number, hasSum: boolean): ColumnStats {
+  let count = 0;
+  let sum = 0n;
+  let min = 0n;
+  let max = 0n;
+  let minRow = -1;
+  let maxRow = -1;
+  let firstRow = -1;
+  let lastRow = -1;
+  for (let i = 0; i < n; i++) {
+    if (nulls !== null && nulls[i] !== 0) continue;
+    const v = values[i];
+    count++;
+    if (hasSum) sum += v;
+    if (firstRow < 0) { firstRow = i; min = v; max = v; minRow = i; maxRow = i; }
+    lastRow = i;
+    if (v < min) { min = v; minRow = i; }
+    if (v > max) { max = v; maxRow = i; }
+  }
+  return {
+    count, nullCount: n - count,
+    min: minRow < 0 ? null : min, max: maxRow < 0 ? null : max, minRow, maxRow,
+    sum: hasSum ? sum : null, firstRow, lastRow,
+  };
+}

@@ -1,0 +1,495 @@
+// The embedded database: the public API of svc as a library. Every write is validated, applied
+// to the in-memory state and appended to the WAL in one synchronous step, then acknowledged
+// when the WAL says it is durable. Reads see the in-memory state; expired entries are absent.
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { page, sortAliases } from './alias-page.js';
+import type { AliasPage, PageOptions } from './alias-page.js';
+import { TIMESTAMP_COLUMN } from './arrow-schema.js';
+import { normalizeBatch } from './batch-input.js';
+import type { ColumnarBatch } from './batch-input.js';
+import { checkpointsDir, listCheckpoints, loadCheckpoint, takeSnapshot, writeCheckpoint } from './checkpoint.js';
+import { EntryStore } from './entry-store.js';
+import type { Entry, EntryType } from './entry-store.js';
+import { SvcError } from './errors.js';
+import { acquireLock } from './lock-file.js';
+import { detectMime } from './mime.js';
+import { executeQuery } from './query/index.js';
+import type { QueryCatalog } from './query/catalog.js';
+import type { QueryResult } from './query/result.js';
+import { DAY_NS, DEFAULT_BATCH_ROWS } from './table.js';
+import type { Table } from './table.js';
+import { COLUMN_TYPES } from './types.js';
+import type { BatchView, ColumnDef, Durability } from './types.js';
+import type { WalRecord } from './wal/records.js';
+import { listSegments, replayWal } from './wal/wal-replay.js';
+import { segmentName, WalWriter } from './wal/wal-writer.js';
+
+export interface OpenOptions {
+  /** Directory holding the WAL, checkpoints and the lock file; created if missing. */
+  readonly dataDir: string;
+  /** When a write is acknowledged: after fsync (default), after write(2), or at once (no WAL). */
+  readonly durability?: Durability;
+  /** Rows per sealed batch. */
+  readonly batchRows?: number;
+  /** Take a checkpoint once this many WAL bytes were written since the last one. */
+  readonly checkpointWalBytes?: number;
+  /** How often expired entries are swept, in ms (0 = never; reads still hide them). */
+  readonly sweepIntervalMs?: number;
+  /** Where the database reports what it did on its own (sweeps, torn WAL tails). */
+  readonly log?: (message: string) => void;
+}
+
+export interface BlobDescription {
+  readonly alias: string;
+  readonly type: 'blob';
+  readonly size: number;
+  readonly mime: string;
+  /** UNIX seconds; 0 = never expires. */
+  readonly expiry: number;
+}
+
+export interface TableDescription {
+  readonly name: string;
+  readonly columns: readonly ColumnDef[];
+  readonly shardSize: bigint;
+  readonly rowCount: number;
+}
+
+export type ChangeResult = 'changed' | 'unchanged';
+
+export interface QueryOptions {
+  readonly deadlineMs?: number;
+  readonly now?: bigint;
+}
+
+const MAX_ALIAS_BYTES = 1024;
+
+/**
+ * An open database.
+ *
+ * @example
+ * const db = await Database.open({ dataDir: './data' });
+ * await db.createTable('stocks', [{ name: 'price', type: 'DOUBLE' }]);
+ * await db.insert('stocks', { $timestamp: new BigInt64Array([1n, 2n]), price: new Float64Array([1.5, 2.5]) });
+ * const result = await db.query('SELECT avg(price) FROM stocks');
+ * await db.close();
+ */
+export class Database implements QueryCatalog {
+  private readonly store: EntryStore;
+  private isClosed = false;
+  private running: Promise<void> | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
+
+  private constructor(
+    readonly dataDir: string,
+    readonly durability: Durability,
+    private readonly wal: WalWriter,
+    store: EntryStore,
+    private readonly releaseLock: () => Promise<void>,
+    private readonly options: OpenOptions,
+  ) {
+    this.store = store;
+  }
+
+  /** Opens (or creates) the database in `dataDir`: latest checkpoint, then WAL replay. */
+  static async open(options: OpenOptions): Promise<Database> {
+    const durability = options.durability ?? 'fsync';
+    if (!['fsync', 'os', 'none'].includes(durability)) throw new SvcError('InvalidArgument', `durability must be fsync, os or none, got ${durability}`);
+    const { dataDir } = options;
+    const walDir = join(dataDir, 'wal');
+    await mkdir(walDir, { recursive: true });
+    await mkdir(checkpointsDir(dataDir), { recursive: true });
+    const releaseLock = await acquireLock(dataDir);
+    try {
+      const store = new EntryStore(options.batchRows ?? DEFAULT_BATCH_ROWS);
+      const checkpoints = await listCheckpoints(dataDir);
+      const latest = checkpoints.at(-1);
+      const walStart = latest === undefined ? 0 : await loadCheckpoint(dataDir, latest, store, options.batchRows ?? DEFAULT_BATCH_ROWS);
+      const replay = await replayWal(walDir, walStart, (r) => store.apply(r));
+      if (replay.tornAt !== null) options.log?.(`cut a torn record at the end of ${replay.tornAt.file} (offset ${replay.tornAt.offset})`);
+      await removeObsolete(dataDir, walStart, latest);
+      const wal = new WalWriter(walDir, Math.max(walStart, replay.lastSegment + 1), durability);
+      const db = new Database(dataDir, durability, wal, store, releaseLock, options);
+      db.startSweep();
+      return db;
+    } catch (e) {
+      await releaseLock();
+      throw e;
+    }
+  }
+
+  /** Finishes pending writes, takes a checkpoint and releases the data directory. */
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    if (this.sweepTimer !== null) clearInterval(this.sweepTimer);
+    try {
+      await this.running?.catch(() => undefined);
+      if (!this.wal.hasFailed) await this.runCheckpoint();
+    } finally {
+      await this.wal.close();
+      await this.releaseLock();
+    }
+  }
+
+  // ---- blobs -------------------------------------------------------------------------------
+
+  /** Creates a blob; fails with AliasAlreadyExists if the alias is in use. */
+  async createBlob(alias: string, content: Uint8Array | string, options: { expiry?: number } = {}): Promise<void> {
+    const data = toBytes(content);
+    const expiry = this.checkExpiry(options.expiry ?? 0);
+    const mime = await detectMime(data, alias);
+    this.checkAlias(alias);
+    const records = this.purgeIfExpired(alias);
+    if (this.store.entries.has(alias)) throw new SvcError('AliasAlreadyExists', `alias '${alias}' already exists`);
+    await this.commit([...records, { kind: 'BlobPut', alias, data, mime, expiry }]);
+  }
+
+  /** Replaces a blob's content (creating the blob if absent); keeps its expiry unless given. */
+  async updateBlob(alias: string, content: Uint8Array | string, options: { expiry?: number } = {}): Promise<void> {
+    const data = toBytes(content);
+    const mime = await detectMime(data, alias);
+    this.checkAlias(alias);
+    const records = this.purgeIfExpired(alias);
+    const entry = this.store.entries.get(alias);
+    if (entry !== undefined && entry.type !== 'blob') throw incompatible(alias, entry.type, 'blob');
+    const expiry = options.expiry === undefined ? (entry?.type === 'blob' ? entry.expiry : 0) : this.checkExpiry(options.expiry);
+    await this.commit([...records, { kind: 'BlobPut', alias, data, mime, expiry }]);
+  }
+
+  /** The content of a blob. */
+  getBlob(alias: string): Uint8Array {
+    return this.blob(alias).data;
+  }
+
+  describeBlob(alias: string): BlobDescription {
+    const b = this.blob(alias);
+    return { alias, type: 'blob', size: b.data.length, mime: b.mime, expiry: b.expiry };
+  }
+
+  /** The type of an entry, or AliasNotFound. */
+  entryType(alias: string): EntryType {
+    return this.entry(alias).type;
+  }
+
+  /** Blobs whose content contains `pattern`, in alias order. */
+  findBlobs(pattern: Uint8Array | string, options?: PageOptions): AliasPage {
+    const needle = Buffer.from(toBytes(pattern));
+    const found: string[] = [];
+    for (const [alias, e] of this.live()) {
+      if (e.type === 'blob' && Buffer.from(e.data.buffer, e.data.byteOffset, e.data.byteLength).indexOf(needle) >= 0) found.push(alias);
+    }
+    return page(found, options);
+  }
+
+  // ---- entries -----------------------------------------------------------------------------
+
+  /** Aliases starting with `prefix`, byte-wise ascending. */
+  listAliases(prefix: string, options?: PageOptions): AliasPage {
+    const found: string[] = [];
+    for (const [alias] of this.live()) if (alias.startsWith(prefix)) found.push(alias);
+    return page(found, options);
+  }
+
+  /** Removes an entry of any type; its tags are detached, and a tag is detached everywhere. */
+  async remove(alias: string): Promise<void> {
+    this.entry(alias);
+    await this.commit([{ kind: 'Remove', alias }]);
+  }
+
+  /** Sets a blob's expiry in UNIX seconds (0 = never). Tags and tables do not expire. */
+  async setExpiry(alias: string, expiry: number): Promise<void> {
+    const e = this.entry(alias);
+    if (e.type !== 'blob') throw new SvcError('ExpiryNotSupported', `entries of type ${e.type} do not expire`);
+    await this.commit([{ kind: 'ExpirySet', alias, expiry: this.checkExpiry(expiry) }]);
+  }
+
+  // ---- tags --------------------------------------------------------------------------------
+
+  /** Attaches `tag` to `alias`, creating the tag if needed. */
+  async attachTag(alias: string, tag: string): Promise<ChangeResult> {
+    this.entry(alias);
+    this.checkAlias(tag);
+    const records = this.purgeIfExpired(tag);
+    const t = this.store.entries.get(tag);
+    if (t !== undefined && t.type !== 'tag') throw incompatible(tag, t.type, 'tag');
+    if (this.store.tagsOf.get(alias)?.has(tag)) return 'unchanged';
+    await this.commit([...records, { kind: 'TagAttach', alias, tag }]);
+    return 'changed';
+  }
+
+  async detachTag(alias: string, tag: string): Promise<ChangeResult> {
+    this.entry(alias);
+    const t = this.liveEntry(tag);
+    if (t !== undefined && t.type !== 'tag') throw incompatible(tag, t.type, 'tag');
+    if (!this.store.tagsOf.get(alias)?.has(tag)) return 'unchanged';
+    await this.commit([{ kind: 'TagDetach', alias, tag }]);
+    return 'changed';
+  }
+
+  /** Tags attached to an entry. */
+  getTags(alias: string, options?: PageOptions): AliasPage {
+    this.entry(alias);
+    return page(this.store.tagsOf.get(alias) ?? [], options);
+  }
+
+  /** Entries carrying a tag (the tag must exist). */
+  getTagged(tag: string, options?: PageOptions): AliasPage {
+    const t = this.entry(tag);
+    if (t.type !== 'tag') throw incompatible(tag, t.type, 'tag');
+    return page([...(this.store.entriesOf.get(tag) ?? [])].filter((a) => this.liveEntry(a) !== undefined), options);
+  }
+
+  // ---- tables ------------------------------------------------------------------------------
+
+  /** Creates a table; returns false when it exists and `ifNotExists` is set. */
+  async createTable(name: string, columns: readonly ColumnDef[], options: { shardSize?: bigint; ifNotExists?: boolean } = {}): Promise<boolean> {
+    this.checkAlias(name);
+    const shardSize = options.shardSize ?? DAY_NS;
+    if (typeof shardSize !== 'bigint' || shardSize <= 0n) throw new SvcError('InvalidArgument', 'shard size must be a positive duration');
+    checkColumns(columns);
+    const records = this.purgeIfExpired(name);
+    const existing = this.store.entries.get(name);
+    if (existing !== undefined) {
+      if (options.ifNotExists === true && existing.type === 'ts') return false;
+      throw new SvcError('AliasAlreadyExists', `alias '${name}' already exists`);
+    }
+    await this.commit([...records, { kind: 'TableCreate', name, columns: columns.map((c) => ({ name: c.name, type: c.type })), shardSize }]);
+    return true;
+  }
+
+  /** Drops a table; returns false when it is missing and `ifExists` is set. */
+  async dropTable(name: string, ifExists = false): Promise<boolean> {
+    const e = this.liveEntry(name);
+    if (e === undefined) {
+      if (ifExists) return false;
+      throw new SvcError('TableNotFound', `table '${name}' does not exist`);
+    }
+    if (e.type !== 'ts') throw incompatible(name, e.type, 'ts');
+    await this.commit([{ kind: 'Remove', alias: name }]);
+    return true;
+  }
+
+  describeTable(name: string): TableDescription {
+    const t = this.requireTable(name);
+    return { name, columns: t.columns, shardSize: t.shardSize, rowCount: t.rowCount };
+  }
+
+  /**
+   * Inserts a columnar batch: `$timestamp` (BigInt64Array or integers, ns) plus any columns of
+   * the table as typed arrays or arrays with nulls. Missing columns are null.
+   */
+  async insert(name: string, batch: ColumnarBatch): Promise<void> {
+    const t = this.requireTable(name);
+    const normalized = normalizeBatch(name, t.columns, batch);
+    if (normalized.ts.length === 0) return;
+    await this.commit([{ kind: 'TableInsert', name, batch: normalized }]);
+  }
+
+  /** Inserts rows given as objects: `{ $timestamp, col: value, … }`. */
+  async insertRows(name: string, rows: readonly Record<string, unknown>[]): Promise<void> {
+    const t = this.requireTable(name);
+    const batch: Record<string, unknown[]> = { [TIMESTAMP_COLUMN]: rows.map((r) => toNs(r[TIMESTAMP_COLUMN])) };
+    for (const row of rows) {
+      for (const key of Object.keys(row)) {
+        if (key !== TIMESTAMP_COLUMN && t.columnIndex(key) < 0) throw new SvcError('ColumnNotFound', `table '${name}' has no column '${key}'`);
+      }
+    }
+    for (const c of t.columns) batch[c.name] = rows.map((r) => r[c.name] ?? null);
+    await this.insert(name, batch);
+  }
+
+  /** The table's batches overlapping [from, to), in timestamp order (for the query layer). */
+  scan(name: string, from: bigint, to: bigint): BatchView[] {
+    return this.requireTable(name).scan(from, to);
+  }
+
+  /** A table by name, or undefined. */
+  table(name: string): Table | undefined {
+    const e = this.liveEntry(name);
+    return e?.type === 'ts' ? e.table : undefined;
+  }
+
+  // ---- queries -----------------------------------------------------------------------------
+
+  /** Runs a query of the svc language (SPEC §6). Writes resolve once durable. */
+  query(text: string, options: QueryOptions = {}): Promise<QueryResult> {
+    this.checkOpen();
+    return executeQuery(this, text, options);
+  }
+
+  /** Live aliases matching every condition (for FIND). */
+  findEntries(filter: { withTags: string[]; withoutTags: string[]; types: EntryType[] }): string[] {
+    const found: string[] = [];
+    for (const [alias, e] of this.live()) {
+      const tags = this.store.tagsOf.get(alias);
+      if (filter.types.some((t) => t !== e.type)) continue;
+      if (filter.withTags.some((t) => !tags?.has(t))) continue;
+      if (filter.withoutTags.some((t) => tags?.has(t))) continue;
+      found.push(alias);
+    }
+    return sortAliases(found);
+  }
+
+  // ---- durability --------------------------------------------------------------------------
+
+  /** Writes a checkpoint now and deletes the WAL it covers. */
+  async checkpoint(): Promise<void> {
+    this.checkOpen();
+    await this.runCheckpoint();
+  }
+
+  /** True once a WAL write failed: the database then refuses writes. */
+  get hasFailed(): boolean {
+    return this.wal.hasFailed;
+  }
+
+  private runCheckpoint(): Promise<void> {
+    const previous = this.running ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(async () => {
+      const walStart = this.wal.rotate();
+      const snapshot = takeSnapshot(this.store, walStart);
+      await this.wal.drain();
+      await writeCheckpoint(this.dataDir, walStart, snapshot);
+      await removeObsolete(this.dataDir, walStart, walStart);
+    });
+    this.running = next;
+    void next.finally(() => { if (this.running === next) this.running = null; }).catch(() => undefined);
+    return next;
+  }
+
+  private async commit(records: WalRecord[]): Promise<void> {
+    this.checkOpen();
+    if (this.wal.hasFailed) throw new SvcError('StorageFailed', 'the database stopped accepting writes after a storage failure');
+    for (const r of records) this.store.apply(r);
+    const durable = this.wal.append(records);
+    const threshold = this.options.checkpointWalBytes ?? 256 * 1024 * 1024;
+    if (this.durability !== 'none' && this.running === null && this.wal.bytesSinceRotate > threshold) {
+      this.runCheckpoint().catch((e) => this.options.log?.(`checkpoint failed: ${(e as Error).message}`));
+    }
+    await durable;
+  }
+
+  // ---- expiry ------------------------------------------------------------------------------
+
+  private startSweep(): void {
+    const every = this.options.sweepIntervalMs ?? 1000;
+    if (every <= 0) return;
+    this.sweepTimer = setInterval(() => void this.sweep(), every);
+    this.sweepTimer.unref();
+  }
+
+  /** Removes expired entries (durably) and logs each. */
+  async sweep(): Promise<number> {
+    if (this.isClosed || this.wal.hasFailed) return 0;
+    const now = nowSeconds();
+    const expired = [...this.store.entries].filter(([, e]) => isExpired(e, now)).map(([alias]) => alias);
+    if (expired.length === 0) return 0;
+    await this.commit(expired.map((alias) => ({ kind: 'Remove', alias }) as const)).catch(() => undefined);
+    for (const alias of expired) this.options.log?.(`expired entry '${alias}' removed`);
+    return expired.length;
+  }
+
+  /** An expired entry blocks nothing: a write to its alias first removes it. */
+  private purgeIfExpired(alias: string): WalRecord[] {
+    const e = this.store.entries.get(alias);
+    return e !== undefined && isExpired(e, nowSeconds()) ? [{ kind: 'Remove', alias }] : [];
+  }
+
+  private checkExpiry(expiry: number): number {
+    if (!Number.isSafeInteger(expiry) || expiry < 0) throw new SvcError('InvalidArgument', `expiry must be an integer number of UNIX seconds >= 0, got ${expiry}`);
+    if (expiry !== 0 && expiry <= nowSeconds()) throw new SvcError('ExpiryInPast', `expiry ${expiry} is in the past`);
+    return expiry;
+  }
+
+  // ---- lookups -----------------------------------------------------------------------------
+
+  private *live(): Generator<[string, Entry]> {
+    this.checkOpen();
+    const now = nowSeconds();
+    for (const pair of this.store.entries) if (!isExpired(pair[1], now)) yield pair;
+  }
+
+  private liveEntry(alias: string): Entry | undefined {
+    this.checkOpen();
+    const e = this.store.entries.get(alias);
+    return e === undefined || isExpired(e, nowSeconds()) ? undefined : e;
+  }
+
+  private entry(alias: string): Entry {
+    const e = this.liveEntry(alias);
+    if (e === undefined) throw new SvcError('AliasNotFound', `alias '${alias}' does not exist`);
+    return e;
+  }
+
+  private blob(alias: string): Entry & { type: 'blob' } {
+    const e = this.entry(alias);
+    if (e.type !== 'blob') throw incompatible(alias, e.type, 'blob');
+    return e;
+  }
+
+  private requireTable(name: string): Table {
+    const e = this.liveEntry(name);
+    if (e === undefined) throw new SvcError('TableNotFound', `table '${name}' does not exist`);
+    if (e.type !== 'ts') throw incompatible(name, e.type, 'ts');
+    return e.table;
+  }
+
+  private checkAlias(alias: string): void {
+    if (typeof alias !== 'string' || alias.length === 0 || Buffer.byteLength(alias) > MAX_ALIAS_BYTES) {
+      throw new SvcError('InvalidArgument', `an alias must be a non-empty string of at most ${MAX_ALIAS_BYTES} UTF-8 bytes`);
+    }
+  }
+
+  private checkOpen(): void {
+    if (this.isClosed) throw new SvcError('DatabaseClosed', 'the database is closed');
+  }
+}
+
+function isExpired(e: Entry, nowSec: number): boolean {
+  return e.type === 'blob' && e.expiry !== 0 && e.expiry <= nowSec;
+}
+
+function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+function incompatible(alias: string, actual: EntryType, wanted: EntryType): SvcError {
+  const names: Record<EntryType, string> = { blob: 'a blob', tag: 'a tag', ts: 'a table' };
+  return new SvcError('IncompatibleType', `alias '${alias}' is ${names[actual]}, not ${names[wanted]}`);
+}
+
+function toBytes(content: Uint8Array | string): Uint8Array {
+  if (typeof content === 'string') return new Uint8Array(Buffer.from(content, 'utf8'));
+  if (content instanceof Uint8Array) return content.slice();
+  throw new SvcError('InvalidArgument', 'content must be a Uint8Array or a string');
+}
+
+function toNs(v: unknown): unknown {
+  return v instanceof Date ? BigInt(v.getTime()) * 1_000_000n : v;
+}
+
+function checkColumns(columns: readonly ColumnDef[]): void {
+  if (!Array.isArray(columns) || columns.length === 0) throw new SvcError('InvalidArgument', 'a table needs at least one column');
+  const seen = new Set<string>();
+  for (const c of columns) {
+    if (typeof c?.name !== 'string' || c.name.length === 0 || c.name === TIMESTAMP_COLUMN) {
+      throw new SvcError('InvalidArgument', `invalid column name '${String(c?.name)}'`);
+    }
+    if (!COLUMN_TYPES.includes(c.type)) throw new SvcError('InvalidArgument', `column '${c.name}' has unknown type '${String(c.type)}'`);
+    if (seen.has(c.name)) throw new SvcError('InvalidArgument', `column '${c.name}' appears twice`);
+    seen.add(c.name);
+  }
+}
+
+/** Deletes WAL segments before `walStart` and checkpoints other than `keep`. */
+async function removeObsolete(dataDir: string, walStart: number, keep: number | undefined): Promise<void> {
+  const walDir = join(dataDir, 'wal');
+  for (const seq of await listSegments(walDir)) if (seq < walStart) await rm(join(walDir, segmentName(seq)), { force: true });
+  const dir = checkpointsDir(dataDir);
+  for (const name of await readdir(dir)) {
+    if (keep !== undefined && name === String(keep).padStart(12, '0')) continue;
+    await rm(join(dir, name), { recursive: true, force: true });
+  }
+}

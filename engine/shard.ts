@@ -1,0 +1,122 @@
+// One time shard of a table: immutable sorted batches that never overlap, plus a mutable tail
+// whose rows are all at or after the last sealed timestamp. Rows older than that ("late" rows)
+// are merged into the sealed batches at once, so a scan is always a simple ordered walk.
+import { buildBatch } from './batch-builder.js';
+import { batchColumns } from './batch-columns.js';
+import { permuteColumn } from './column-values.js';
+import { sortPermutation } from './batch-input.js';
+import type { NormalizedBatch } from './batch-input.js';
+import { Tail } from './tail.js';
+import type { TableLayout } from './table-layout.js';
+import type { BatchView } from './types.js';
+
+export class Shard {
+  readonly batches: BatchView[] = [];
+  private readonly tail: Tail;
+  /** The tail materialized as a batch for readers; dropped whenever the tail changes. */
+  private tailView: BatchView | null = null;
+
+  constructor(private readonly layout: TableLayout) {
+    this.tail = new Tail(layout.columns);
+  }
+
+  get rowCount(): number {
+    let n = this.tail.length;
+    for (const b of this.batches) n += b.rowCount;
+    return n;
+  }
+
+  get tailLength(): number {
+    return this.tail.length;
+  }
+
+  /** Adds rows [start, end) of a sorted batch, all of which belong to this shard. */
+  insert(batch: NormalizedBatch, start: number, end: number): void {
+    const last = this.batches.length === 0 ? null : this.batches[this.batches.length - 1].maxTs;
+    let split = start;
+    if (last !== null) while (split < end && batch.ts[split] < last) split++;
+    if (split > start) this.mergeLate(batch, start, split);
+    if (split < end) {
+      this.tail.append(batch, split, end);
+      this.tailView = null;
+      if (this.tail.length >= this.layout.batchRows) this.seal();
+    }
+  }
+
+  /** Turns the tail into sealed batches of at most `batchRows` rows. */
+  seal(): void {
+    if (this.tail.length === 0) return;
+    const rows = this.tail.sorted();
+    this.tail.clear();
+    this.tailView = null;
+    this.pushChunks(rows);
+  }
+
+  /** Sealed batches plus the tail view, all in timestamp order. */
+  views(): BatchView[] {
+    if (this.tail.length === 0) return this.batches;
+    this.tailView ??= this.build(this.tail.sorted());
+    return [...this.batches, this.tailView];
+  }
+
+  /** Adds a batch loaded from a checkpoint (they arrive in order). */
+  restore(view: BatchView): void {
+    this.batches.push(view);
+  }
+
+  /** Rewrites the sealed batches that late rows fall into, keeping earlier rows first on ties. */
+  private mergeLate(batch: NormalizedBatch, start: number, end: number): void {
+    const lateMin = batch.ts[start];
+    let k = this.batches.length;
+    while (k > 0 && this.batches[k - 1].maxTs > lateMin) k--;
+    const parts = this.batches.splice(k).map((b) => batchColumns(b, this.layout.columns));
+    parts.push({ ts: batch.ts.subarray(start, end), columns: batch.columns.map((c) => permuteColumn(c, null, start, end)) });
+    const merged = concat(parts);
+    const perm = sortPermutation(merged.ts);
+    if (perm === null) return this.pushChunks(merged);
+    const ts = new BigInt64Array(merged.ts.length);
+    for (let i = 0; i < ts.length; i++) ts[i] = merged.ts[perm[i]];
+    this.pushChunks({ ts, columns: merged.columns.map((c) => permuteColumn(c, perm, 0, ts.length)) });
+  }
+
+  private pushChunks(rows: NormalizedBatch): void {
+    const size = this.layout.batchRows;
+    for (let at = 0; at < rows.ts.length; at += size) {
+      const end = Math.min(rows.ts.length, at + size);
+      const whole = at === 0 && end === rows.ts.length;
+      this.batches.push(this.build(whole ? rows : {
+        ts: rows.ts.slice(at, end),
+        columns: rows.columns.map((c) => permuteColumn(c, null, at, end)),
+      }));
+    }
+  }
+
+  private build(rows: NormalizedBatch): BatchView {
+    return buildBatch(this.layout.schema, rows.ts, rows.columns, this.layout.dictionaries);
+  }
+}
+
+function concat(parts: NormalizedBatch[]): NormalizedBatch {
+  if (parts.length === 1) return parts[0];
+  const n = parts.reduce((s, p) => s + p.ts.length, 0);
+  const ts = new BigInt64Array(n);
+  let at = 0;
+  for (const p of parts) { ts.set(p.ts, at); at += p.ts.length; }
+  const columns = parts[0].columns.map((first, c) => {
+    if (first.type === 'DOUBLE' || first.type === 'INT64' || first.type === 'TIMESTAMP') {
+      const values = first.type === 'DOUBLE' ? new Float64Array(n) : new BigInt64Array(n);
+      const anyNulls = parts.some((p) => (p.columns[c] as { nulls: Uint8Array | null }).nulls !== null);
+      const nulls = anyNulls ? new Uint8Array(n) : null;
+      let off = 0;
+      for (const p of parts) {
+        const col = p.columns[c] as { values: Float64Array; nulls: Uint8Array | null };
+        (values as Float64Array).set(col.values, off);
+        if (nulls !== null && col.nulls !== null) nulls.set(col.nulls, off);
+        off += col.values.length;
+      }
+      return { type: first.type, values, nulls } as never;
+    }
+    return { type: first.type, values: parts.flatMap((p) => p.columns[c].values as unknown[]) } as never;
+  });
+  return { ts, columns };
+}

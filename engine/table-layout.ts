@@ -1,0 +1,16 @@
+// What every shard of a table shares: the schema, its Arrow form, the SYMBOL dictionaries and
+// the seal size.
+import type { Schema } from 'apache-arrow';
+import { arrowSchema } from './arrow-schema.js';
+import { SymbolDictionary } from './symbol-dictionary.js';
+import type { ColumnDef } from './types.js';
+
+export class TableLayout {
+  readonly schema: Schema;
+  readonly dictionaries: (SymbolDictionary | null)[];
+
+  constructor(readonly columns: readonly ColumnDef[], readonly batchRows: number) {
+    this.schema = arrowSchema(columns);
+    this.dictionaries = columns.map((c) => (c.type === 'SYMBOL' ? new SymbolDictionary() : null));
+  }
+}

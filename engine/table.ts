@@ -1,0 +1,95 @@
+// A time-series table: schema plus time shards. Inserts split a sorted batch into per-shard
+// runs; scans walk the shards overlapping a range in time order. Reads see sealed batches and a
+// sorted view of each tail, so results never depend on when a tail was sealed.
+import type { NormalizedBatch } from './batch-input.js';
+import { Shard } from './shard.js';
+import { TableLayout } from './table-layout.js';
+import type { BatchView, ColumnDef } from './types.js';
+
+export const DAY_NS = 86_400_000_000_000n;
+export const DEFAULT_BATCH_ROWS = 65_536;
+
+export class Table {
+  readonly layout: TableLayout;
+  /** Shards by id (floor(ts / shardSize)); `order` keeps the ids sorted for scans. */
+  private readonly shards = new Map<bigint, Shard>();
+  private order: bigint[] = [];
+
+  constructor(
+    readonly name: string,
+    readonly columns: readonly ColumnDef[],
+    readonly shardSize: bigint = DAY_NS,
+    batchRows: number = DEFAULT_BATCH_ROWS,
+  ) {
+    this.layout = new TableLayout(columns, batchRows);
+  }
+
+  /** Index of a column in `columns`, or -1. */
+  columnIndex(name: string): number {
+    return this.columns.findIndex((c) => c.name === name);
+  }
+
+  get rowCount(): number {
+    let n = 0;
+    for (const s of this.shards.values()) n += s.rowCount;
+    return n;
+  }
+
+  /** Inserts a normalized (timestamp-sorted) batch. */
+  insert(batch: NormalizedBatch): void {
+    const ts = batch.ts;
+    let start = 0;
+    while (start < ts.length) {
+      const id = this.shardId(ts[start]);
+      const limit = (id + 1n) * this.shardSize;
+      // Rows are sorted: binary-search the first row of the next shard.
+      let lo = start + 1;
+      let hi = ts.length;
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (ts[mid] < limit) lo = mid + 1; else hi = mid; }
+      const end = lo;
+      this.shard(id).insert(batch, start, end);
+      start = end;
+    }
+  }
+
+  /** Batches overlapping [from, to) in timestamp order. A batch may extend past the range. */
+  scan(from: bigint, to: bigint): BatchView[] {
+    const out: BatchView[] = [];
+    if (from >= to) return out;
+    const first = this.shardId(from);
+    const last = this.shardId(to - 1n);
+    for (const id of this.order) {
+      if (id < first || id > last) continue;
+      for (const v of this.shards.get(id)!.views()) if (v.maxTs >= from && v.minTs < to) out.push(v);
+    }
+    return out;
+  }
+
+  /** Every batch, tails included: what a checkpoint writes. */
+  allBatches(): BatchView[] {
+    return this.order.flatMap((id) => this.shards.get(id)!.views());
+  }
+
+  /** Appends a checkpointed batch (called in timestamp order). */
+  restore(view: BatchView): void {
+    this.shard(this.shardId(view.minTs)).restore(view);
+  }
+
+  private shardId(ts: bigint): bigint {
+    return ts >= 0n ? ts / this.shardSize : -((-ts - 1n) / this.shardSize) - 1n;
+  }
+
+  private shard(id: bigint): Shard {
+    let s = this.shards.get(id);
+    if (s !== undefined) return s;
+    const newest = this.order.length === 0 ? null : this.order[this.order.length - 1];
+    // Time moved on: the previous newest shard will rarely get more rows, so seal its tail now
+    // rather than keep a half-empty growable buffer per shard.
+    if (newest !== null && id > newest) this.shards.get(newest)!.seal();
+    s = new Shard(this.layout);
+    this.shards.set(id, s);
+    this.order.push(id);
+    if (newest !== null && id < newest) this.order.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return s;
+  }
+}
