@@ -1,0 +1,306 @@
+// The abstract syntax tree of the svc query language (SPEC §6): one union of nodes tagged by
+// `readonly kind` (PascalCase). Every node carries `offset`, the character offset of its first
+// token in the query text, so later stages (the executor) can report errors at the right place.
+// Absent optional parts are `null` (never `undefined`), so nodes are easy to build and compare.
+
+/** A column type of CREATE TABLE (SPEC §2). `SYMBOL(name)` is accepted; the name is ignored. */
+export type ColumnType = 'DOUBLE' | 'INT64' | 'TIMESTAMP' | 'STRING' | 'BLOB' | 'SYMBOL';
+
+/** Bases of time points that depend on the moment the query runs; resolved at execution. */
+export type RelativeTimeBase = 'now' | 'today' | 'yesterday' | 'tomorrow';
+
+/** Units of durations that follow the calendar when grouping (`d` and `w` align to UTC days and
+ * Monday-start weeks; `mon` and `y` also have variable length). */
+export type CalendarUnit = 'd' | 'w' | 'mon' | 'y';
+
+// ---------------------------------------------------------------------------------------------
+// Time
+
+/**
+ * A point in time fixed at parse time: `2017`, `2017-01-01T10:00:35.5Z`, `epoch`,
+ * `end_of_time` (= int64 max). `ns` is nanoseconds since the UNIX epoch, UTC.
+ */
+export interface AbsoluteTimePoint {
+  readonly kind: 'TimePoint';
+  readonly offset: number;
+  readonly base: 'absolute';
+  readonly ns: bigint;
+}
+
+/** `now`, `today`, `yesterday`, `tomorrow`: resolved with `resolveTimePoint(tp, nowNs)`. */
+export interface RelativeTimePoint {
+  readonly kind: 'TimePoint';
+  readonly offset: number;
+  readonly base: RelativeTimeBase;
+}
+
+export type TimePoint = AbsoluteTimePoint | RelativeTimePoint;
+
+/**
+ * A duration such as `1h30min`, `1y 2mon`, `-1s` or a bare unit (`day`).
+ * `months` counts calendar months (`mon` = 1, `y` = 12); `nanos` the fixed part (`d` = 24 h,
+ * `w` = 7 d: UTC has no daylight saving). Both carry the sign (`-1y 2mon` → months = -14).
+ * `calendarUnit` is the largest unit written when it is `d`, `w`, `mon` or `y` (else null); it
+ * tells `bucketStart` to align buckets to calendar boundaries (weeks start on Monday).
+ */
+export interface Duration {
+  readonly kind: 'Duration';
+  readonly offset: number;
+  readonly months: number;
+  readonly nanos: bigint;
+  readonly calendarUnit: CalendarUnit | null;
+}
+
+/**
+ * `RANGE(start, end)`: start-inclusive, end-exclusive. `end` is either a time point or an offset
+ * from `start`; a negative offset goes back (`RANGE(2017, -1s)` = the last second of 2016).
+ * Use `resolveRange(range, nowNs)` to get `[startNs, endNs)`.
+ */
+export interface Range {
+  readonly kind: 'Range';
+  readonly offset: number;
+  readonly start: TimePoint;
+  readonly end: TimePoint | Duration;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expressions
+
+/** A column reference, including the pseudo-columns `$timestamp` and `$table`. */
+export interface ColumnRef {
+  readonly kind: 'Column';
+  readonly offset: number;
+  readonly name: string;
+}
+
+/** An integer literal: exact, as written (int64 range is checked by the executor). */
+export interface IntegerLiteral {
+  readonly kind: 'Number';
+  readonly offset: number;
+  readonly isInteger: true;
+  readonly value: bigint;
+  /** The literal as written (with a leading '-' when negated), used in output names. */
+  readonly text: string;
+}
+
+/** A literal with a fraction or an exponent: a double. */
+export interface DoubleLiteral {
+  readonly kind: 'Number';
+  readonly offset: number;
+  readonly isInteger: false;
+  readonly value: number;
+  readonly text: string;
+}
+
+export type NumberLiteral = IntegerLiteral | DoubleLiteral;
+
+/** A single-quoted string, unescaped (`'it''s'` → `it's`). */
+export interface StringLiteral {
+  readonly kind: 'String';
+  readonly offset: number;
+  readonly value: string;
+}
+
+/** `NULL`. */
+export interface NullLiteral {
+  readonly kind: 'Null';
+  readonly offset: number;
+}
+
+export type BinaryOperator =
+  | '+' | '-' | '*' | '/'
+  | '=' | '!=' | '<' | '<=' | '>' | '>='
+  | '~' | '!~' | '~*' | '!~*'
+  | 'AND' | 'OR';
+
+export interface Binary {
+  readonly kind: 'Binary';
+  readonly offset: number;
+  readonly op: BinaryOperator;
+  readonly left: Expr;
+  readonly right: Expr;
+}
+
+/** `NOT x` or `-x`. A minus applied directly to a number or duration literal is folded into
+ * the literal (`-5` is the Number -5, `-1h` a negative Duration), so no Unary wraps literals. */
+export interface Unary {
+  readonly kind: 'Unary';
+  readonly offset: number;
+  readonly op: 'NOT' | '-';
+  readonly operand: Expr;
+}
+
+/** `*`: a select-list item (all columns) or the argument of `count(*)`. */
+export interface Star {
+  readonly kind: 'Star';
+  readonly offset: number;
+}
+
+/** A function call, in practice an aggregate: `sum(close)`, `count(*)`. `name` is lowercased. */
+export interface Call {
+  readonly kind: 'Call';
+  readonly offset: number;
+  readonly name: string;
+  readonly args: readonly (Expr | Star)[];
+}
+
+/** Any expression. Durations appear in expressions only as operands (`now - 1h`). */
+export type Expr =
+  | ColumnRef
+  | NumberLiteral
+  | StringLiteral
+  | NullLiteral
+  | TimePoint
+  | Duration
+  | Binary
+  | Unary
+  | Call;
+
+// ---------------------------------------------------------------------------------------------
+// SELECT
+
+/** One `expr [AS name]` of the select list. */
+export interface SelectColumn {
+  readonly kind: 'SelectColumn';
+  readonly offset: number;
+  readonly expr: Expr;
+  /** The `AS` name, or null. */
+  readonly alias: string | null;
+  /** The expression's normalized text (SPEC §6): `sum(close)`, `(sum(x)/count(x))`; function
+   * names lowercased, no spaces, one pair of parentheses per binary operation and NOT. */
+  readonly text: string;
+  /** The output column name: `alias ?? text`. */
+  readonly name: string;
+}
+
+/** A table named in FROM. */
+export interface TableRef {
+  readonly kind: 'TableRef';
+  readonly offset: number;
+  readonly name: string;
+}
+
+/** One `expr [ASC|DESC]` of ORDER BY. */
+export interface OrderItem {
+  readonly kind: 'OrderItem';
+  readonly offset: number;
+  readonly expr: Expr;
+  readonly isDescending: boolean;
+}
+
+/**
+ * `GROUP BY` item: a duration (bucket), or a column (`$table` groups by source table).
+ * A bare unit word (`day`, `hour`, `min`, `y`, …) is a duration; quote it (`"day"`) for a column.
+ * The executor should reject durations for which `isBucketDuration` is false (`1mon 1d`, `0s`).
+ */
+export type GroupItem = Duration | ColumnRef;
+
+export interface Select {
+  readonly kind: 'Select';
+  readonly offset: number;
+  readonly columns: readonly (SelectColumn | Star)[];
+  readonly sources: readonly (TableRef | Find)[];
+  /** `IN RANGE(…)` or `IN [RANGE(…), …]`; empty = all rows. */
+  readonly ranges: readonly Range[];
+  readonly where: Expr | null;
+  readonly groupBy: readonly GroupItem[];
+  readonly having: Expr | null;
+  readonly orderBy: readonly OrderItem[];
+  readonly limit: number | null;
+  /** `OFFSET n` (named so it does not clash with the node's source `offset`). */
+  readonly rowOffset: number | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// FIND
+
+/** `tag='t'` or `NOT tag='t'`. */
+export interface FindTag {
+  readonly kind: 'FindTag';
+  readonly offset: number;
+  readonly tag: string;
+  readonly isNegated: boolean;
+}
+
+/** `type=blob|tag|ts`. */
+export interface FindType {
+  readonly kind: 'FindType';
+  readonly offset: number;
+  readonly type: 'blob' | 'tag' | 'ts';
+}
+
+export type FindCondition = FindTag | FindType;
+
+/** `FIND(cond AND cond …)`: a statement of its own, or a source of SELECT. */
+export interface Find {
+  readonly kind: 'Find';
+  readonly offset: number;
+  readonly conditions: readonly FindCondition[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Other statements
+
+/** One `name TYPE` of CREATE TABLE. */
+export interface ColumnDefinition {
+  readonly kind: 'ColumnDefinition';
+  readonly offset: number;
+  readonly name: string;
+  readonly type: ColumnType;
+}
+
+export interface CreateTable {
+  readonly kind: 'CreateTable';
+  readonly offset: number;
+  readonly name: string;
+  readonly hasIfNotExists: boolean;
+  /** The table's columns, without the implicit `$timestamp`. */
+  readonly columns: readonly ColumnDefinition[];
+  /** True when the column list started with an explicit `$timestamp TIMESTAMP` (dropped). */
+  readonly hasTimestampColumn: boolean;
+  /** `SHARD_SIZE [=] duration`, or null for the default (1 day). */
+  readonly shardSize: Duration | null;
+}
+
+export interface DropTable {
+  readonly kind: 'DropTable';
+  readonly offset: number;
+  readonly name: string;
+  readonly hasIfExists: boolean;
+}
+
+/** A value of INSERT … VALUES: a literal (negative numbers folded), a time point or NULL. */
+export type InsertValue = NumberLiteral | StringLiteral | NullLiteral | TimePoint;
+
+export interface Insert {
+  readonly kind: 'Insert';
+  readonly offset: number;
+  readonly table: string;
+  /** Column names as listed (usually starting with `$timestamp`). */
+  readonly columns: readonly ColumnRef[];
+  /** One array per `(…)` tuple; the parser does not check tuple lengths. */
+  readonly rows: readonly (readonly InsertValue[])[];
+}
+
+/** `SHOW name`: the table's columns and types. */
+export interface Show {
+  readonly kind: 'Show';
+  readonly offset: number;
+  readonly table: string;
+}
+
+export type Statement = Select | Find | CreateTable | DropTable | Insert | Show;
+
+/** Every node of the tree. */
+export type Node =
+  | Statement
+  | Expr
+  | Star
+  | Range
+  | SelectColumn
+  | TableRef
+  | OrderItem
+  | FindCondition
+  | ColumnDefinition;
+
+export type NodeKind = Node['kind'];

@@ -1,0 +1,260 @@
+// AST builders called by the grammar's one-line postprocessors. Each takes nearley's data array
+// for one rule alternative (tokens for terminals, built nodes for rules) and returns a node.
+// Checks that need a token's content (a valid year, a whole LIMIT) throw QuerySyntaxError here:
+// the grammar itself never uses `reject`.
+import type {
+  Binary, BinaryOperator, Call, ColumnDefinition, ColumnRef, ColumnType, CreateTable, DropTable,
+  Duration, Expr, Find, FindCondition, FindTag, FindType, GroupItem, Insert, InsertValue,
+  NullLiteral, NumberLiteral, OrderItem, Range, RelativeTimeBase, Select, SelectColumn, Show, Star,
+  StringLiteral, TableRef, TimePoint, Unary,
+} from './ast.js';
+import type { Token } from './lexer.js';
+import { QuerySyntaxError } from './errors.js';
+import { formatExpr } from './format-expr.js';
+import { extendList, listItems, startList, type ListView } from './list-builder.js';
+import { parseDurationText, unitDuration as unitValue, unitOf } from './duration.js';
+import { INT64_MAX, parseTimeLiteral, yearStartNs } from './time.js';
+
+type Maybe<T> = T | null;
+
+// ---------------------------------------------------------------------------------------------
+// Generic list and selection helpers
+
+export const list = <T>([item]: [T]): ListView<T> => startList(item);
+export const append = <T>([items, , item]: [ListView<T>, Token, T]): ListView<T> => extendList(items, item);
+export const first = <T>(d: [T, ...unknown[]]): T => d[0];
+export const second = <T>(d: [unknown, T, ...unknown[]]): T => d[1];
+export const third = <T>(d: [unknown, unknown, T, ...unknown[]]): T => d[2];
+
+// ---------------------------------------------------------------------------------------------
+// Names and literals
+
+/** The name a token spells: a plain identifier as written, a quoted one unquoted. */
+export function nameOf(t: Token): string {
+  if (t.type !== 'qident') return t.text;
+  const name = t.text.slice(1, -1).replaceAll('""', '"');
+  if (name === '') throw new QuerySyntaxError(t.offset, ['a name'], `empty quoted name at offset ${t.offset}`);
+  return name;
+}
+
+export const column = ([t]: [Token]): ColumnRef => ({ kind: 'Column', offset: t.offset, name: nameOf(t) });
+
+export const string = ([t]: [Token]): StringLiteral =>
+  ({ kind: 'String', offset: t.offset, value: t.text.slice(1, -1).replaceAll("''", "'") });
+
+export const nullLiteral = ([t]: [Token]): NullLiteral => ({ kind: 'Null', offset: t.offset });
+
+/** A number token: digits only → exact integer; with a fraction or exponent → double. */
+export function number([t]: [Token]): NumberLiteral {
+  if (/^\d+$/.test(t.text)) return { kind: 'Number', offset: t.offset, isInteger: true, value: BigInt(t.text), text: t.text };
+  const value = Number(t.text);
+  if (!Number.isFinite(value)) throw new QuerySyntaxError(t.offset, [], `number '${t.text}' at offset ${t.offset} is too large`);
+  return { kind: 'Number', offset: t.offset, isInteger: false, value, text: t.text };
+}
+
+export const negativeNumber = ([minus, t]: [Token, Token]): NumberLiteral => negateNumber(number([t]), minus.offset);
+export const positiveNumber = ([plus, t]: [Token, Token]): NumberLiteral => ({ ...number([t]), offset: plus.offset });
+
+function negateNumber(n: NumberLiteral, offset: number): NumberLiteral {
+  const text = n.text.startsWith('-') ? n.text.slice(1) : `-${n.text}`;
+  return n.isInteger ? { ...n, offset, value: -n.value, text } : { ...n, offset, value: -n.value, text };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Time points and durations
+
+const TIME_WORDS: Readonly<Record<string, RelativeTimeBase | bigint>> = {
+  NOW: 'now', TODAY: 'today', YESTERDAY: 'yesterday', TOMORROW: 'tomorrow', EPOCH: 0n, END_OF_TIME: INT64_MAX,
+};
+
+/** now/today/yesterday/tomorrow stay relative; epoch and end_of_time are fixed instants. */
+export function timeWord([t]: [Token]): TimePoint {
+  const base = TIME_WORDS[t.type ?? ''];
+  if (base === undefined) throw new Error(`grammar bug: ${t.type} is not a time word`);
+  return typeof base === 'bigint' ? { kind: 'TimePoint', offset: t.offset, base: 'absolute', ns: base } : { kind: 'TimePoint', offset: t.offset, base };
+}
+
+/** A time literal token; the lexer has already checked it, so parsing cannot fail here. */
+export function absoluteTime([t]: [Token]): TimePoint {
+  const ns = parseTimeLiteral(t.text);
+  if (ns === null) throw new QuerySyntaxError(t.offset, [], `invalid time '${t.text}' at offset ${t.offset}`);
+  return { kind: 'TimePoint', offset: t.offset, base: 'absolute', ns };
+}
+
+/** A bare integer where a time point is required: the start of that year, UTC. */
+export function year([t]: [Token]): TimePoint {
+  const ns = /^\d+$/.test(t.text) ? yearStartNs(Number(t.text)) : null;
+  if (ns === null) {
+    throw new QuerySyntaxError(t.offset, ['a time'], `expected a time (a year such as 2017, a date such as 2017-01-01, or now) at offset ${t.offset}, found '${t.text}'`);
+  }
+  return { kind: 'TimePoint', offset: t.offset, base: 'absolute', ns };
+}
+
+/** A duration token (`1h30min`); the lexer has already checked its units. */
+export function duration([t]: [Token]): Duration {
+  const d = parseDurationText(t.text);
+  if ('message' in d) throw new QuerySyntaxError(t.offset + d.index, [], d.message);
+  return { kind: 'Duration', offset: t.offset, ...d };
+}
+
+/** A bare unit word (`day`): one of that unit. */
+export function unitDuration([t]: [Token]): Duration {
+  const unit = unitOf(t.text);
+  if (unit === undefined) throw new Error(`grammar bug: ${t.text} is not a unit`);
+  return { kind: 'Duration', offset: t.offset, ...unitValue(unit) };
+}
+
+export const negateDuration = ([minus, d]: [Token, Duration]): Duration => negatedDuration(d, minus.offset);
+export const positiveDuration = ([plus, d]: [Token, Duration]): Duration => ({ ...d, offset: plus.offset });
+
+function negatedDuration(d: Duration, offset: number): Duration {
+  return { ...d, offset, months: d.months === 0 ? 0 : -d.months, nanos: -d.nanos };
+}
+
+export const range = ([t, , start, , end]: [Token, Token, TimePoint, Token, TimePoint | Duration]): Range =>
+  ({ kind: 'Range', offset: t.offset, start, end });
+
+export const singleRange = ([, r]: [Token, Range]): ListView<Range> => startList(r);
+
+// ---------------------------------------------------------------------------------------------
+// Expressions
+
+const KEYWORD_OPERATORS: Readonly<Record<string, BinaryOperator>> = { AND: 'AND', OR: 'OR' };
+
+/** Deepest expression nesting accepted. Later stages walk trees recursively; a 1 MiB query of
+ * `x+x+…` would otherwise overflow their stacks instead of failing as a syntax error. */
+export const MAX_EXPRESSION_DEPTH = 256;
+const depths = new WeakMap<Expr, number>();
+
+function nested<T extends Expr>(node: T, at: Token, ...children: Expr[]): T {
+  const depth = 1 + Math.max(0, ...children.map((c) => depths.get(c) ?? 0));
+  if (depth > MAX_EXPRESSION_DEPTH) {
+    throw new QuerySyntaxError(at.offset, [], `expression nested more than ${MAX_EXPRESSION_DEPTH} levels deep at offset ${at.offset}`);
+  }
+  depths.set(node, depth);
+  return node;
+}
+
+export function binary([left, op, right]: [Expr, Token, Expr]): Binary {
+  const operator = KEYWORD_OPERATORS[op.type ?? ''] ?? (op.text as BinaryOperator);
+  return nested({ kind: 'Binary', offset: left.offset, op: operator, left, right }, op, left, right);
+}
+
+export const unary = ([t, operand]: [Token, Expr]): Unary =>
+  nested({ kind: 'Unary', offset: t.offset, op: 'NOT', operand }, t, operand);
+
+/** Unary minus; folded into number and duration literals so `-5` is the literal -5. */
+export function negate([t, operand]: [Token, Expr]): Expr {
+  if (operand.kind === 'Number') return negateNumber(operand, t.offset);
+  if (operand.kind === 'Duration') return negatedDuration(operand, t.offset);
+  return nested({ kind: 'Unary', offset: t.offset, op: '-', operand }, t, operand);
+}
+
+/** f() or f(a, …): the function name is lowercased (aggregates are case-insensitive). */
+export function call(d: [Token, Token, ListView<Expr> | Token, ...Token[]]): Call {
+  const [t, , list] = d;
+  const args = 'array' in list ? listItems(list) : [];
+  return nested({ kind: 'Call', offset: t.offset, name: t.text.toLowerCase(), args }, t, ...args);
+}
+
+export const callStar = ([t, , star]: [Token, Token, Token]): Call =>
+  ({ kind: 'Call', offset: t.offset, name: t.text.toLowerCase(), args: [{ kind: 'Star', offset: star.offset }] });
+
+// ---------------------------------------------------------------------------------------------
+// SELECT
+
+export const star = ([t]: [Token]): Star => ({ kind: 'Star', offset: t.offset });
+
+export function selectColumn([expr]: [Expr]): SelectColumn {
+  const text = formatExpr(expr);
+  return { kind: 'SelectColumn', offset: expr.offset, expr, alias: null, text, name: text };
+}
+
+export function selectColumnAs([expr, , alias]: [Expr, Token, Token]): SelectColumn {
+  const name = nameOf(alias);
+  return { kind: 'SelectColumn', offset: expr.offset, expr, alias: name, text: formatExpr(expr), name };
+}
+
+export const tableRef = ([t]: [Token]): TableRef => ({ kind: 'TableRef', offset: t.offset, name: nameOf(t) });
+
+/** A plain name in GROUP BY: a unit word (`day`, `hour`) is a one-unit bucket, else a column. */
+export function groupName([t]: [Token]): GroupItem {
+  return unitOf(t.text) === undefined ? column([t]) : unitDuration([t]);
+}
+
+export const orderItem = ([expr, dir]: [Expr, Token?]): OrderItem =>
+  ({ kind: 'OrderItem', offset: expr.offset, expr, isDescending: dir?.type === 'DESC' });
+
+/** The number of LIMIT / OFFSET: a whole, non-negative, safe integer. */
+export function count([, t]: [Token, Token]): number {
+  const n = Number(t.text);
+  if (!/^\d+$/.test(t.text) || !Number.isSafeInteger(n)) {
+    throw new QuerySyntaxError(t.offset, ['a whole number'], `expected a whole number at offset ${t.offset}, found '${t.text}'`);
+  }
+  return n;
+}
+
+type SelectData = [
+  Token, ListView<SelectColumn | Star>, Token, ListView<TableRef | Find>, Maybe<ListView<Range>>, Maybe<Expr>,
+  Maybe<ListView<GroupItem>>, Maybe<Expr>, Maybe<ListView<OrderItem>>, Maybe<number>, Maybe<number>,
+];
+
+export function select([t, columns, , sources, ranges, where, groupBy, having, orderBy, limit, rowOffset]: SelectData): Select {
+  return {
+    kind: 'Select', offset: t.offset, columns: listItems(columns), sources: listItems(sources),
+    ranges: ranges === null ? [] : listItems(ranges), where, groupBy: groupBy === null ? [] : listItems(groupBy),
+    having, orderBy: orderBy === null ? [] : listItems(orderBy), limit, rowOffset,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// FIND
+
+export const find = ([t, , conditions]: [Token, Token, ListView<FindCondition>]): Find =>
+  ({ kind: 'Find', offset: t.offset, conditions: listItems(conditions) });
+
+export const findTag = ([t, , tag]: [Token, Token, Token]): FindTag =>
+  ({ kind: 'FindTag', offset: t.offset, tag: string([tag]).value, isNegated: false });
+
+export const findNotTag = ([t, , , tag]: [Token, Token, Token, Token]): FindTag =>
+  ({ kind: 'FindTag', offset: t.offset, tag: string([tag]).value, isNegated: true });
+
+export const findType = ([t, , type]: [Token, Token, Token]): FindType =>
+  ({ kind: 'FindType', offset: t.offset, type: type.text.toLowerCase() as FindType['type'] });
+
+// ---------------------------------------------------------------------------------------------
+// CREATE, DROP, INSERT, SHOW
+
+export const columnDefinition = ([name, type]: [Token, Token]): ColumnDefinition =>
+  ({ kind: 'ColumnDefinition', offset: name.offset, name: nameOf(name), type: type.text.toUpperCase() as ColumnType });
+
+type CreateData = [Token, Token, Maybe<Token>, Token, Token, ListView<ColumnDefinition>, Token, Maybe<Duration>];
+
+/** A leading `$timestamp TIMESTAMP` is dropped (the index is implicit); elsewhere it is an error. */
+export function createTable([t, , ifNotExists, name, , list, , shardSize]: CreateData): CreateTable {
+  const definitions = listItems(list);
+  const [head] = definitions;
+  const hasTimestampColumn = head?.name === '$timestamp';
+  if (hasTimestampColumn && head.type !== 'TIMESTAMP') {
+    throw new QuerySyntaxError(head.offset, ['TIMESTAMP'], `$timestamp must have type TIMESTAMP (at offset ${head.offset})`);
+  }
+  const columns = hasTimestampColumn ? definitions.slice(1) : definitions;
+  const misplaced = columns.find((c) => c.name === '$timestamp');
+  if (misplaced !== undefined) {
+    throw new QuerySyntaxError(misplaced.offset, [], `$timestamp may only be the first column (at offset ${misplaced.offset})`);
+  }
+  return { kind: 'CreateTable', offset: t.offset, name: nameOf(name), hasIfNotExists: ifNotExists !== null, columns, hasTimestampColumn, shardSize };
+}
+
+export const dropTable = ([t, , ifExists, name]: [Token, Token, Maybe<Token>, Token]): DropTable =>
+  ({ kind: 'DropTable', offset: t.offset, name: nameOf(name), hasIfExists: ifExists !== null });
+
+type InsertData = [Token, Token, Token, Token, ListView<Token>, Token, Token, ListView<InsertValue[]>];
+
+export const insert = ([t, , table, , names, , , rows]: InsertData): Insert =>
+  ({ kind: 'Insert', offset: t.offset, table: nameOf(table), columns: listItems(names).map((n) => column([n])), rows: listItems(rows) });
+
+/** One VALUES tuple: `( values )`. */
+export const row = ([, values]: [Token, ListView<InsertValue>]): InsertValue[] => listItems(values);
+
+export const show = ([t, name]: [Token, Token]): Show => ({ kind: 'Show', offset: t.offset, table: nameOf(name) });

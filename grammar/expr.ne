@@ -1,0 +1,62 @@
+# Expressions, as a precedence ladder from loosest to tightest:
+# OR < AND < NOT < comparison/regex < + - < * / < unary minus < primary.
+# Each level is left-associative except comparisons, which do not chain (`a < b < c` is an error).
+
+# nearleyc compiles each @include on its own, so every file names the lexer.
+@lexer lexer
+
+# An expression.
+expr -> orExpr                     {% id %}
+
+# a OR b.
+orExpr -> orExpr %OR andExpr       {% b.binary %}
+        | andExpr                  {% id %}
+
+# a AND b.
+andExpr -> andExpr %AND notExpr    {% b.binary %}
+         | notExpr                 {% id %}
+
+# NOT a.
+notExpr -> %NOT notExpr            {% b.unary %}
+         | comparison              {% id %}
+
+# a = b, a ~ 'regex', … (one comparison at most).
+comparison -> additive compareOp additive {% b.binary %}
+            | additive             {% id %}
+
+# Comparison and regex operators (~* and !~* ignore case).
+compareOp -> "="  {% id %} | "!=" {% id %} | "<" {% id %} | "<=" {% id %} | ">" {% id %} | ">=" {% id %}
+           | "~"  {% id %} | "!~" {% id %} | "~*" {% id %} | "!~*" {% id %}
+
+# a + b, a - b.
+additive -> additive "+" multiplicative {% b.binary %}
+          | additive "-" multiplicative {% b.binary %}
+          | multiplicative         {% id %}
+
+# a * b, a / b.
+multiplicative -> multiplicative "*" unary {% b.binary %}
+                | multiplicative "/" unary {% b.binary %}
+                | unary            {% id %}
+
+# -a (folded into a number literal when a is one).
+unary -> "-" unary                 {% b.negate %}
+       | primary                   {% id %}
+
+# Operands: literals, time points, durations, columns, calls and parentheses.
+primary -> %number                 {% b.number %}
+         | %string                 {% b.string %}
+         | %NULL                   {% b.nullLiteral %}
+         | timeLiteral             {% id %}
+         | %duration               {% b.duration %}
+         | name                    {% b.column %}
+         | call                    {% id %}
+         | "(" expr ")"            {% b.second %}
+
+# f(), f(*), f(a, b): aggregates such as sum(close) and count(*).
+call -> %ident "(" ")"             {% b.call %}
+      | %ident "(" "*" ")"         {% b.callStar %}
+      | %ident "(" argList ")"     {% b.call %}
+
+# Arguments separated by commas.
+argList -> expr                    {% b.list %}
+         | argList "," expr        {% b.append %}

@@ -1,0 +1,15 @@
+// Public exports of the query front end (grammar/): parse() and its error, the AST types, and the
+// time helpers the executor needs so that calendar rules live in one place.
+export { parse, parseAll } from './parse.js';
+export { QuerySyntaxError, isQuerySyntaxError } from './errors.js';
+export type * from './ast.js';
+export { formatExpr } from './format-expr.js';
+export { KEYWORDS, tokenize } from './lexer.js';
+export type { Token } from './lexer.js';
+export { formatDuration, parseDurationText, unitOf } from './duration.js';
+export type { DurationUnit, DurationValue } from './duration.js';
+export {
+  INT64_MAX, INT64_MIN, NS_PER_DAY, addDuration, bucketStart, civilFromDays, daysFromCivil, daysInMonth,
+  floorDiv, formatTimestamp, isBucketDuration, isDuration, isLeapYear, parseTimeLiteral, resolveRange,
+  resolveTimePoint, yearStartNs,
+} from './time.js';
