@@ -111,7 +111,8 @@ function asList(raw: unknown, name: string, type: ColumnType | 'INT64'): ArrayLi
 }
 
 function copyBytes(v: unknown): Uint8Array | null {
-  return v === null ? null : (v as Uint8Array).slice();
+  // Not .slice(): on a Buffer that returns a view sharing the caller's memory.
+  return v === null ? null : new Uint8Array(v as Uint8Array);
 }
 
 function badValue(name: string, type: string, row: number, v: unknown): SvcError {

@@ -15,7 +15,8 @@ import { Table } from './table.js';
 import type { BatchView, ColumnDef, ColumnStats } from './types.js';
 import { syncDir } from './wal/wal-writer.js';
 
-const packr = new Packr({ int64AsType: 'bigint', useRecords: false, moreTypes: false });
+// useBigIntExtension: an INT64 column's exact sum statistic may exceed 64 bits.
+const packr = new Packr({ int64AsType: 'bigint', useRecords: false, moreTypes: false, useBigIntExtension: true });
 const MANIFEST = 'MANIFEST';
 
 interface FileSum { readonly size: number; readonly crc: number }
@@ -100,12 +101,12 @@ export async function listCheckpoints(dataDir: string): Promise<number[]> {
 /** Loads checkpoint `seq` into `store`; returns the WAL segment to replay from. */
 export async function loadCheckpoint(dataDir: string, seq: number, store: EntryStore, batchRows: number): Promise<number> {
   const dir = join(checkpointsDir(dataDir), String(seq).padStart(12, '0'));
-  const raw = await readFile(join(dir, MANIFEST));
+  const raw = await readComplete(join(dir, MANIFEST));
   if (raw.length < 4 || (crc32c(raw.subarray(4)) >>> 0) !== raw.readUInt32LE(0)) throw damaged(join(dir, MANIFEST));
   const manifest = packr.unpack(raw.subarray(4)) as Manifest;
   const read = async (name: string): Promise<Buffer> => {
     const path = join(dir, name);
-    const bytes = await readFile(path);
+    const bytes = await readComplete(path);
     const sum = manifest.files[name];
     if (sum === undefined || bytes.length !== sum.size || (crc32c(bytes) >>> 0) !== sum.crc) throw damaged(path);
     return bytes;
@@ -130,10 +131,11 @@ export async function loadCheckpoint(dataDir: string, seq: number, store: EntryS
 /**
  * Batches of a SYMBOL column may point at older, shorter versions of the table's dictionary;
  * the IPC file format allows one dictionary per column, so all batches get the final one.
+ * Every batch also gets the table's schema object: batches restored from an IPC file carry an
+ * equal-looking one (timestamp timezone null, not undefined) that Arrow's Table rejects.
  */
 function withFinalDictionaries(table: Table, batches: BatchView[]): RecordBatch[] {
   const { schema, dictionaries } = table.layout;
-  if (dictionaries.every((d) => d === null)) return batches.map((b) => b.batch);
   const finals = dictionaries.map((d) => d?.toVector() ?? null);
   return batches.map(({ batch }) => {
     const children = schema.fields.map((_, c) => {
@@ -163,6 +165,16 @@ async function writeSynced(path: string, bytes: Uint8Array): Promise<void> {
     await fh.sync();
   } finally {
     await fh.close();
+  }
+}
+
+/** A file of a complete (renamed) checkpoint; one that is missing makes it damaged. */
+async function readComplete(path: string): Promise<Buffer> {
+  try {
+    return await readFile(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw damaged(path);
+    throw e;
   }
 }
 

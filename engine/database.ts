@@ -137,22 +137,24 @@ export class Database implements QueryCatalog {
 
   /** Creates a blob; fails with AliasAlreadyExists if the alias is in use. */
   async createBlob(alias: string, content: Uint8Array | string, options: { expiry?: number } = {}): Promise<void> {
+    this.checkOpen();
     const data = toBytes(content);
     const expiry = this.checkExpiry(options.expiry ?? 0);
     const mime = await detectMime(data, alias);
     this.checkAlias(alias);
     const records = this.purgeIfExpired(alias);
-    if (this.store.entries.has(alias)) throw new SvcError('AliasAlreadyExists', `alias '${alias}' already exists`);
+    if (records.length === 0 && this.store.entries.has(alias)) throw new SvcError('AliasAlreadyExists', `alias '${alias}' already exists`);
     await this.commit([...records, { kind: 'BlobPut', alias, data, mime, expiry }]);
   }
 
   /** Replaces a blob's content (creating the blob if absent); keeps its expiry unless given. */
   async updateBlob(alias: string, content: Uint8Array | string, options: { expiry?: number } = {}): Promise<void> {
+    this.checkOpen();
     const data = toBytes(content);
     const mime = await detectMime(data, alias);
     this.checkAlias(alias);
     const records = this.purgeIfExpired(alias);
-    const entry = this.store.entries.get(alias);
+    const entry = records.length > 0 ? undefined : this.store.entries.get(alias);
     if (entry !== undefined && entry.type !== 'blob') throw incompatible(alias, entry.type, 'blob');
     const expiry = options.expiry === undefined ? (entry?.type === 'blob' ? entry.expiry : 0) : this.checkExpiry(options.expiry);
     await this.commit([...records, { kind: 'BlobPut', alias, data, mime, expiry }]);
@@ -212,7 +214,7 @@ export class Database implements QueryCatalog {
     this.entry(alias);
     this.checkAlias(tag);
     const records = this.purgeIfExpired(tag);
-    const t = this.store.entries.get(tag);
+    const t = records.length > 0 ? undefined : this.store.entries.get(tag);
     if (t !== undefined && t.type !== 'tag') throw incompatible(tag, t.type, 'tag');
     if (this.store.tagsOf.get(alias)?.has(tag)) return 'unchanged';
     await this.commit([...records, { kind: 'TagAttach', alias, tag }]);
@@ -245,12 +247,13 @@ export class Database implements QueryCatalog {
 
   /** Creates a table; returns false when it exists and `ifNotExists` is set. */
   async createTable(name: string, columns: readonly ColumnDef[], options: { shardSize?: bigint; ifNotExists?: boolean } = {}): Promise<boolean> {
+    this.checkOpen();
     this.checkAlias(name);
     const shardSize = options.shardSize ?? DAY_NS;
     if (typeof shardSize !== 'bigint' || shardSize <= 0n) throw new SvcError('InvalidArgument', 'shard size must be a positive duration');
     checkColumns(columns);
     const records = this.purgeIfExpired(name);
-    const existing = this.store.entries.get(name);
+    const existing = records.length > 0 ? undefined : this.store.entries.get(name);
     if (existing !== undefined) {
       if (options.ifNotExists === true && existing.type === 'ts') return false;
       throw new SvcError('AliasAlreadyExists', `alias '${name}' already exists`);
@@ -462,7 +465,8 @@ function incompatible(alias: string, actual: EntryType, wanted: EntryType): SvcE
 
 function toBytes(content: Uint8Array | string): Uint8Array {
   if (typeof content === 'string') return new Uint8Array(Buffer.from(content, 'utf8'));
-  if (content instanceof Uint8Array) return content.slice();
+  // Not .slice(): on a Buffer that returns a view sharing the caller's memory.
+  if (content instanceof Uint8Array) return new Uint8Array(content);
   throw new SvcError('InvalidArgument', 'content must be a Uint8Array or a string');
 }
 

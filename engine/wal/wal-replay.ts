@@ -5,7 +5,7 @@
 import { readdir, readFile, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SvcError } from '../errors.js';
-import { readFrame } from './frame.js';
+import { FRAME_HEADER, readFrame } from './frame.js';
 import { decodeRecord } from './records.js';
 import type { WalRecord } from './records.js';
 
@@ -46,7 +46,7 @@ export async function replayWal(dir: string, fromSegment: number, apply: (r: Wal
         offset = frame.next;
         continue;
       }
-      if (frame.kind === 'torn' && isLast) {
+      if (frame.kind === 'torn' && isLast && !hasFrameAfter(buf, offset)) {
         await truncate(file, offset);
         tornAt = { file, offset };
         break;
@@ -55,6 +55,24 @@ export async function replayWal(dir: string, fromSegment: number, apply: (r: Wal
     }
   }
   return { records, lastSegment: segments.length === 0 ? fromSegment - 1 : segments[segments.length - 1], tornAt };
+}
+
+const CHECK_BUDGET = 64 * 1024 * 1024;
+
+/**
+ * A crash tears only the frame being written: nothing whole follows it. A whole frame after a
+ * "torn" one means its length field is damaged (it claims bytes past the end), not a tear.
+ * The search checksums at most CHECK_BUDGET bytes, so pathological payloads cannot stall open.
+ */
+function hasFrameAfter(buf: Buffer, offset: number): boolean {
+  let budget = CHECK_BUDGET;
+  for (let at = offset + 1; at + FRAME_HEADER <= buf.length && budget > 0; at++) {
+    const length = buf.readUInt32LE(at);
+    if (at + FRAME_HEADER + length > buf.length) continue;
+    budget -= length + 4;
+    if (readFrame(buf, at).kind === 'ok') return true;
+  }
+  return false;
 }
 
 function corrupt(file: string, offset: number, why: string, cause?: unknown): SvcError {

@@ -1,0 +1,84 @@
+// `npm run bench` entry: runs the suites (all, or those matching the command-line filters),
+// prints the table, the metrics and the targets, and writes bench-results.json at the repo root.
+//   node --expose-gc dist/bench/run.js [filter …]   filters match suite or case names (any case)
+//   BENCH_ROWS=1_000_000   scale the data down (default 10 M)
+//   BENCH_MAX_TIME=1       seconds benchmark.js spends per query case per round
+//   BENCH_ROUNDS=5         rounds per suite (default: 3 for long runs, 2 for queries)
+//   BENCH_DIR=/path        where temporary data directories go (default: the OS temp dir)
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { ingestSuite } from './cases/ingest.js';
+import { duckThreads, QUERY_TEXTS, querySuites, releaseQueryFixture } from './cases/query.js';
+import { storageSuite } from './cases/storage.js';
+import { benchRows } from './data.js';
+import { recordedMetrics, runSuite } from './harness.js';
+import type { CaseResult, Suite } from './harness.js';
+import { printMetrics, printTable, printTargets, writeJson } from './report.js';
+import { evaluateTargets } from './targets.js';
+
+const SUITES: readonly Suite[] = [ingestSuite, storageSuite, ...querySuites];
+const RESULTS_PATH = fileURLToPath(new URL('../../bench-results.json', import.meta.url));
+
+/** The suites to run, each reduced to its cases matching a filter (all when the suite name matches). */
+function selectSuites(filters: readonly string[]): Suite[] {
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 0);
+  const all = Number.isSafeInteger(rounds) && rounds > 0 ? SUITES.map((s) => ({ ...s, rounds })) : SUITES;
+  if (filters.length === 0) return [...all];
+  const hits = (text: string) => filters.some((f) => text.toLowerCase().includes(f.toLowerCase()));
+  const out: Suite[] = [];
+  for (const s of all) {
+    if (hits(s.name)) out.push(s);
+    else {
+      const cases = s.cases.filter((c) => hits(`${s.name} › ${c.name}`));
+      if (cases.length > 0) out.push({ ...s, cases });
+    }
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const log = (line: string) => console.log(line);
+  const filters = process.argv.slice(2);
+  const suites = selectSuites(filters);
+  const rows = benchRows();
+  if ((globalThis as { gc?: unknown }).gc === undefined) log('warning: run node with --expose-gc, or memory figures include garbage');
+  log(`svc bench: ${rows.toLocaleString('en-US')} rows, node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`);
+  log(`suites: ${suites.map((s) => s.name).join(', ') || '(none match the filter)'}\n`);
+  const started = performance.now();
+  const results: CaseResult[] = [];
+  for (const suite of suites) {
+    log(`${suite.name}:`);
+    results.push(...(await runSuite(suite, log)));
+  }
+  const threads = duckThreads();
+  await releaseQueryFixture();
+  const metrics = recordedMetrics();
+  const targets = evaluateTargets(results, metrics);
+  log('');
+  printTable(results, log);
+  printMetrics(metrics, log);
+  printTargets(targets, log);
+  const seconds = (performance.now() - started) / 1000;
+  log(`\n${seconds.toFixed(0)} s in all${threads === null ? '' : `; DuckDB ran with ${threads} threads`}; speed ÷ peer > 1 means faster than the peer`);
+  await writeJson(RESULTS_PATH, {
+    generatedAt: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? null,
+    rows,
+    filters,
+    duckdbThreads: threads,
+    seconds,
+    queries: QUERY_TEXTS,
+    results,
+    metrics,
+    targets,
+  });
+  log(`results written to ${RESULTS_PATH}`);
+  if (results.some((r) => r.check === 'mismatch')) {
+    log('\nWRONG ANSWERS were reported above.');
+    process.exitCode = 1;
+  }
+}
+
+await main();

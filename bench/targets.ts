@@ -1,0 +1,43 @@
+// The targets of issues 2 and 3, evaluated on this run's results. Each line says what was
+// measured; a target whose cases did not run (filtered out, or failed) shows `?`.
+import type { CaseResult, Metric } from './harness.js';
+import { fmt, rate } from './report.js';
+import type { Target } from './report.js';
+
+export function evaluateTargets(results: readonly CaseResult[], metrics: readonly Metric[]): Target[] {
+  const get = (suite: string, name: string) => results.find((r) => r.suite === suite && r.name === name && r.error === null && r.check !== 'mismatch');
+  const targets: Target[] = [];
+  const add = (what: string, measured: string | null, isMet: boolean | null) => { if (measured !== null) targets.push({ what, measured, isMet }); };
+
+  for (const variant of ['sequential', 'pipelined ×8']) {
+    const r = get('ingest', `svc fsync ${variant}`);
+    const rowsPerSec = r === undefined || r.rows === null ? null : r.rows / (r.ms / 1000);
+    add(`ingest fsync ${variant} ≥ 10 M rows/s`, rowsPerSec === null ? null : `${rate(rowsPerSec)} rows/s`, rowsPerSec === null ? null : rowsPerSec >= 10e6);
+    const x = r?.ratios['duckdb appender (bulk copy)'];
+    add(`ingest fsync ${variant} ≥ 1× DuckDB appender (bulk copy)`, x === undefined ? null : `${x.toFixed(2)}×`, x === undefined ? null : x >= 1);
+  }
+  for (const m of metrics.filter((m) => m.unit === 'B/row')) {
+    const ratio = m.value / 40;
+    add(`memory ${m.name.replace(': bytes per row', '')} ≤ 1.25× raw`, `${fmt(m.value)} B/row = ${ratio.toFixed(3)}×`, ratio <= 1.25);
+  }
+  const reopen = get('storage', 'reopen from checkpoint');
+  add('reopen from a checkpoint ≤ 1 s', reopen === undefined ? null : `${fmt(reopen.ms)} ms`, reopen === undefined ? null : reopen.ms <= 1000);
+
+  for (const r of results.filter((r) => r.suite.startsWith('query: ') && r.name === 'svc')) {
+    const svc = get(r.suite, 'svc');
+    const hand = get(r.suite, 'hand loop');
+    if (svc !== undefined && hand !== undefined) {
+      const x = svc.ms / hand.ms;
+      add(`${r.suite}: within 1.5× of the hand loop`, `svc ${fmt(svc.ms)} ms vs hand ${fmt(hand.ms)} ms = ${x.toFixed(2)}× the time`, x <= 1.5);
+    }
+  }
+  for (const suite of ['query: GROUP BY day, full range', 'query: GROUP BY day, range cutting batches']) {
+    const x = get(suite, 'svc')?.ratios.duckdb;
+    add(`${suite}: ≥ 10× faster than DuckDB`, x === undefined ? null : `${x.toFixed(1)}×`, x === undefined ? null : x >= 10);
+  }
+  for (const suite of ['query: sum(v)', 'query: GROUP BY day, full range', 'query: GROUP BY day, range cutting batches']) {
+    const svc = get(suite, 'svc');
+    add(`${suite}: stats-answered < 1 ms`, svc === undefined ? null : `${fmt(svc.ms)} ms`, svc === undefined ? null : svc.ms < 1);
+  }
+  return targets;
+}

@@ -1,0 +1,189 @@
+// Shared helpers of the engine test suite: temporary data directories, error-code assertions,
+// reading a table back as plain rows through scan() + columnVector (checking the batch order
+// invariants on the way), and copying a live data directory aside to recover it as after a crash.
+import assert from 'node:assert/strict';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
+import { columnVector } from '../../engine/column-vector.js';
+import type { Database } from '../../engine/database.js';
+import { SvcError } from '../../engine/errors.js';
+import type { ErrorCode } from '../../engine/errors.js';
+import { isValid } from '../../engine/types.js';
+import type { BatchView, ColumnStats, ColumnType } from '../../engine/types.js';
+
+export const MIN_TS = -(2n ** 63n);
+export const MAX_TS = 2n ** 63n - 1n;
+
+export type Value = number | bigint | string | Uint8Array | null;
+export type Row = Record<string, Value>;
+
+const dirs: string[] = [];
+after(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+/** A fresh empty directory, removed when the test file ends. */
+export async function tempDir(label = 'svc-test-'): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), label));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Runs `run` and asserts it fails (synchronously or by rejection) with SvcError `code`. */
+export async function expectCode(run: () => unknown, code: ErrorCode, message?: RegExp): Promise<SvcError> {
+  let result: unknown;
+  try {
+    result = await run();
+  } catch (e) {
+    assert.ok(e instanceof SvcError, `expected SvcError ${code}, got ${String(e)}`);
+    assert.equal(e.code, code, `expected ${code}, got ${e.code}: ${e.message}`);
+    if (message !== undefined) assert.match(e.message, message);
+    return e;
+  }
+  assert.fail(`expected SvcError ${code}, but the call returned ${String(result)}`);
+}
+
+/**
+ * Every row of `table` in scan order, as plain values (null for nulls). Asserts the scan
+ * contract on the way: batches sorted inside, in timestamp order, never overlapping, with
+ * minTs/maxTs/rowCount matching their rows.
+ */
+export function readRows(db: Database, table: string, from = MIN_TS, to = MAX_TS): Row[] {
+  return readBatches(db, table, from, to).flatMap((b) => b.rows);
+}
+
+/** The batches of a scan with their rows decoded (see readRows for the checks made). */
+export function readBatches(db: Database, table: string, from = MIN_TS, to = MAX_TS): { view: BatchView; rows: Row[] }[] {
+  const { columns } = db.describeTable(table);
+  const out: { view: BatchView; rows: Row[] }[] = [];
+  let previousMax: bigint | null = null;
+  for (const view of db.scan(table, from, to)) {
+    assert.equal(view.batch.numRows, view.rowCount);
+    assert.ok(view.rowCount > 0, 'empty batch in a scan');
+    assert.equal(view.minTs, view.ts[0]);
+    assert.equal(view.maxTs, view.ts[view.rowCount - 1]);
+    if (previousMax !== null) assert.ok(previousMax <= view.minTs, `batches overlap: ${previousMax} > ${view.minTs}`);
+    previousMax = view.maxTs;
+    const tsVector = columnVector(view, 0, 'TIMESTAMP') as { values: BigInt64Array };
+    const vectors = columns.map((c, i) => columnVector(view, i + 1, c.type));
+    const rows: Row[] = [];
+    for (let r = 0; r < view.rowCount; r++) {
+      const ts = tsVector.values[r];
+      assert.equal(ts, view.ts[r]);
+      if (r > 0) assert.ok(view.ts[r - 1] <= ts, 'batch not sorted by $timestamp');
+      const row: Row = { $timestamp: ts };
+      columns.forEach((c, i) => { row[c.name] = cell(vectors[i], r); });
+      rows.push(row);
+    }
+    out.push({ view, rows });
+  }
+  return out;
+}
+
+/** Asserts that every batch's statistics match a recomputation from its values. */
+export function checkStats(db: Database, table: string): void {
+  const { columns } = db.describeTable(table);
+  for (const { view, rows } of readBatches(db, table)) {
+    const n = rows.length;
+    assert.deepEqual({ ...view.stats[0] }, { count: n, nullCount: 0, min: view.ts[0], max: view.ts[n - 1], minRow: 0, maxRow: n - 1, sum: null, firstRow: 0, lastRow: n - 1 });
+    columns.forEach((c, i) => {
+      const values = rows.map((r) => r[c.name]);
+      assert.deepEqual({ ...view.stats[i + 1] }, expectedStats(c.type, values), `stats of column ${c.name}`);
+    });
+  }
+}
+
+function expectedStats(type: ColumnType, values: Value[]): ColumnStats {
+  let count = 0;
+  let firstRow = -1;
+  let lastRow = -1;
+  let min: number | bigint | null = null;
+  let max: number | bigint | null = null;
+  let minRow = -1;
+  let maxRow = -1;
+  let sum: number | bigint | null = type === 'DOUBLE' ? 0 : type === 'INT64' ? 0n : null;
+  values.forEach((v, i) => {
+    if (v === null) return;
+    count++;
+    if (firstRow < 0) firstRow = i;
+    lastRow = i;
+    if (type === 'DOUBLE' || type === 'INT64') sum = (sum as number) + (v as number);
+    if (type === 'DOUBLE' || type === 'INT64' || type === 'TIMESTAMP') {
+      if (typeof v === 'number' && Number.isNaN(v)) return;
+      if (min === null || (v as number) < min) { min = v as number; minRow = i; }
+      if (max === null || (v as number) > max) { max = v as number; maxRow = i; }
+    }
+  });
+  return { count, nullCount: values.length - count, min, max, minRow, maxRow, sum, firstRow, lastRow };
+}
+
+function cell(v: ReturnType<typeof columnVector>, r: number): Value {
+  if (!isValid(v.validity, r)) return null;
+  switch (v.type) {
+    case 'DOUBLE':
+    case 'INT64':
+    case 'TIMESTAMP':
+      return v.values[r];
+    case 'STRING':
+      return Buffer.from(v.data.subarray(v.offsets[r], v.offsets[r + 1])).toString('utf8');
+    case 'BLOB':
+      return new Uint8Array(v.data.subarray(v.offsets[r], v.offsets[r + 1]));
+    case 'SYMBOL':
+      return v.dictionary[v.indices[r]];
+  }
+}
+
+/** Rows in the order a read must return them: by timestamp, ties in insertion order. */
+export function sortedByTs(rows: readonly Row[]): Row[] {
+  return rows
+    .map((row, i) => ({ row, i }))
+    .sort((a, b) => {
+      const x = a.row.$timestamp as bigint;
+      const y = b.row.$timestamp as bigint;
+      return x < y ? -1 : x > y ? 1 : a.i - b.i;
+    })
+    .map((e) => e.row);
+}
+
+/**
+ * Copies a data directory that is still open (after its writes were acknowledged) to a new
+ * directory, without the lock file: opening the copy recovers it as after a crash at that moment.
+ */
+export async function copyAside(dataDir: string): Promise<string> {
+  const copy = await tempDir('svc-copy-');
+  await cp(dataDir, copy, { recursive: true });
+  await rm(join(copy, 'LOCK'), { force: true });
+  return copy;
+}
+
+export function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+/** Waits until the wall clock reaches UNIX second `second` (exclusive of earlier moments). */
+export async function untilSecond(second: number): Promise<void> {
+  while (Date.now() < second * 1000) await new Promise((r) => setTimeout(r, Math.max(5, second * 1000 - Date.now())));
+}
+
+export function bytes(...values: number[]): Uint8Array {
+  return new Uint8Array(values);
+}
+
+/** mulberry32: a small seeded PRNG, so a failing random case can be replayed from its seed. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** An integer in [lo, hi] from `rand`. */
+export function randInt(rand: () => number, lo: number, hi: number): number {
+  return lo + Math.floor(rand() * (hi - lo + 1));
+}

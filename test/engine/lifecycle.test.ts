@@ -1,0 +1,225 @@
+// Open/close life cycle of the engine: DatabaseClosed for every call after close, DatabaseLocked
+// for a second open of a data directory (same process and another process), takeover of a lock
+// left by a dead process, option validation, writes racing close(), and the three durability
+// modes (fsync / os keep a WAL that survives a crash; none keeps none and relies on the
+// checkpoint taken by a clean close), and StorageFailed once a WAL write fails.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { Database } from '../../engine/database.js';
+import { SvcError } from '../../engine/errors.js';
+import type { Durability } from '../../engine/types.js';
+import { copyAside, expectCode, readRows, tempDir } from './helpers.js';
+
+const DATABASE_JS = fileURLToPath(new URL('../../engine/database.js', import.meta.url));
+
+async function walFiles(dataDir: string): Promise<string[]> {
+  return (await readdir(join(dataDir, 'wal'))).filter((n) => n.endsWith('.wal'));
+}
+
+describe('close', () => {
+  it('every call after close fails with DatabaseClosed; close is idempotent', async () => {
+    const db = await Database.open({ dataDir: await tempDir() });
+    await db.createBlob('blob', 'x');
+    await db.attachTag('blob', 'tag');
+    await db.createTable('table', [{ name: 'v', type: 'DOUBLE' }]);
+    await db.close();
+    await db.close();
+    const calls: [string, () => unknown][] = [
+      ['createBlob (new alias)', () => db.createBlob('new', 'x')],
+      ['createBlob (existing alias)', () => db.createBlob('blob', 'x')],
+      ['updateBlob', () => db.updateBlob('blob', 'y')],
+      ['updateBlob (a tag)', () => db.updateBlob('tag', 'y')],
+      ['getBlob', () => db.getBlob('blob')],
+      ['describeBlob', () => db.describeBlob('blob')],
+      ['entryType', () => db.entryType('blob')],
+      ['findBlobs', () => db.findBlobs('x')],
+      ['listAliases', () => db.listAliases('')],
+      ['remove', () => db.remove('blob')],
+      ['setExpiry', () => db.setExpiry('blob', 0)],
+      ['attachTag (unchanged)', () => db.attachTag('blob', 'tag')],
+      ['attachTag', () => db.attachTag('blob', 'tag2')],
+      ['detachTag', () => db.detachTag('blob', 'tag')],
+      ['detachTag (unchanged)', () => db.detachTag('blob', 'tag2')],
+      ['getTags', () => db.getTags('blob')],
+      ['getTagged', () => db.getTagged('tag')],
+      ['createTable', () => db.createTable('t2', [{ name: 'v', type: 'DOUBLE' }])],
+      ['createTable ifNotExists (existing)', () => db.createTable('table', [{ name: 'v', type: 'DOUBLE' }], { ifNotExists: true })],
+      ['dropTable', () => db.dropTable('table')],
+      ['dropTable ifExists (missing)', () => db.dropTable('none', true)],
+      ['describeTable', () => db.describeTable('table')],
+      ['insert', () => db.insert('table', { $timestamp: [1n], v: [1] })],
+      ['insert (empty batch)', () => db.insert('table', { $timestamp: [] })],
+      ['insertRows', () => db.insertRows('table', [{ $timestamp: 1n, v: 1 }])],
+      ['scan', () => db.scan('table', 0n, 10n)],
+      ['table', () => db.table('table')],
+      ['findEntries', () => db.findEntries({ withTags: [], withoutTags: [], types: [] })],
+      ['checkpoint', () => db.checkpoint()],
+      ['query', () => db.query('SELECT 1')],
+    ];
+    for (const [name, call] of calls) {
+      await expectCode(call, 'DatabaseClosed').catch((e: Error) => assert.fail(`${name}: ${e.message}`));
+    }
+    assert.equal(await db.sweep(), 0);
+  });
+
+  it('writes committed before close are all durable; writes that lose the race fail cleanly', async () => {
+    const dataDir = await tempDir();
+    const db = await Database.open({ dataDir });
+    await db.createTable('t', [{ name: 'v', type: 'INT64' }]);
+    const inserts = Array.from({ length: 50 }, (_, i) => db.insert('t', { $timestamp: [BigInt(i)], v: [i] }));
+    const settled = Promise.allSettled(Array.from({ length: 20 }, (_, i) => db.createBlob(`b${i}`, `content ${i}`)));
+    await db.close();
+    await Promise.all(inserts);
+    const outcomes = await settled;
+    for (const o of outcomes) if (o.status === 'rejected') assert.equal((o.reason as SvcError).code, 'DatabaseClosed');
+    const reopened = await Database.open({ dataDir });
+    try {
+      assert.equal(reopened.describeTable('t').rowCount, 50);
+      outcomes.forEach((o, i) => {
+        if (o.status === 'fulfilled') assert.equal(Buffer.from(reopened.getBlob(`b${i}`)).toString(), `content ${i}`);
+        else assert.throws(() => reopened.getBlob(`b${i}`), { code: 'AliasNotFound' });
+      });
+    } finally {
+      await reopened.close();
+    }
+  });
+});
+
+describe('lock', () => {
+  it('a second open of the same directory fails with DatabaseLocked until the first closes', async () => {
+    const dataDir = await tempDir();
+    const db = await Database.open({ dataDir });
+    await db.createBlob('a', 'x');
+    await expectCode(() => Database.open({ dataDir }), 'DatabaseLocked', /in use by process \d+ \(this process\)/);
+    // The failed open left the first database intact and working.
+    await db.createBlob('b', 'y');
+    await db.close();
+    const again = await Database.open({ dataDir });
+    assert.deepEqual(again.listAliases('').aliases, ['a', 'b']);
+    await again.close();
+  });
+
+  it('another process cannot open a directory in use', async () => {
+    const dataDir = await tempDir();
+    const db = await Database.open({ dataDir });
+    const script = `
+      const { Database } = await import(${JSON.stringify(DATABASE_JS)});
+      try { await Database.open({ dataDir: ${JSON.stringify(dataDir)} }); console.log('opened'); }
+      catch (e) { console.log(e.code + ': ' + e.message); }`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    await new Promise((resolve) => child.on('exit', resolve));
+    assert.match(out, new RegExp(`^DatabaseLocked: .*in use by process ${process.pid}`));
+    await db.close();
+  });
+
+  it('a lock left by a dead process (or unreadable) is taken over', async () => {
+    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+    for (const content of [String(dead), 'garbage', '']) {
+      const dataDir = await tempDir();
+      await writeFile(join(dataDir, 'LOCK'), content);
+      const db = await Database.open({ dataDir });
+      assert.equal((await readFile(join(dataDir, 'LOCK'), 'utf8')).trim(), String(process.pid));
+      await db.close();
+      await assert.rejects(readFile(join(dataDir, 'LOCK')), { code: 'ENOENT' });
+    }
+  });
+
+  it('a failed open releases the lock', async () => {
+    const dataDir = await tempDir();
+    const db = await Database.open({ dataDir });
+    await db.createBlob('x', 'y');
+    await db.close();
+    const manifest = (await readdir(join(dataDir, 'checkpoints')))[0];
+    await writeFile(join(dataDir, 'checkpoints', manifest, 'MANIFEST'), 'broken');
+    await expectCode(() => Database.open({ dataDir }), 'CheckpointCorrupt');
+    await assert.rejects(readFile(join(dataDir, 'LOCK')), { code: 'ENOENT' });
+  });
+});
+
+describe('options', () => {
+  it('rejects an unknown durability with InvalidArgument', async () => {
+    const dataDir = await tempDir();
+    await expectCode(() => Database.open({ dataDir, durability: 'sometimes' as Durability }), 'InvalidArgument', /durability/);
+  });
+
+  it('creates a missing data directory, nested', async () => {
+    const dataDir = join(await tempDir(), 'a', 'b', 'c');
+    const db = await Database.open({ dataDir });
+    assert.equal(db.dataDir, dataDir);
+    assert.equal(db.durability, 'fsync');
+    assert.equal(db.hasFailed, false);
+    await db.close();
+    assert.deepEqual((await readdir(dataDir)).sort(), ['checkpoints', 'wal']);
+  });
+});
+
+describe('durability modes', () => {
+  for (const durability of ['fsync', 'os', 'none'] as const) {
+    it(`${durability}: acknowledged writes survive a clean close${durability === 'none' ? '' : ' and a crash'}`, async () => {
+      const dataDir = await tempDir();
+      const db = await Database.open({ dataDir, durability });
+      assert.equal(db.durability, durability);
+      await db.createBlob('blob', 'content');
+      await db.attachTag('blob', 'tag');
+      await db.createTable('t', [{ name: 'v', type: 'DOUBLE' }, { name: 'y', type: 'SYMBOL' }]);
+      await db.insert('t', { $timestamp: [3n, 1n, 2n], v: [3, 1, null], y: ['c', null, 'b'] });
+      const expected = [
+        { $timestamp: 1n, v: 1, y: null },
+        { $timestamp: 2n, v: null, y: 'b' },
+        { $timestamp: 3n, v: 3, y: 'c' },
+      ];
+      // A crash now: the directory as it is while the database is open.
+      const crashed = await copyAside(dataDir);
+      if (durability === 'none') assert.deepEqual(await walFiles(dataDir), []);
+      else assert.equal((await walFiles(dataDir)).length, 1);
+      await db.close();
+
+      const recovered = await Database.open({ dataDir: crashed, durability });
+      if (durability === 'none') {
+        assert.deepEqual(recovered.listAliases('').aliases, []);
+      } else {
+        assert.deepEqual(recovered.listAliases('').aliases, ['blob', 't', 'tag']);
+        assert.deepEqual(readRows(recovered, 't'), expected);
+      }
+      await recovered.close();
+
+      // A clean close took a checkpoint: every mode reopens with everything, in any mode.
+      for (const reopenAs of ['fsync', 'none'] as const) {
+        const reopened = await Database.open({ dataDir, durability: reopenAs });
+        assert.equal(Buffer.from(reopened.getBlob('blob')).toString(), 'content');
+        assert.deepEqual(reopened.getTagged('tag').aliases, ['blob']);
+        assert.deepEqual(readRows(reopened, 't'), expected);
+        await reopened.close();
+      }
+    });
+  }
+});
+
+describe('storage failure', () => {
+  it('a failed WAL write → StorageFailed; the database then refuses writes and checkpoints', async () => {
+    const dataDir = await tempDir();
+    const db = await Database.open({ dataDir });
+    // The first write opens segment 0: a directory in its place makes that open fail.
+    const segment = join(dataDir, 'wal', '000000000000.wal');
+    await mkdir(segment);
+    await expectCode(() => db.createBlob('lost', 'x'), 'StorageFailed');
+    assert.equal(db.hasFailed, true);
+    await expectCode(() => db.createBlob('other', 'y'), 'StorageFailed', /stopped accepting writes/);
+    await expectCode(() => db.attachTag('lost', 'tag'), 'StorageFailed');
+    await expectCode(() => db.checkpoint(), 'StorageFailed');
+    assert.equal(await db.sweep(), 0);
+    await db.close();
+    assert.deepEqual((await readdir(join(dataDir, 'checkpoints'))).filter((n) => !n.endsWith('.tmp')), []);
+    await rmdir(segment);
+    // Nothing that failed became durable.
+    const reopened = await Database.open({ dataDir });
+    assert.deepEqual(reopened.listAliases('').aliases, []);
+    await reopened.close();
+  });
+});

@@ -1,0 +1,300 @@
+// WAL and checkpoint torture. A log is produced by the engine itself (the data directory copied
+// aside while the database is open, so no checkpoint is taken), then damaged on disk:
+// - the last record cut at every byte offset opens cleanly without that record, earlier data
+//   intact, the torn bytes truncated (so later writes replay after it), and the cut logged;
+// - a flipped byte anywhere in the header and in sampled payload bytes of every earlier record
+//   (and in an earlier segment, or a record cut short there) fails the open with WalCorrupt
+//   naming the file and the record's byte offset, leaving the file untouched;
+// - a flipped byte, a truncation, an extra byte or a missing file in a checkpoint (MANIFEST,
+//   entries.bin, table-N.arrow) fails the open with CheckpointCorrupt naming the file;
+// - leftovers of a checkpoint interrupted by a crash (an older checkpoint and the WAL it covers
+//   not yet deleted, a half-written .tmp directory) are ignored and cleaned up, nothing twice.
+import assert from 'node:assert/strict';
+import { cp, mkdir, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { Database } from '../../engine/database.js';
+import { copyAside, expectCode, prng, randInt, readRows, tempDir } from './helpers.js';
+import type { Row } from './helpers.js';
+
+interface Frame { readonly offset: number; readonly end: number }
+
+/** Record boundaries of a segment, parsed independently of the engine: [u32 len][u32 crc][payload]. */
+function frames(buf: Buffer): Frame[] {
+  const out: Frame[] = [];
+  for (let at = 0; at < buf.length;) {
+    const end = at + 8 + buf.readUInt32LE(at);
+    assert.ok(end <= buf.length, 'the engine wrote a torn segment');
+    out.push({ offset: at, end });
+    at = end;
+  }
+  return out;
+}
+
+async function segments(dataDir: string): Promise<string[]> {
+  return (await readdir(join(dataDir, 'wal'))).filter((n) => n.endsWith('.wal')).sort();
+}
+
+async function fresh(base: string): Promise<string> {
+  const dir = await tempDir('svc-torture-');
+  await cp(base, dir, { recursive: true });
+  return dir;
+}
+
+const ROWS: Row[] = [
+  { $timestamp: 1n, v: 1.5, s: 'a' },
+  { $timestamp: 2n, v: null, s: 'b' },
+  { $timestamp: 3n, v: 3.5, s: null },
+];
+
+/** Writes the common records, then `last` as the final record; returns a crash copy (WAL only). */
+async function logWith(last: (db: Database) => Promise<void>): Promise<string> {
+  const dataDir = await tempDir();
+  const db = await Database.open({ dataDir, checkpointWalBytes: 1 << 30, sweepIntervalMs: 0 });
+  await db.createTable('t', [{ name: 'v', type: 'DOUBLE' }, { name: 's', type: 'SYMBOL' }]);
+  await db.insert('t', { $timestamp: ROWS.map((r) => r.$timestamp), v: ROWS.map((r) => r.v), s: ROWS.map((r) => r.s) });
+  await db.createBlob('b1', 'first blob');
+  await db.attachTag('b1', 'tag');
+  await db.createBlob('b2', new Uint8Array(300).fill(7));
+  await last(db);
+  const copy = await copyAside(dataDir);
+  await db.close();
+  assert.deepEqual((await readdir(join(copy, 'checkpoints'))), []);
+  return copy;
+}
+
+function checkEarlierState(db: Database): void {
+  assert.deepEqual(readRows(db, 't'), ROWS);
+  assert.equal(Buffer.from(db.getBlob('b1')).toString(), 'first blob');
+  assert.deepEqual(db.getBlob('b2'), new Uint8Array(300).fill(7));
+  assert.deepEqual(db.getTagged('tag').aliases, ['b1']);
+}
+
+const lastRecords: { name: string; write: (db: Database) => Promise<void>; isAbsent: (db: Database) => void }[] = [
+  {
+    name: 'a blob',
+    write: (db) => db.createBlob('last', 'the last record'),
+    isAbsent: (db) => assert.throws(() => db.getBlob('last'), { code: 'AliasNotFound' }),
+  },
+  {
+    name: 'a table insert',
+    write: (db) => db.insert('t', { $timestamp: [10n, 11n], v: [10, 11], s: ['late', null] }),
+    isAbsent: (db) => assert.equal(db.describeTable('t').rowCount, ROWS.length),
+  },
+];
+
+describe('WAL torn at the end', () => {
+  for (const last of lastRecords) {
+    it(`cutting the last record (${last.name}) at every byte offset opens cleanly without it`, async () => {
+      const base = await logWith(last.write);
+      const [segment] = await segments(base);
+      const original = await readFile(join(base, 'wal', segment));
+      const all = frames(original);
+      const { offset, end } = all[all.length - 1];
+      // The intact log has the record.
+      {
+        const db = await Database.open({ dataDir: await fresh(base), sweepIntervalMs: 0 });
+        assert.throws(() => last.isAbsent(db));
+        await db.close();
+      }
+      for (let cut = offset; cut < end; cut++) {
+        const dir = await fresh(base);
+        const file = join(dir, 'wal', segment);
+        await truncate(file, cut);
+        const log: string[] = [];
+        const db = await Database.open({ dataDir: dir, sweepIntervalMs: 0, log: (m) => log.push(m) });
+        try {
+          last.isAbsent(db);
+          checkEarlierState(db);
+          assert.equal((await stat(file)).size, offset, `cut ${cut}: the torn bytes are truncated`);
+          if (cut === offset) assert.deepEqual(log, [], 'a cut at a record boundary is not a torn record');
+          else assert.ok(log.some((m) => m.includes(file) && m.includes(`offset ${offset}`)), `cut ${cut}: ${log.join('; ')}`);
+          // Recovery composes: a write after the cut, then another crash, replays both segments.
+          if (cut === offset + 1 || cut === end - 1) {
+            await db.createBlob('after', 'written after recovery');
+            const crashedAgain = await copyAside(dir);
+            const again = await Database.open({ dataDir: crashedAgain, sweepIntervalMs: 0 });
+            last.isAbsent(again);
+            checkEarlierState(again);
+            assert.equal(Buffer.from(again.getBlob('after')).toString(), 'written after recovery');
+            await again.close();
+          }
+        } finally {
+          await db.close();
+        }
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
+
+describe('WAL damaged before the end', () => {
+  let base: string;
+  let segment: string;
+  let original: Buffer;
+  let records: Frame[];
+  before(async () => {
+    base = await logWith((db) => db.createBlob('last', 'the last record'));
+    [segment] = await segments(base);
+    original = await readFile(join(base, 'wal', segment));
+    records = frames(original).slice(0, -1);
+    assert.ok(records.length >= 5);
+  });
+
+  it('a flipped byte in any earlier record → WalCorrupt naming the file and the record offset', async () => {
+    const seed = Date.now() % 100_000;
+    const rand = prng(seed);
+    for (const [index, { offset, end }] of records.entries()) {
+      // Every header byte (length and checksum), the payload's ends, and random payload bytes.
+      const positions = new Set([0, 1, 2, 3, 4, 5, 6, 7, 8, end - offset - 1].map((p) => offset + p));
+      for (let i = 0; i < 6; i++) positions.add(randInt(rand, offset + 8, end - 1));
+      for (const position of positions) {
+        for (const mask of [0xff, 1 << randInt(rand, 0, 7)]) {
+          const dir = await fresh(base);
+          const file = join(dir, 'wal', segment);
+          const damaged = Buffer.from(original);
+          damaged[position] ^= mask;
+          await writeFile(file, damaged);
+          const what = `record ${index} at ${offset}, byte ${position} ^ 0x${mask.toString(16)} (seed ${seed})`;
+          const e = await expectCode(() => Database.open({ dataDir: dir, sweepIntervalMs: 0 }), 'WalCorrupt').catch((err: Error) => assert.fail(`${what}: ${err.message}`));
+          assert.ok(e.message.includes(file), `${what}: ${e.message}`);
+          assert.ok(e.message.includes(`byte offset ${offset}`), `${what}: ${e.message}`);
+          assert.deepEqual(await readFile(file), damaged, `${what}: a failed open must not change the log`);
+          await rm(dir, { recursive: true, force: true });
+        }
+      }
+    }
+  });
+
+  it('damage in an earlier segment (flipped or cut short) → WalCorrupt naming that segment', async () => {
+    // Recover the crash copy (it continues in a new segment), write more, crash again.
+    const dir = await fresh(base);
+    const db = await Database.open({ dataDir: dir, sweepIntervalMs: 0 });
+    await db.createBlob('second-segment', 'x');
+    const twoSegments = await copyAside(dir);
+    await db.close();
+    const names = await segments(twoSegments);
+    assert.equal(names.length, 2);
+    const { offset, end } = records[2];
+
+    const flipped = await fresh(twoSegments);
+    const flippedBytes = Buffer.from(original);
+    flippedBytes[end - 1] ^= 0x20;
+    await writeFile(join(flipped, 'wal', names[0]), flippedBytes);
+    const e1 = await expectCode(() => Database.open({ dataDir: flipped }), 'WalCorrupt');
+    assert.ok(e1.message.includes(join(flipped, 'wal', names[0])) && e1.message.includes(`byte offset ${offset}`), e1.message);
+
+    const cut = await fresh(twoSegments);
+    const last = frames(original).at(-1)!;
+    await truncate(join(cut, 'wal', names[0]), last.offset + 3);
+    const e2 = await expectCode(() => Database.open({ dataDir: cut }), 'WalCorrupt');
+    assert.ok(e2.message.includes(join(cut, 'wal', names[0])) && e2.message.includes(`byte offset ${last.offset}`), e2.message);
+
+    // Undamaged, both segments replay.
+    const intact = await Database.open({ dataDir: twoSegments });
+    checkEarlierState(intact);
+    assert.deepEqual(intact.listAliases('').aliases, ['b1', 'b2', 'last', 'second-segment', 't', 'tag']);
+    await intact.close();
+  });
+});
+
+describe('checkpoint damaged', () => {
+  let base: string;
+  let checkpoint: string;
+  let files: string[];
+  before(async () => {
+    base = await tempDir();
+    const db = await Database.open({ dataDir: base, sweepIntervalMs: 0 });
+    await db.createTable('t', [{ name: 'v', type: 'DOUBLE' }, { name: 's', type: 'SYMBOL' }]);
+    await db.insert('t', { $timestamp: ROWS.map((r) => r.$timestamp), v: ROWS.map((r) => r.v), s: ROWS.map((r) => r.s) });
+    await db.createTable('u', [{ name: 'i', type: 'INT64' }]);
+    await db.insertRows('u', [{ $timestamp: 5n, i: 5n }]);
+    await db.createBlob('b1', 'first blob');
+    await db.attachTag('b1', 'tag');
+    await db.createBlob('b2', new Uint8Array(300).fill(7));
+    await db.close();
+    [checkpoint] = await readdir(join(base, 'checkpoints'));
+    files = (await readdir(join(base, 'checkpoints', checkpoint))).sort();
+    assert.deepEqual(files, ['MANIFEST', 'entries.bin', 'table-0.arrow', 'table-1.arrow']);
+    const ok = await Database.open({ dataDir: await fresh(base) });
+    checkEarlierState(ok);
+    await ok.close();
+  });
+
+  it('a flipped byte in any checkpoint file → CheckpointCorrupt naming the file', async () => {
+    const rand = prng(7);
+    for (const name of files) {
+      const original = await readFile(join(base, 'checkpoints', checkpoint, name));
+      const positions = new Set([0, 3, 4, Math.floor(original.length / 2), original.length - 1]);
+      for (let i = 0; i < 4; i++) positions.add(randInt(rand, 0, original.length - 1));
+      for (const position of positions) {
+        const dir = await fresh(base);
+        const file = join(dir, 'checkpoints', checkpoint, name);
+        const damaged = Buffer.from(original);
+        damaged[position] ^= 1 << randInt(rand, 0, 7);
+        await writeFile(file, damaged);
+        const e = await expectCode(() => Database.open({ dataDir: dir }), 'CheckpointCorrupt').catch((err: Error) => assert.fail(`${name} byte ${position}: ${err.message}`));
+        assert.ok(e.message.includes(file), e.message);
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+  });
+
+  it('a truncated, extended or missing checkpoint file → CheckpointCorrupt', async () => {
+    for (const name of files) {
+      const original = await readFile(join(base, 'checkpoints', checkpoint, name));
+      const damages: [string, (file: string) => Promise<void>][] = [
+        ['truncated', (file) => truncate(file, original.length - 1)],
+        ['emptied', (file) => truncate(file, 0)],
+        ['extended', (file) => writeFile(file, Buffer.concat([original, Buffer.of(0)]))],
+        ['missing', (file) => rm(file)],
+      ];
+      for (const [how, damage] of damages) {
+        const dir = await fresh(base);
+        const file = join(dir, 'checkpoints', checkpoint, name);
+        await damage(file);
+        await expectCode(() => Database.open({ dataDir: dir }), 'CheckpointCorrupt').catch((err: Error) => assert.fail(`${name} ${how}: ${err.message}`));
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+  });
+});
+
+describe('checkpoint interrupted by a crash', () => {
+  it('an older checkpoint, the WAL it covers and a .tmp directory are ignored, then removed', async () => {
+    const dataDir = await tempDir();
+    const db = await Database.open({ dataDir, checkpointWalBytes: 1 << 30, sweepIntervalMs: 0 });
+    await db.createTable('t', [{ name: 'v', type: 'INT64' }]);
+    const put = (from: number) => db.insert('t', { $timestamp: [BigInt(from), BigInt(from + 1)], v: [from, from + 1] });
+    await put(0);
+    await db.createBlob('b1', 'one');
+    const beforeFirst = await copyAside(dataDir); // the WAL segment the first checkpoint covers
+    await db.checkpoint();
+    const first = await copyAside(dataDir); // the first checkpoint
+    await put(10);
+    await db.createBlob('b2', 'two');
+    await db.checkpoint();
+    await put(20);
+    const crashed = await copyAside(dataDir);
+    await db.close();
+
+    // As if the crash came before the old checkpoint and WAL were deleted, and mid-way through
+    // writing a third checkpoint.
+    const [oldSegment] = await segments(beforeFirst);
+    const [oldCheckpoint] = await readdir(join(first, 'checkpoints'));
+    const [latest] = await readdir(join(crashed, 'checkpoints'));
+    assert.ok(oldCheckpoint < latest);
+    await cp(join(beforeFirst, 'wal', oldSegment), join(crashed, 'wal', oldSegment));
+    await cp(join(first, 'checkpoints', oldCheckpoint), join(crashed, 'checkpoints', oldCheckpoint), { recursive: true });
+    const tmp = join(crashed, 'checkpoints', `${String(Number(latest) + 1).padStart(12, '0')}.tmp`);
+    await mkdir(tmp);
+    await writeFile(join(tmp, 'entries.bin'), 'half written');
+
+    const recovered = await Database.open({ dataDir: crashed, sweepIntervalMs: 0 });
+    assert.deepEqual(readRows(recovered, 't').map((r) => r.v), [0n, 1n, 10n, 11n, 20n, 21n]);
+    assert.deepEqual(recovered.listAliases('').aliases, ['b1', 'b2', 't']);
+    assert.deepEqual(await readdir(join(crashed, 'checkpoints')), [latest]);
+    assert.ok(!(await segments(crashed)).includes(oldSegment));
+    await recovered.close();
+  });
+});
