@@ -35,6 +35,7 @@ export function timestampStats(ts: BigInt64Array): ColumnStats {
 }
 
 function doubleStats(values: Float64Array, nulls: Uint8Array | null, n: number): ColumnStats {
+  if (nulls === null) return denseDoubleStats(values, n);
   let count = 0;
   let sum = 0;
   let min = Infinity;
@@ -44,20 +45,43 @@ function doubleStats(values: Float64Array, nulls: Uint8Array | null, n: number):
   let firstRow = -1;
   let lastRow = -1;
   for (let i = 0; i < n; i++) {
-    if (nulls !== null && nulls[i] !== 0) continue;
+    if (nulls[i] !== 0) continue;
     const v = values[i];
     count++;
     sum += v;
     if (firstRow < 0) firstRow = i;
     lastRow = i;
     // Strict comparisons keep the earliest row on ties and skip NaN.
-    if (v < min || minRow < 0 && v === min) { min = v; minRow = i; }
-    if (v > max || maxRow < 0 && v === max) { max = v; maxRow = i; }
+    if (v < min || (minRow < 0 && v === min)) { min = v; minRow = i; }
+    if (v > max || (maxRow < 0 && v === max)) { max = v; maxRow = i; }
   }
   return {
     count, nullCount: n - count,
     min: minRow < 0 ? null : min, max: maxRow < 0 ? null : max, minRow, maxRow,
     sum, firstRow, lastRow,
+  };
+}
+
+/** The no-null case, the common one at ingestion: a tight loop without per-row branches on nulls. */
+function denseDoubleStats(values: Float64Array, n: number): ColumnStats {
+  let sum = 0;
+  let min = Infinity;
+  let max = -Infinity;
+  let minRow = -1;
+  let maxRow = -1;
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    sum += v;
+    if (v < min) { min = v; minRow = i; }
+    if (v > max) { max = v; maxRow = i; }
+  }
+  // Only ±Infinity-only or NaN-only data leaves a row unset: find it the slow way.
+  if (minRow < 0) minRow = values.subarray(0, n).indexOf(Infinity);
+  if (maxRow < 0) maxRow = values.subarray(0, n).indexOf(-Infinity);
+  return {
+    count: n, nullCount: 0,
+    min: minRow < 0 ? null : min, max: maxRow < 0 ? null : max, minRow, maxRow,
+    sum, firstRow: n > 0 ? 0 : -1, lastRow: n - 1,
   };
 }
 

@@ -6,6 +6,7 @@ import { batchColumns } from './batch-columns.js';
 import { permuteColumn } from './column-values.js';
 import { sortPermutation } from './batch-input.js';
 import type { NormalizedBatch } from './batch-input.js';
+import { concatRows, sliceRows } from './row-slices.js';
 import { Tail } from './tail.js';
 import type { TableLayout } from './table-layout.js';
 import type { BatchView } from './types.js';
@@ -17,7 +18,7 @@ export class Shard {
   private tailView: BatchView | null = null;
 
   constructor(private readonly layout: TableLayout) {
-    this.tail = new Tail(layout.columns);
+    this.tail = new Tail();
   }
 
   get rowCount(): number {
@@ -70,8 +71,8 @@ export class Shard {
     let k = this.batches.length;
     while (k > 0 && this.batches[k - 1].maxTs > lateMin) k--;
     const parts = this.batches.splice(k).map((b) => batchColumns(b, this.layout.columns));
-    parts.push({ ts: batch.ts.subarray(start, end), columns: batch.columns.map((c) => permuteColumn(c, null, start, end)) });
-    const merged = concat(parts);
+    parts.push(sliceRows(batch, start, end));
+    const merged = concatRows(parts);
     const perm = sortPermutation(merged.ts);
     if (perm === null) return this.pushChunks(merged);
     const ts = new BigInt64Array(merged.ts.length);
@@ -94,29 +95,4 @@ export class Shard {
   private build(rows: NormalizedBatch): BatchView {
     return buildBatch(this.layout.schema, rows.ts, rows.columns, this.layout.dictionaries);
   }
-}
-
-function concat(parts: NormalizedBatch[]): NormalizedBatch {
-  if (parts.length === 1) return parts[0];
-  const n = parts.reduce((s, p) => s + p.ts.length, 0);
-  const ts = new BigInt64Array(n);
-  let at = 0;
-  for (const p of parts) { ts.set(p.ts, at); at += p.ts.length; }
-  const columns = parts[0].columns.map((first, c) => {
-    if (first.type === 'DOUBLE' || first.type === 'INT64' || first.type === 'TIMESTAMP') {
-      const values = first.type === 'DOUBLE' ? new Float64Array(n) : new BigInt64Array(n);
-      const anyNulls = parts.some((p) => (p.columns[c] as { nulls: Uint8Array | null }).nulls !== null);
-      const nulls = anyNulls ? new Uint8Array(n) : null;
-      let off = 0;
-      for (const p of parts) {
-        const col = p.columns[c] as { values: Float64Array; nulls: Uint8Array | null };
-        (values as Float64Array).set(col.values, off);
-        if (nulls !== null && col.nulls !== null) nulls.set(col.nulls, off);
-        off += col.values.length;
-      }
-      return { type: first.type, values, nulls } as never;
-    }
-    return { type: first.type, values: parts.flatMap((p) => p.columns[c].values as unknown[]) } as never;
-  });
-  return { ts, columns };
 }

@@ -4,11 +4,15 @@ import { crc32c } from '@node-rs/crc32';
 
 export const FRAME_HEADER = 8;
 
-/** The 8-byte header of a frame holding `payload`. */
-export function frameHeader(payload: Uint8Array): Buffer {
+/** The 8-byte header of a frame whose payload is the concatenation of `chunks`. */
+export function frameHeader(chunks: readonly Uint8Array[]): Buffer {
   const header = Buffer.allocUnsafe(FRAME_HEADER);
-  header.writeUInt32LE(payload.length, 0);
-  header.writeUInt32LE(crc32c(payload, crc32c(header.subarray(0, 4))) >>> 0, 4);
+  let length = 0;
+  for (const c of chunks) length += c.length;
+  header.writeUInt32LE(length, 0);
+  let crc = crc32c(header.subarray(0, 4));
+  for (const c of chunks) crc = crc32c(c, crc);
+  header.writeUInt32LE(crc >>> 0, 4);
   return header;
 }
 

@@ -18,52 +18,74 @@ export type WalRecordKind = WalRecord['kind'];
 
 const packr = new Packr({ int64AsType: 'bigint', useRecords: false, moreTypes: false });
 
-export function encodeRecord(record: WalRecord): Uint8Array {
-  if (record.kind !== 'TableInsert') return packr.pack(record);
+/**
+ * Encodes a record as the chunks of one payload. A table insert is `[u32 meta length][meta]`
+ * followed by the raw bytes of `$timestamp` and of each numeric column: those chunks are views of
+ * the insert's own (engine-owned, never mutated) arrays, so bulk data is never copied before the
+ * write.
+ */
+export function encodeRecord(record: WalRecord): Uint8Array[] {
+  if (record.kind !== 'TableInsert') return [INLINE, packr.pack(record)];
   const { batch } = record;
-  return packr.pack({ kind: record.kind, name: record.name, ts: bytes(batch.ts), columns: batch.columns.map(encodeColumn) });
+  const chunks: Uint8Array[] = [bytes(batch.ts)];
+  const columns = batch.columns.map((col) => {
+    if (col.type === 'DOUBLE' || col.type === 'INT64' || col.type === 'TIMESTAMP') {
+      chunks.push(bytes(col.values));
+      return { type: col.type, nulls: col.nulls };
+    }
+    return { type: col.type, values: col.values };
+  });
+  const meta = packr.pack({ kind: record.kind, name: record.name, rows: batch.ts.length, columns });
+  const head = Buffer.allocUnsafe(4);
+  head.writeUInt32LE(meta.length, 0);
+  return [head, meta, ...chunks];
 }
+
+/** First chunk of a record that is one msgpack value (no trailing binary columns). */
+const INLINE = new Uint8Array([0, 0, 0, 0]);
 
 export function decodeRecord(payload: Uint8Array): WalRecord {
-  const raw = packr.unpack(payload) as Record<string, unknown> & { kind: WalRecordKind };
-  if (raw.kind !== 'TableInsert') {
-    if (raw.kind === 'BlobPut') return { ...(raw as never as WalRecord & { kind: 'BlobPut' }), data: new Uint8Array(raw.data as Uint8Array) };
-    return raw as unknown as WalRecord;
+  const view = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+  const metaLength = view.readUInt32LE(0);
+  if (metaLength === 0) {
+    const raw = packr.unpack(view.subarray(4)) as WalRecord;
+    return raw.kind === 'BlobPut' ? { ...raw, data: new Uint8Array(raw.data) } : raw;
   }
-  const columns = (raw.columns as EncodedColumn[]).map(decodeColumn);
-  return { kind: 'TableInsert', name: raw.name as string, batch: { ts: int64s(raw.ts as Uint8Array), columns } };
+  const meta = packr.unpack(view.subarray(4, 4 + metaLength)) as EncodedInsert;
+  let at = 4 + metaLength;
+  const take = (): ArrayBuffer => {
+    const part = aligned(view.subarray(at, at + meta.rows * 8));
+    at += meta.rows * 8;
+    return part;
+  };
+  const ts = new BigInt64Array(take());
+  const columns = meta.columns.map((col): ColumnValues => {
+    const nulls = col.nulls == null ? null : new Uint8Array(col.nulls);
+    switch (col.type) {
+      case 'DOUBLE':
+        return { type: col.type, values: new Float64Array(take()), nulls };
+      case 'INT64':
+      case 'TIMESTAMP':
+        return { type: col.type, values: new BigInt64Array(take()), nulls };
+      case 'BLOB':
+        return { type: col.type, values: (col.values as (Uint8Array | null)[]).map((v) => (v === null ? null : new Uint8Array(v))) };
+      default:
+        return { type: col.type, values: col.values as (string | null)[] };
+    }
+  });
+  if (at !== view.length) throw new Error(`insert record holds ${view.length - at} unexpected trailing bytes`);
+  return { kind: 'TableInsert', name: meta.name, batch: { ts, columns } };
 }
 
-type EncodedColumn = { type: ColumnValues['type']; values: Uint8Array | unknown[]; nulls: Uint8Array | null };
-
-function encodeColumn(col: ColumnValues): EncodedColumn {
-  if (col.type === 'DOUBLE' || col.type === 'INT64' || col.type === 'TIMESTAMP') {
-    return { type: col.type, values: bytes(col.values), nulls: col.nulls };
-  }
-  return { type: col.type, values: col.values as unknown[], nulls: null };
-}
-
-function decodeColumn(col: EncodedColumn): ColumnValues {
-  const nulls = col.nulls === null ? null : new Uint8Array(col.nulls);
-  switch (col.type) {
-    case 'DOUBLE':
-      return { type: col.type, values: new Float64Array(aligned(col.values as Uint8Array)), nulls };
-    case 'INT64':
-    case 'TIMESTAMP':
-      return { type: col.type, values: int64s(col.values as Uint8Array), nulls };
-    case 'BLOB':
-      return { type: col.type, values: (col.values as (Uint8Array | null)[]).map((v) => (v === null ? null : new Uint8Array(v))) };
-    default:
-      return { type: col.type, values: col.values as (string | null)[] };
-  }
+interface EncodedInsert {
+  readonly kind: 'TableInsert';
+  readonly name: string;
+  readonly rows: number;
+  readonly columns: { type: ColumnValues['type']; nulls?: Uint8Array | null; values?: unknown[] }[];
 }
 
 function bytes(a: Float64Array | BigInt64Array): Uint8Array {
   return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-}
-
-function int64s(b: Uint8Array): BigInt64Array {
-  return new BigInt64Array(aligned(b));
 }
 
 /** A fresh 8-byte-aligned copy of `b`'s bytes (unpacked buffers may sit at any offset). */

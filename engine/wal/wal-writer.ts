@@ -6,7 +6,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Durability } from '../types.js';
 import { SvcError } from '../errors.js';
-import { frameHeader } from './frame.js';
+import { FRAME_HEADER, frameHeader } from './frame.js';
 import { encodeRecord } from './records.js';
 import type { WalRecord } from './records.js';
 
@@ -49,8 +49,9 @@ export class WalWriter {
     let bytes = 0;
     for (const r of records) {
       const payload = encodeRecord(r);
-      chunks.push(frameHeader(payload), payload);
-      bytes += payload.length + 8;
+      const header = frameHeader(payload);
+      chunks.push(header, ...payload);
+      bytes += header.readUInt32LE(0) + FRAME_HEADER;
     }
     this.bytesSinceRotate += bytes;
     return new Promise((resolve, reject) => {

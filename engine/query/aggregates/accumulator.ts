@@ -1,0 +1,122 @@
+// The contract between the aggregate operator and the aggregate families. An accumulator holds
+// the running state of every group (struct of arrays indexed by group id) for one argument, and
+// is fed segments: one group's rows of one batch, in time order. Families that can, also take a
+// whole batch from its statistics without reading values.
+import type { BatchView, ColumnStats } from '../../types.js';
+import type { ValueType } from '../plan/plan-expr.js';
+import type { SegmentList } from '../exec/segment-list.js';
+import type { Rows, Vec } from '../exec/vec.js';
+import { i64Vec, setValid } from '../exec/vec.js';
+import type { AggregateName } from './registry.js';
+
+export interface Accumulator {
+  /** Makes room for group ids below `groups` (new groups start empty). */
+  reserve(groups: number): void;
+  /** Adds the values of `vec` at `rows` (all in group g, ascending time) ; `ts` = batch times. */
+  add(g: number, vec: Vec, rows: Rows, ts: BigInt64Array): void;
+  /**
+   * Adds every run of a batch (see SegmentList): one call per batch instead of one per run, so
+   * families can loop over thousands of small runs without a dispatch each.
+   */
+  addRuns(runs: SegmentList, vec: Vec, ts: BigInt64Array): void;
+  /**
+   * Adds a whole batch from its statistics; false (nothing added) when the family cannot.
+   * `vec` reads the column, for the few values statistics point at (first/last rows).
+   */
+  addStats(g: number, stats: ColumnStats, vec: () => Vec, ts: BigInt64Array): boolean;
+  /** The value of aggregate `name` for groups [0, groups), as a Vec by group id. */
+  finish(name: AggregateName, groups: number): Vec;
+  /** Time of the row whose value `name` picked for group g (null when none). */
+  pointTs(name: AggregateName, g: number): bigint | null;
+}
+
+/** Grows a typed array to at least `n` entries, keeping its contents. */
+export function grow<T extends Float64Array | Int32Array | Uint8Array>(a: T, n: number): T {
+  if (a.length >= n) return a;
+  const b = new (a.constructor as new (len: number) => T)(Math.max(n, a.length * 2, 16));
+  b.set(a);
+  return b;
+}
+
+/** Grows a JS array to `n` entries, filling with `fill`. */
+export function growList<T>(a: T[], n: number, fill: T): void {
+  while (a.length < n) a.push(fill);
+}
+
+/** A validity bitmap with `isNull(g)` groups cleared, or null when no group is null. */
+export function nullBits(groups: number, isNull: (g: number) => boolean): Uint8Array | null {
+  let bits: Uint8Array | null = null;
+  for (let g = 0; g < groups; g++) {
+    if (!isNull(g)) continue;
+    bits ??= new Uint8Array((groups + 7) >> 3).fill(255);
+    setValid(bits, g, false);
+  }
+  return bits;
+}
+
+/** A double result Vec; `isNull(g)` marks groups without a value. */
+export function f64Result(values: Float64Array, groups: number, isNull: (g: number) => boolean): Vec {
+  return { kind: 'f64', values, validity: nullBits(groups, isNull) };
+}
+
+/** A result Vec of type `type` from one JS value per group (null = null). */
+export function scalarResult(type: ValueType, values: readonly (number | bigint | string | Uint8Array | null)[], groups: number): Vec {
+  const bits = new Uint8Array((groups + 7) >> 3);
+  if (type === 'double') {
+    const out = new Float64Array(groups);
+    for (let g = 0; g < groups; g++) {
+      const v = values[g];
+      setValid(bits, g, v !== null && v !== undefined);
+      if (typeof v === 'number') out[g] = v;
+    }
+    return { kind: 'f64', values: out, validity: bits };
+  }
+  if (type === 'int64' || type === 'timestamp') {
+    const out = new BigInt64Array(groups);
+    for (let g = 0; g < groups; g++) {
+      const v = values[g];
+      setValid(bits, g, v !== null && v !== undefined);
+      if (typeof v === 'bigint') out[g] = v;
+    }
+    return i64Vec(out, bits);
+  }
+  const list: (string | Uint8Array | null)[] = new Array(groups);
+  for (let g = 0; g < groups; g++) {
+    const v = values[g];
+    list[g] = typeof v === 'string' || v instanceof Uint8Array ? v : null;
+  }
+  return { kind: 'list', values: list };
+}
+
+/** Non-null doubles of an f64 or i64 Vec over `rows`, handed one by one to `fn`. */
+export function forEachNumber(vec: Vec, rows: Rows, fn: (x: number, i: number) => void): void {
+  const { sel, lo, hi } = rows;
+  if (vec.kind === 'f64') {
+    const x = vec.values;
+    const valid = vec.validity;
+    for (let k = lo; k < hi; k++) {
+      const i = sel === null ? k : sel[k];
+      if (valid === null || ((valid[i >> 3] >> (i & 7)) & 1) === 1) fn(x[i], i);
+    }
+  } else if (vec.kind === 'i64') {
+    const vl = vec.lo;
+    const vh = vec.hi;
+    const valid = vec.validity;
+    for (let k = lo; k < hi; k++) {
+      const i = sel === null ? k : sel[k];
+      if (valid === null || ((valid[i >> 3] >> (i & 7)) & 1) === 1) fn(vh[(i << 1) | 1] * 4294967296 + vl[i << 1], i);
+    }
+  } else {
+    throw new Error(`planner bug: numeric aggregate over ${vec.kind}`);
+  }
+}
+
+/** addRuns for families without a specialized loop: add() per run. */
+export function addEachRun(acc: Accumulator, runs: SegmentList, vec: Vec, ts: BigInt64Array): void {
+  const rows = { sel: runs.sel, lo: 0, hi: 0 };
+  for (let r = 0; r < runs.count; r++) {
+    rows.lo = runs.los[r];
+    rows.hi = runs.his[r];
+    acc.add(runs.groups[r], vec, rows, ts);
+  }
+}

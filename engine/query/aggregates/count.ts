@@ -1,0 +1,59 @@
+// count(x): the number of non-null values. Without nulls it is the segment length; with a
+// validity bitmap, a bit test per row. A whole batch's count comes from its statistics.
+import type { ColumnStats } from '../../types.js';
+import type { Rows, Vec } from '../exec/vec.js';
+import { i64Vec } from '../exec/vec.js';
+import type { Accumulator } from './accumulator.js';
+import { addEachRun, grow } from './accumulator.js';
+import type { SegmentList } from '../exec/segment-list.js';
+
+export class CountAccumulator implements Accumulator {
+  private counts = new Float64Array(16);
+
+  reserve(groups: number): void {
+    this.counts = grow(this.counts, groups);
+  }
+
+  add(g: number, vec: Vec, rows: Rows): void {
+    this.counts[g] += countValid(vec, rows);
+  }
+
+  addRuns(runs: SegmentList, vec: Vec, ts: BigInt64Array): void {
+    if (vec.kind === 'list' || vec.kind === 'const' || vec.validity !== null) { addEachRun(this, runs, vec, ts); return; }
+    for (let r = 0; r < runs.count; r++) this.counts[runs.groups[r]] += runs.his[r] - runs.los[r];
+  }
+
+  addStats(g: number, stats: ColumnStats): boolean {
+    this.counts[g] += stats.count;
+    return true;
+  }
+
+  finish(_name: string, groups: number): Vec {
+    const out = new BigInt64Array(groups);
+    for (let g = 0; g < groups; g++) out[g] = BigInt(this.counts[g]);
+    return i64Vec(out, null);
+  }
+
+  pointTs(): null {
+    return null;
+  }
+}
+
+/** Non-null values of `vec` at `rows`. */
+export function countValid(vec: Vec, rows: Rows): number {
+  const { sel, lo, hi } = rows;
+  if (vec.kind === 'const') return vec.value === null ? 0 : hi - lo;
+  if (vec.kind === 'list') {
+    let n = 0;
+    for (let k = lo; k < hi; k++) if (vec.values[sel === null ? k : sel[k]] !== null) n++;
+    return n;
+  }
+  const valid = vec.validity;
+  if (valid === null) return hi - lo;
+  let n = 0;
+  for (let k = lo; k < hi; k++) {
+    const i = sel === null ? k : sel[k];
+    n += (valid[i >> 3] >> (i & 7)) & 1;
+  }
+  return n;
+}

@@ -1,0 +1,46 @@
+// distinct_count: the number of distinct non-null values per group, over any type (a set of
+// value keys per group; see value-key.ts for what counts as equal).
+import type { Rows, Vec } from '../exec/vec.js';
+import { i64Vec } from '../exec/vec.js';
+import type { SegmentList } from '../exec/segment-list.js';
+import type { Accumulator } from './accumulator.js';
+import { addEachRun, growList } from './accumulator.js';
+import type { ValueKey } from './value-key.js';
+import { keyAt } from './value-key.js';
+
+export class DistinctCountAccumulator implements Accumulator {
+  private readonly sets: (Set<ValueKey> | null)[] = [];
+
+  constructor(private readonly isText: boolean) {}
+
+  reserve(groups: number): void {
+    growList(this.sets, groups, null);
+  }
+
+  add(g: number, vec: Vec, rows: Rows): void {
+    const set = (this.sets[g] ??= new Set());
+    const { sel, lo, hi } = rows;
+    for (let k = lo; k < hi; k++) {
+      const key = keyAt(vec, sel === null ? k : sel[k], this.isText);
+      if (key !== null) set.add(key);
+    }
+  }
+
+  addRuns(runs: SegmentList, vec: Vec, ts: BigInt64Array): void {
+    addEachRun(this, runs, vec, ts);
+  }
+
+  addStats(): boolean {
+    return false;
+  }
+
+  finish(_name: string, groups: number): Vec {
+    const out = new BigInt64Array(groups);
+    for (let g = 0; g < groups; g++) out[g] = BigInt(this.sets[g]?.size ?? 0);
+    return i64Vec(out, null);
+  }
+
+  pointTs(): null {
+    return null;
+  }
+}

@@ -1,0 +1,111 @@
+// min, max and spread (max − min) of doubles, int64 and timestamps, with the time of the row
+// holding the extreme (earliest row on ties, as batch statistics record it). NaN is skipped, like
+// the statistics do. int64 values are compared through their 32-bit halves; a segment's winner
+// becomes a BigInt once. A whole batch's extremes come from its statistics.
+import type { ColumnStats } from '../../types.js';
+import type { Rows, Vec } from '../exec/vec.js';
+import { i64Vec } from '../exec/vec.js';
+import type { Accumulator } from './accumulator.js';
+import { addEachRun, f64Result, grow, growList, nullBits } from './accumulator.js';
+import type { SegmentList } from '../exec/segment-list.js';
+import type { AggregateName } from './registry.js';
+import { minMaxF64, out } from './f64-loops.js';
+
+export class MinMaxAccumulator implements Accumulator {
+  private has = new Uint8Array(16);
+  private mins = new Float64Array(16);
+  private maxs = new Float64Array(16);
+  private readonly bigMins: bigint[] = [];
+  private readonly bigMaxs: bigint[] = [];
+  private readonly minTs: bigint[] = [];
+  private readonly maxTs: bigint[] = [];
+
+  constructor(private readonly isInt: boolean, private readonly needsPoint: boolean) {}
+
+  reserve(groups: number): void {
+    this.has = grow(this.has, groups);
+    this.mins = grow(this.mins, groups);
+    this.maxs = grow(this.maxs, groups);
+    if (this.needsPoint) { growList(this.minTs, groups, 0n); growList(this.maxTs, groups, 0n); }
+    if (this.isInt) { growList(this.bigMins, groups, 0n); growList(this.bigMaxs, groups, 0n); }
+  }
+
+  add(g: number, vec: Vec, rows: Rows, ts: BigInt64Array): void {
+    const { sel, lo, hi } = rows;
+    let mi = -1;
+    let xi = -1;
+    if (vec.kind === 'f64') {
+      minMaxF64(vec.values, vec.validity, rows);
+      if (out[1] >= 0) this.offer(g, out[0], 0n, out[1], out[3], out[2], 0n, ts);
+      return;
+    }
+    if (vec.kind !== 'i64') throw new Error(`planner bug: min/max over ${vec.kind}`);
+    const vl = vec.lo;
+    const vh = vec.hi;
+    const valid = vec.validity;
+    let mh = 0, ml = 0, Mh = 0, Ml = 0;
+    for (let k = lo; k < hi; k++) {
+      const i = sel === null ? k : sel[k];
+      if (valid !== null && ((valid[i >> 3] >> (i & 7)) & 1) === 0) continue;
+      const h = vh[(i << 1) | 1];
+      const l = vl[i << 1];
+      if (mi < 0 || h < mh || (h === mh && l < ml)) { mh = h; ml = l; mi = i; }
+      if (xi < 0 || h > Mh || (h === Mh && l > Ml)) { Mh = h; Ml = l; xi = i; }
+    }
+    if (mi >= 0) this.offer(g, 0, vec.values[mi], mi, xi, 0, vec.values[xi], ts);
+  }
+
+  addRuns(runs: SegmentList, vec: Vec, ts: BigInt64Array): void {
+    if (vec.kind !== 'f64' || vec.validity !== null || runs.sel !== null) { addEachRun(this, runs, vec, ts); return; }
+    const x = vec.values;
+    for (let r = 0; r < runs.count; r++) {
+      minMaxF64(x, null, { sel: null, lo: runs.los[r], hi: runs.his[r] });
+      if (out[1] >= 0) this.offer(runs.groups[r], out[0], 0n, out[1], out[3], out[2], 0n, ts);
+    }
+  }
+
+  addStats(g: number, stats: ColumnStats, _vec: () => Vec, ts: BigInt64Array): boolean {
+    if (stats.minRow < 0) return true;
+    if (this.isInt) this.offer(g, 0, stats.min as bigint, stats.minRow, stats.maxRow, 0, stats.max as bigint, ts);
+    else this.offer(g, stats.min as number, 0n, stats.minRow, stats.maxRow, stats.max as number, 0n, ts);
+    return true;
+  }
+
+  /**
+   * Merges one segment's extremes (min at row mi, max at row xi); strict comparisons keep the
+   * earlier row on ties. Row times are read only when the plan needs the picked point.
+   */
+  private offer(g: number, m: number, bm: bigint, mi: number, xi: number, M: number, bM: bigint, ts: BigInt64Array): void {
+    const isFirst = this.has[g] === 0;
+    this.has[g] = 1;
+    const isPoint = this.needsPoint;
+    if (this.isInt) {
+      if (isFirst || bm < this.bigMins[g]) { this.bigMins[g] = bm; if (isPoint) this.minTs[g] = ts[mi]; }
+      if (isFirst || bM > this.bigMaxs[g]) { this.bigMaxs[g] = bM; if (isPoint) this.maxTs[g] = ts[xi]; }
+    } else {
+      if (isFirst || m < this.mins[g]) { this.mins[g] = m; if (isPoint) this.minTs[g] = ts[mi]; }
+      if (isFirst || M > this.maxs[g]) { this.maxs[g] = M; if (isPoint) this.maxTs[g] = ts[xi]; }
+    }
+  }
+
+  finish(name: AggregateName, groups: number): Vec {
+    const isEmpty = (g: number): boolean => this.has[g] === 0;
+    if (this.isInt) {
+      const out = new BigInt64Array(groups);
+      for (let g = 0; g < groups; g++) {
+        out[g] = name === 'min' ? this.bigMins[g] : name === 'max' ? this.bigMaxs[g] : BigInt.asIntN(64, this.bigMaxs[g] - this.bigMins[g]);
+      }
+      return i64Vec(out, nullBits(groups, isEmpty));
+    }
+    const out = new Float64Array(groups);
+    for (let g = 0; g < groups; g++) {
+      out[g] = name === 'min' ? this.mins[g] : name === 'max' ? this.maxs[g] : this.maxs[g] - this.mins[g];
+    }
+    return f64Result(out, groups, isEmpty);
+  }
+
+  pointTs(name: AggregateName, g: number): bigint | null {
+    if (this.has[g] === 0) return null;
+    return name === 'min' ? this.minTs[g] : name === 'max' ? this.maxTs[g] : null;
+  }
+}

@@ -1,0 +1,85 @@
+// GROUP BY duration: splits ascending rows into bucket runs. Fixed-width buckets (every unit but
+// months and years) run on plain numbers: timestamps become offsets from the first bucket start
+// of the batch (exact while a batch spans under 2^53 ns, about 104 days), bucket edges are found
+// by a short walk then galloping search, and each bucket start is written as 32-bit halves: no BigInt per bucket.
+// Calendar buckets (months, years) take a BigInt step per bucket; there are few of them.
+import { addDuration, bucketStart } from '../../../grammar/index.js';
+import type { DurationValue } from '../../../grammar/index.js';
+import { gallop } from './ts-search.js';
+import type { TsHalves } from './ts-search.js';
+import type { BucketRuns } from './segment-list.js';
+import type { Rows } from './vec.js';
+import { splitInt64 } from './vec.js';
+
+
+const TWO_32 = 4294967296;
+const EXACT = 2 ** 53;
+
+/** Fills `runs` with the bucket runs of `rows`: start as hi·2^32 + lo, rows [from, to). */
+export function bucketRuns(ts: BigInt64Array, halves: TsHalves, rows: Rows, d: DurationValue, runs: BucketRuns): void {
+  runs.count = 0;
+  if (rows.hi <= rows.lo) return;
+  if (d.months !== 0 || !fixedBuckets(ts, halves, rows, d, runs)) calendarBuckets(ts, halves, rows, d, runs);
+}
+
+function fixedBuckets(ts: BigInt64Array, halves: TsHalves, rows: Rows, d: DurationValue, runs: BucketRuns): boolean {
+  const { sel, lo, hi } = rows;
+  const w = Number(d.nanos);
+  const base = bucketStart(ts[sel === null ? lo : sel[lo]], d);
+  if (w >= EXACT || ts[sel === null ? hi - 1 : sel[hi - 1]] - base >= BigInt(EXACT)) return false;
+  const { hi: bh, lo: bl } = splitInt64(base);
+  const th = halves.hi;
+  const tl = halves.lo;
+  let k = lo;
+  while (k < hi) {
+    let i = sel === null ? k : sel[k];
+    const m = Math.floor(((th[(i << 1) | 1] - bh) * TWO_32 + (tl[i << 1] - bl)) / w);
+    const end = (m + 1) * w;
+    // Walk up to 16 rows (small buckets: predictable branches), then gallop and bisect.
+    let a = k + 1;
+    const walkEnd = Math.min(hi, k + 17);
+    while (a < walkEnd) {
+      i = sel === null ? a : sel[a];
+      if ((th[(i << 1) | 1] - bh) * TWO_32 + (tl[i << 1] - bl) >= end) break;
+      a++;
+    }
+    if (a === walkEnd && a < hi) {
+      let inside = a - 1;
+      let step = 16;
+      while (inside + step < hi) {
+        i = sel === null ? inside + step : sel[inside + step];
+        if ((th[(i << 1) | 1] - bh) * TWO_32 + (tl[i << 1] - bl) >= end) break;
+        inside += step;
+        step <<= 1;
+      }
+      a = inside + 1;
+      let b = Math.min(hi, inside + step);
+      while (a < b) {
+        const mid = (a + b) >>> 1;
+        i = sel === null ? mid : sel[mid];
+        if ((th[(i << 1) | 1] - bh) * TWO_32 + (tl[i << 1] - bl) < end) a = mid + 1;
+        else b = mid;
+      }
+    }
+    const offset = m * w;
+    let startLo = bl + (offset % TWO_32);
+    let startHi = bh + Math.floor(offset / TWO_32);
+    if (startLo >= TWO_32) { startLo -= TWO_32; startHi += 1; }
+    runs.push(startHi, startLo, k, a);
+    k = a;
+  }
+  return true;
+}
+
+function calendarBuckets(ts: BigInt64Array, halves: TsHalves, rows: Rows, d: DurationValue, runs: BucketRuns): void {
+  const { sel, hi } = rows;
+  let k = rows.lo;
+  while (k < hi) {
+    const start = bucketStart(ts[sel === null ? k : sel[k]], d);
+    const end = d.months === 0 ? start + d.nanos : addDuration(start, d);
+    const j = gallop(halves, { sel, lo: k, hi }, end);
+    const s = splitInt64(start);
+    runs.push(s.hi, s.lo, k, j);
+    k = j;
+  }
+}

@@ -1,0 +1,70 @@
+// The groups of one aggregate table run: for each group id, its range, bucket start and GROUP BY
+// key values. Groups are created as rows meet them; `onGrow` lets accumulators make room.
+// Ranges and bucket starts live in typed arrays (hundreds of thousands of minute buckets must
+// not mean as many heap objects); bucket starts are written through their 32-bit halves.
+import type { Scalar } from '../plan/plan-expr.js';
+import { int64Halves } from './vec.js';
+
+const NO_KEYS: Scalar[] = [];
+
+export class GroupTable {
+  count = 0;
+  ranges = new Int32Array(64);
+  /** Bucket start of each group (meaningful only with GROUP BY duration). */
+  buckets = new BigInt64Array(64);
+  readonly keys: Scalar[][] = [];
+  private bucketLo: Uint32Array = new Uint32Array(0);
+  private bucketHi: Int32Array = new Int32Array(0);
+
+  constructor(private readonly onGrow: (capacity: number) => void) {
+    this.view();
+    onGrow(64);
+  }
+
+  /** A new group in `range`, bucket starting at hi·2^32 + lo, with GROUP BY key values. */
+  create(range: number, bucketHi: number, bucketLo: number, keys: Scalar[] = NO_KEYS): number {
+    const g = this.count++;
+    if (g >= this.ranges.length) this.grow();
+    this.ranges[g] = range;
+    this.bucketLo[g << 1] = bucketLo;
+    this.bucketHi[(g << 1) | 1] = bucketHi;
+    if (keys !== NO_KEYS || this.keys.length > 0) this.keys[g] = keys;
+    return g;
+  }
+
+  private grow(): void {
+    const capacity = this.ranges.length * 2;
+    const ranges = new Int32Array(capacity);
+    ranges.set(this.ranges);
+    this.ranges = ranges;
+    const buckets = new BigInt64Array(capacity);
+    buckets.set(this.buckets);
+    this.buckets = buckets;
+    this.view();
+    this.onGrow(capacity);
+  }
+
+  private view(): void {
+    const { lo, hi } = int64Halves(this.buckets);
+    this.bucketLo = lo;
+    this.bucketHi = hi;
+  }
+
+  /** Group ids in result order: by range, bucket, then key values (ascending, nulls last). */
+  naturalOrder(compareKeys: ((a: Scalar[], b: Scalar[]) => number) | null): Int32Array {
+    const order = new Int32Array(this.count);
+    for (let g = 0; g < this.count; g++) order[g] = g;
+    if (compareKeys === null) return order;
+    const { lo, hi } = int64Halves(this.buckets);
+    return Int32Array.from([...order].sort((a, b) => {
+      if (this.ranges[a] !== this.ranges[b]) return this.ranges[a] - this.ranges[b];
+      const ha = hi[(a << 1) | 1];
+      const hb = hi[(b << 1) | 1];
+      if (ha !== hb) return ha - hb;
+      const la = lo[a << 1];
+      const lb = lo[b << 1];
+      if (la !== lb) return la - lb;
+      return compareKeys(this.keys[a] ?? NO_KEYS, this.keys[b] ?? NO_KEYS) || a - b;
+    }));
+  }
+}

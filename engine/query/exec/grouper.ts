@@ -1,0 +1,139 @@
+// Splits the rows of a batch into segments, one per group, each in time order: by range only,
+// by GROUP BY duration (bucket-segments.ts), and by GROUP BY columns (hash lookup of each row's
+// key, then a stable counting sort of the rows by group, so each group's rows form one
+// contiguous run of a selection vector).
+import { bucketStart } from '../../../grammar/index.js';
+import type { DurationValue } from '../../../grammar/index.js';
+import type { ValueKey } from '../aggregates/value-key.js';
+import { keyAt } from '../aggregates/value-key.js';
+import type { PlanExpr, Scalar } from '../plan/plan-expr.js';
+import { bucketRuns } from './bucket-segments.js';
+import { BucketRuns } from './segment-list.js';
+import type { SegmentList } from './segment-list.js';
+import { evalValue } from './eval-value.js';
+import type { Frame } from './frame.js';
+import type { GroupTable } from './group-table.js';
+import { scalarAt } from './scalars.js';
+import { tsHalves } from './ts-search.js';
+import type { Rows, Vec } from './vec.js';
+import { splitInt64 } from './vec.js';
+
+const NULL_KEY = Symbol('null');
+
+export class Grouper {
+  private range = 0;
+  private rangeGroup = -1;
+  private hasBucket = false;
+  private bucketHi = 0;
+  private bucketLo = 0;
+  private bucketGroup = -1;
+  private keyGroups = new Map<ValueKey | symbol, number>();
+  private readonly runs = new BucketRuns();
+
+  constructor(
+    private readonly groups: GroupTable,
+    private readonly duration: DurationValue | null,
+    private readonly keys: readonly PlanExpr[],
+  ) {}
+
+  startRange(range: number): void {
+    this.range = range;
+    this.rangeGroup = -1;
+    this.hasBucket = false;
+    this.keyGroups = new Map();
+  }
+
+  /** Bucket start of a timestamp (only with GROUP BY duration). */
+  bucketOf(ts: bigint): bigint {
+    return bucketStart(ts, this.duration!);
+  }
+
+  /** The group of a whole batch without GROUP BY columns: the range's, or its bucket's. */
+  groupOfBatch(minTs: bigint): number {
+    if (this.duration === null) return this.groupOfRange();
+    const s = splitInt64(this.bucketOf(minTs));
+    return this.groupOfBucket(s.hi, s.lo);
+  }
+
+  private groupOfRange(): number {
+    if (this.rangeGroup < 0) this.rangeGroup = this.groups.create(this.range, 0, 0);
+    return this.rangeGroup;
+  }
+
+  /** Enters bucket hi·2^32 + lo. Buckets arrive in ascending order within a range. */
+  private groupOfBucket(hi: number, lo: number): number {
+    if (!this.hasBucket || this.bucketHi !== hi || this.bucketLo !== lo) {
+      this.hasBucket = true;
+      this.bucketHi = hi;
+      this.bucketLo = lo;
+      this.bucketGroup = this.keys.length === 0 ? this.groups.create(this.range, hi, lo) : -1;
+      if (this.keys.length > 0) this.keyGroups = new Map();
+    }
+    return this.bucketGroup;
+  }
+
+  /** Fills `out` with the runs of `rows`, one per group met, each in time order. */
+  segment(frame: Frame, ts: BigInt64Array, rows: Rows, out: SegmentList): void {
+    const d = this.duration;
+    if (this.keys.length > 0) {
+      // One counting-sorted region per bucket, all inside one array sized for the batch.
+      const sorted = frame.scratch.sel(-2, frame.size, 'aux');
+      out.reset(sorted);
+      if (d === null) { this.byKeys(frame, rows, sorted, out); return; }
+      bucketRuns(ts, tsHalves(ts), rows, d, this.runs);
+      for (let r = 0; r < this.runs.count; r++) {
+        this.groupOfBucket(this.runs.startHi[r], this.runs.startLo[r]);
+        this.byKeys(frame, { sel: rows.sel, lo: this.runs.from[r], hi: this.runs.to[r] }, sorted, out);
+      }
+      return;
+    }
+    out.reset(rows.sel);
+    if (d === null) { out.push(this.groupOfRange(), rows.lo, rows.hi); return; }
+    bucketRuns(ts, tsHalves(ts), rows, d, this.runs);
+    const runs = this.runs;
+    for (let r = 0; r < runs.count; r++) out.push(this.groupOfBucket(runs.startHi[r], runs.startLo[r]), runs.from[r], runs.to[r]);
+  }
+
+  /** Hashes each row's key to its group, then writes the rows grouped into `sorted[lo..hi)`. */
+  private byKeys(frame: Frame, rows: Rows, sorted: Int32Array, out: SegmentList): void {
+    const vecs = this.keys.map((e) => evalValue(e, frame, rows));
+    const texts = this.keys.map((e) => e.type !== 'blob');
+    const { sel, lo, hi } = rows;
+    const gids = frame.scratch.sel(-1, frame.size, 'aux');
+    const local = new Map<number, number>();
+    const counts: number[] = [];
+    for (let k = lo; k < hi; k++) {
+      const g = this.groupAt(vecs, texts, sel === null ? k : sel[k]);
+      gids[k] = g;
+      const l = local.get(g);
+      if (l === undefined) { local.set(g, counts.length); counts.push(1); } else counts[l]++;
+    }
+    // Stable counting sort of the positions by group, groups in first-appearance order.
+    const ends = new Int32Array(counts.length);
+    ends[0] = lo;
+    for (let l = 1; l < counts.length; l++) ends[l] = ends[l - 1] + counts[l - 1];
+    const starts = ends.slice();
+    for (let k = lo; k < hi; k++) sorted[ends[local.get(gids[k])!]++] = sel === null ? k : sel[k];
+    for (const [g, l] of local) out.push(g, starts[l], ends[l]);
+  }
+
+  private groupAt(vecs: readonly Vec[], texts: readonly boolean[], i: number): number {
+    let key: ValueKey | symbol;
+    if (vecs.length === 1) key = keyAt(vecs[0], i, texts[0]) ?? NULL_KEY;
+    else {
+      key = '';
+      for (let c = 0; c < vecs.length; c++) {
+        const part = keyAt(vecs[c], i, texts[c]);
+        const text = part === null ? 'n' : `${typeof part}${String(part)}`;
+        key += `${text.length}:${text}`;
+      }
+    }
+    let g = this.keyGroups.get(key);
+    if (g === undefined) {
+      const values: Scalar[] = vecs.map((v, c) => scalarAt(v, i, texts[c]));
+      g = this.groups.create(this.range, this.hasBucket ? this.bucketHi : 0, this.hasBucket ? this.bucketLo : 0, values);
+      this.keyGroups.set(key, g);
+    }
+    return g;
+  }
+}

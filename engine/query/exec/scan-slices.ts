@@ -1,0 +1,36 @@
+// Range pruning: the batches of a table overlapping one range, each with the slice [lo, hi) of
+// its rows inside the range. Batches wholly inside take no search; edge batches are cut by a
+// binary search on their sorted timestamps.
+import { INT64_MAX, INT64_MIN } from '../../../grammar/index.js';
+import type { Table } from '../../table.js';
+import type { BatchView } from '../../types.js';
+import type { TimeRange } from '../plan/plan-types.js';
+import { lowerBound, tsHalves } from './ts-search.js';
+
+export interface Slice {
+  readonly view: BatchView;
+  readonly lo: number;
+  readonly hi: number;
+}
+
+const EVERYTHING: TimeRange = { from: INT64_MIN, to: INT64_MAX };
+
+/** The non-empty slices of `range` (null = every row), in timestamp order. */
+export function scanSlices(table: Table, range: TimeRange | null): Slice[] {
+  const { from, to } = range ?? EVERYTHING;
+  const out: Slice[] = [];
+  if (from >= to) return out;
+  for (const view of table.scan(from, to)) {
+    if (view.rowCount === 0) continue;
+    // Without a range every row counts, even one at end_of_time (the scan's exclusive end).
+    if (range === null || (view.minTs >= from && view.maxTs < to)) {
+      out.push({ view, lo: 0, hi: view.rowCount });
+      continue;
+    }
+    const ts = tsHalves(view.ts);
+    const lo = view.minTs >= from ? 0 : lowerBound(ts, 0, view.rowCount, from);
+    const hi = view.maxTs < to ? view.rowCount : lowerBound(ts, lo, view.rowCount, to);
+    if (hi > lo) out.push({ view, lo, hi });
+  }
+  return out;
+}

@@ -1,0 +1,149 @@
+// Binds AST expressions of one source table into typed plan expressions. Row context (WHERE,
+// aggregate arguments, plain select lists) reads columns; group context (select lists, HAVING and
+// ORDER BY of aggregate queries) reads aggregates, grouped columns and the bucket start, and
+// rejects bare columns (SPEC §6). Every unknown name or misplaced construct is a semantic error
+// at its offset.
+import { INT64_MAX, INT64_MIN, resolveTimePoint } from '../../../grammar/index.js';
+import type { Call, Expr, Star } from '../../../grammar/index.js';
+import type { Table } from '../../table.js';
+import { acceptsType, isAggregateName } from '../aggregates/registry.js';
+import { semanticError } from '../query-errors.js';
+import type { AggregateCollector } from './aggregate-collector.js';
+import { bindArith, bindCompare, bindLogic, bindNegate, bindNot, bindRegex, bindShift, constant } from './bind-operators.js';
+import type { PlanExpr } from './plan-expr.js';
+import { VALUE_TYPES } from './plan-expr.js';
+
+/** What group context may read: the bucket, the grouped columns, and the aggregates. */
+export interface GroupScope {
+  readonly hasBucket: boolean;
+  /** Batch column index of each GROUP BY column, by key slot. */
+  readonly keyColumns: readonly number[];
+  readonly aggregates: AggregateCollector;
+}
+
+export class Binder {
+  private nextId = 0;
+  private isInAggregate = false;
+  /** Batch column indexes the query references (SPEC §7 scanned rows). */
+  readonly referenced = new Set<number>();
+  readonly newId = (): number => this.nextId++;
+
+  constructor(
+    readonly table: Table,
+    readonly tableName: string,
+    private readonly nowNs: bigint,
+    private readonly group: GroupScope | null,
+  ) {}
+
+  /** Binds in row context. */
+  row(e: Expr): PlanExpr {
+    return this.bind(e, false);
+  }
+
+  /** Binds in group context (only for aggregate queries). */
+  grouped(e: Expr): PlanExpr {
+    return this.bind(e, true);
+  }
+
+  /** Binds a condition: the result must be boolean. */
+  condition(e: Expr, isGroup: boolean, clause: string): PlanExpr {
+    const c = this.bind(e, isGroup);
+    if (c.type !== 'bool') throw semanticError(`${clause} needs a condition, not a ${c.type} value`, e.offset);
+    return c;
+  }
+
+  /** A plain column reference in row context (also used for GROUP BY columns). */
+  column(name: string, offset: number): PlanExpr {
+    if (name === '$timestamp') {
+      this.referenced.add(0);
+      return { kind: 'column', id: this.newId(), type: 'timestamp', offset, index: 0 };
+    }
+    const c = this.table.columnIndex(name);
+    if (c < 0) throw semanticError(`table '${this.tableName}' has no column '${name}'`, offset);
+    this.referenced.add(c + 1);
+    return { kind: 'column', id: this.newId(), type: VALUE_TYPES[this.table.columns[c].type], offset, index: c + 1 };
+  }
+
+  /** Marks every schema column as referenced (`*`, `count(*)`). */
+  referenceAll(): void {
+    for (let c = 0; c < this.table.columns.length; c++) this.referenced.add(c + 1);
+  }
+
+  private bind(e: Expr | Star, isGroup: boolean): PlanExpr {
+    const id = this.newId;
+    switch (e.kind) {
+      case 'Column':
+        if (e.name === '$table') return constant(id(), 'string', this.tableName, e.offset);
+        return isGroup ? this.groupColumn(e.name, e.offset) : this.column(e.name, e.offset);
+      case 'Number':
+        if (!e.isInteger) return constant(id(), 'double', e.value, e.offset);
+        if (e.value < INT64_MIN || e.value > INT64_MAX) throw semanticError(`integer ${e.text} is outside the int64 range`, e.offset);
+        return constant(id(), 'int64', e.value, e.offset);
+      case 'String': return constant(id(), 'string', e.value, e.offset);
+      case 'Null': return constant(id(), 'null', null, e.offset);
+      case 'TimePoint': return constant(id(), 'timestamp', resolveTimePoint(e, this.nowNs), e.offset);
+      case 'Duration': throw semanticError('a duration can only be added to or subtracted from a time', e.offset);
+      case 'Star': throw semanticError("'*' is only allowed as a select item or in count(*)", e.offset);
+      case 'Unary': {
+        const v = this.bind(e.operand, isGroup);
+        return e.op === 'NOT' ? bindNot(id, v, e.offset) : bindNegate(id, v, e.offset);
+      }
+      case 'Binary': {
+        const { op, left, right } = e;
+        if ((op === '+' || op === '-') && right.kind === 'Duration') return bindShift(id, this.bind(left, isGroup), right, op === '+' ? 1 : -1, e.offset);
+        if (op === '+' && left.kind === 'Duration') return bindShift(id, this.bind(right, isGroup), left, 1, e.offset);
+        const l = this.bind(left, isGroup);
+        const r = this.bind(right, isGroup);
+        switch (op) {
+          case '+': case '-': case '*': case '/': return bindArith(id, op, l, r, e.offset);
+          case '=': case '!=': case '<': case '<=': case '>': case '>=': return bindCompare(id, op, l, r, e.offset);
+          case '~': case '!~': case '~*': case '!~*': return bindRegex(id, op, l, r, e.offset);
+          case 'AND': case 'OR': return bindLogic(id, op, l, r, e.offset);
+        }
+        throw new Error(`grammar bug: operator ${String(op)}`);
+      }
+      case 'Call':
+        if (!isAggregateName(e.name.toLowerCase())) throw semanticError(`unknown function '${e.name}'`, e.offset);
+        if (this.isInAggregate) throw semanticError(`aggregate ${e.name}() cannot be nested inside another aggregate`, e.offset);
+        if (!isGroup || this.group === null) throw semanticError(`aggregate ${e.name}() is not allowed here`, e.offset);
+        return this.aggregate(e, this.group);
+    }
+  }
+
+  private groupColumn(name: string, offset: number): PlanExpr {
+    const group = this.group!;
+    if (name === '$timestamp' && group.hasBucket) {
+      this.referenced.add(0);
+      return { kind: 'bucket', id: this.newId(), type: 'timestamp', offset };
+    }
+    const ref = this.column(name, offset);
+    const slot = group.keyColumns.indexOf((ref as PlanExpr & { kind: 'column' }).index);
+    if (slot < 0) throw semanticError(`column '${name}' must appear in GROUP BY or inside an aggregate`, offset);
+    return { kind: 'groupKey', id: this.newId(), type: ref.type, offset, slot };
+  }
+
+  private aggregate(e: Call, group: GroupScope): PlanExpr {
+    const name = e.name.toLowerCase();
+    if (!isAggregateName(name)) throw semanticError(`unknown function '${e.name}'`, e.offset);
+    if (e.args.length !== 1) throw semanticError(`${name}() takes exactly one argument`, e.offset);
+    const argAst = e.args[0];
+    let arg: PlanExpr;
+    if (argAst.kind === 'Star') {
+      if (name !== 'count') throw semanticError(`only count accepts '*', not ${name}()`, argAst.offset);
+      // count(*) inside an expression counts rows: `$timestamp` is never null.
+      this.referenceAll();
+      arg = { kind: 'column', id: this.newId(), type: 'timestamp', offset: argAst.offset, index: 0 };
+    } else {
+      this.isInAggregate = true;
+      try {
+        arg = this.bind(argAst, false);
+      } finally {
+        this.isInAggregate = false;
+      }
+    }
+    if (!acceptsType(name, arg.type)) throw semanticError(`${name}() does not accept a ${arg.type} argument`, argAst.offset);
+    const slot = group.aggregates.add(name, arg);
+    const call = group.aggregates.calls[slot];
+    return { kind: 'aggregate', id: this.newId(), type: call.type, offset: e.offset, slot };
+  }
+}

@@ -1,0 +1,60 @@
+// Immutable, typed expression trees the planner builds from the AST. Row expressions read batch
+// columns; group expressions (select lists, HAVING and ORDER BY of an aggregate query) read
+// finished aggregates, grouped columns and bucket starts. Per-run buffers live elsewhere (the
+// executor's scratch pool, keyed by `id`), so a plan can run many times.
+import type { DurationValue } from '../../../grammar/index.js';
+import type { ColumnType } from '../../types.js';
+
+/** Types of values while a query runs. `symbol` behaves as `string`; `bool` only in conditions. */
+export type ValueType = 'double' | 'int64' | 'timestamp' | 'string' | 'blob' | 'symbol' | 'bool' | 'null';
+
+/** A single value: numbers are doubles, int64/timestamps bigints, strings, blob bytes, booleans. */
+export type Scalar = number | bigint | string | Uint8Array | boolean | null;
+
+export type ArithOp = '+' | '-' | '*' | '/';
+export type CompareOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
+
+interface Node {
+  /** Unique within one table plan: the key of this node's scratch buffers. */
+  readonly id: number;
+  readonly type: ValueType;
+  /** Offset of the node's first token in the query text. */
+  readonly offset: number;
+}
+
+export type PlanExpr =
+  /** Batch column `index` (0 = `$timestamp`, i+1 = schema column i). */
+  | Node & { readonly kind: 'column'; readonly index: number }
+  | Node & { readonly kind: 'const'; readonly value: Scalar }
+  | Node & { readonly kind: 'arith'; readonly op: ArithOp; readonly left: PlanExpr; readonly right: PlanExpr }
+  | Node & { readonly kind: 'negate'; readonly operand: PlanExpr }
+  /** A timestamp moved by a duration with calendar months (fixed durations become `arith`). */
+  | Node & { readonly kind: 'shift'; readonly operand: PlanExpr; readonly duration: DurationValue; readonly sign: 1 | -1 }
+  | Node & { readonly kind: 'compare'; readonly op: CompareOp; readonly left: PlanExpr; readonly right: PlanExpr }
+  | Node & { readonly kind: 'regex'; readonly operand: PlanExpr; readonly regex: RegExp; readonly isNegated: boolean }
+  | Node & { readonly kind: 'and' | 'or'; readonly left: PlanExpr; readonly right: PlanExpr }
+  | Node & { readonly kind: 'not'; readonly operand: PlanExpr }
+  /** Group context: the finished value of aggregate call `slot`. */
+  | Node & { readonly kind: 'aggregate'; readonly slot: number }
+  /** Group context: the value of GROUP BY column `slot`. */
+  | Node & { readonly kind: 'groupKey'; readonly slot: number }
+  /** Group context: the start of the GROUP BY duration bucket (`$timestamp`). */
+  | Node & { readonly kind: 'bucket' };
+
+/** The value type of each column type. */
+export const VALUE_TYPES: Readonly<Record<ColumnType, ValueType>> = {
+  DOUBLE: 'double', INT64: 'int64', TIMESTAMP: 'timestamp', STRING: 'string', BLOB: 'blob', SYMBOL: 'symbol',
+};
+
+export function isNumericType(t: ValueType): boolean {
+  return t === 'double' || t === 'int64' || t === 'timestamp';
+}
+
+export function isTextType(t: ValueType): boolean {
+  return t === 'string' || t === 'symbol';
+}
+
+/** Strings, symbols and blobs: the types regex operators accept. */
+export function isBytesType(t: ValueType): boolean {
+  return t === 'string' || t === 'symbol' || t === 'blob';
+}

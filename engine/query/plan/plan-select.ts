@@ -1,0 +1,139 @@
+// Plans a SELECT: resolves its sources and ranges once, then binds every clause against each
+// source table (each table is its own group, SPEC §6, and columns are typed per table).
+import { isBucketDuration, resolveRange } from '../../../grammar/index.js';
+import type { DurationValue, Expr, Select, SelectColumn, Star } from '../../../grammar/index.js';
+import { AGGREGATES } from '../aggregates/registry.js';
+import type { QueryCatalog } from '../catalog.js';
+import { semanticError } from '../query-errors.js';
+import type { ResultType } from '../result.js';
+import { AggregateCollector } from './aggregate-collector.js';
+import { Binder } from './binder.js';
+import type { GroupScope } from './binder.js';
+import { containsCall, isCountStar } from './ast-walk.js';
+import type { PlanExpr } from './plan-expr.js';
+import type { AggregatePlan, OrderKey, OutputColumn, SelectPlan, TablePlan, TimeRange } from './plan-types.js';
+import { resolveSources } from './plan-sources.js';
+import type { Source } from './plan-sources.js';
+
+/** GROUP BY split into its duration and its columns (`$table` groups nothing more: SPEC §6). */
+interface Grouping {
+  readonly bucket: DurationValue | null;
+  readonly columns: readonly { readonly name: string; readonly offset: number }[];
+  readonly isAggregate: boolean;
+}
+
+export function planSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint): SelectPlan {
+  const sources = resolveSources(ast.sources, catalog);
+  const ranges: TimeRange[] | null = ast.ranges.length === 0 ? null : ast.ranges.map((r) => {
+    const { start, end } = resolveRange(r, nowNs);
+    return { from: start, to: end };
+  });
+  const grouping = planGrouping(ast);
+  const isMulti = sources.length > 1;
+  return { tables: sources.map((s) => planTable(ast, s, ranges, grouping, isMulti, nowNs)) };
+}
+
+function planGrouping(ast: Select): Grouping {
+  let bucket: DurationValue | null = null;
+  const columns: { name: string; offset: number }[] = [];
+  for (const item of ast.groupBy) {
+    if (item.kind === 'Duration') {
+      if (bucket !== null) throw semanticError('GROUP BY takes at most one duration', item.offset);
+      if (!isBucketDuration(item)) throw semanticError('a GROUP BY duration must be positive and cannot mix months or years with fixed units', item.offset);
+      bucket = item;
+    } else if (item.name !== '$table' && !columns.some((c) => c.name === item.name)) {
+      columns.push({ name: item.name, offset: item.offset });
+    }
+  }
+  const exprs: Expr[] = [...ast.columns.flatMap((c) => (c.kind === 'Star' ? [] : [c.expr])), ...ast.orderBy.map((o) => o.expr)];
+  const isAggregate = ast.groupBy.length > 0 || ast.having !== null || exprs.some(containsCall);
+  return { bucket, columns, isAggregate };
+}
+
+function planTable(ast: Select, source: Source, ranges: TimeRange[] | null, grouping: Grouping, isMulti: boolean, nowNs: bigint): TablePlan {
+  const { table, name } = source;
+  const collector = new AggregateCollector();
+  const keyColumns: number[] = [];
+  const scope: GroupScope | null = grouping.isAggregate ? { hasBucket: grouping.bucket !== null, keyColumns, aggregates: collector } : null;
+  const binder = new Binder(table, name, nowNs, scope);
+  const keys = grouping.columns.map((c) => binder.column(c.name, c.offset));
+  for (const k of keys) keyColumns.push((k as PlanExpr & { kind: 'column' }).index);
+  const where = ast.where === null ? null : binder.condition(ast.where, false, 'WHERE');
+  const outputs: OutputColumn[] = [];
+  for (const item of ast.columns) outputs.push(...selectItem(item, binder, scope, isMulti, collector));
+  const having = ast.having === null ? null : binder.condition(ast.having, true, 'HAVING');
+  const orderBy = ast.orderBy.map((item): OrderKey => {
+    const output = orderOutput(item.expr, ast, outputs, binder, scope !== null, collector);
+    return { output, isDescending: item.isDescending };
+  });
+  const aggregate: AggregatePlan | null = scope === null ? null : {
+    bucket: grouping.bucket, keys, accumulators: collector.accumulators, calls: collector.calls, having,
+    pointCall: pointCall(outputs, grouping, keys.length, collector),
+  };
+  return {
+    table, name, columnTypes: ['TIMESTAMP', ...table.columns.map((c) => c.type)], ranges, where,
+    referencedColumns: binder.referenced.size, outputs, orderBy, limit: ast.limit, offset: ast.rowOffset ?? 0, aggregate,
+  };
+}
+
+function selectItem(item: SelectColumn | Star, binder: Binder, scope: GroupScope | null, isMulti: boolean, collector: AggregateCollector): OutputColumn[] {
+  const { table } = binder;
+  if (item.kind === 'Star') {
+    if (scope !== null) throw semanticError('SELECT * cannot be combined with aggregates or GROUP BY', item.offset);
+    binder.referenceAll();
+    const star: OutputColumn[] = [output('$timestamp', binder.column('$timestamp', item.offset), collector)];
+    if (isMulti) star.push(output('$table', binder.row({ kind: 'Column', offset: item.offset, name: '$table' }), collector));
+    for (const c of table.columns) star.push(output(c.name, binder.column(c.name, item.offset), collector));
+    return star;
+  }
+  if (scope !== null && isCountStar(item.expr) && table.columns.length > 0) {
+    // count(*) expands to one count(col) per column (QuasarDB's behaviour, SPEC §6).
+    binder.referenceAll();
+    return table.columns.map((c) => {
+      const call: Expr = { kind: 'Call', offset: item.offset, name: 'count', args: [{ kind: 'Column', offset: item.offset, name: c.name }] };
+      const label = item.alias !== null && table.columns.length === 1 ? item.alias : `count(${c.name})`;
+      return output(label, binder.grouped(call), collector);
+    });
+  }
+  return [output(item.name, scope === null ? binder.row(item.expr) : binder.grouped(item.expr), collector)];
+}
+
+function output(name: string, expr: PlanExpr, collector: AggregateCollector, isHidden = false): OutputColumn {
+  return { name, expr, type: resultType(expr, collector), isHidden };
+}
+
+function resultType(e: PlanExpr, collector: AggregateCollector): ResultType {
+  switch (e.type) {
+    case 'bool': throw semanticError('a condition cannot be selected', e.offset);
+    case 'null': return 'none';
+    case 'int64': return e.kind === 'aggregate' && collector.calls[e.slot].isCount ? 'count' : 'int64';
+    default: return e.type;
+  }
+}
+
+/** ORDER BY item → output index: a position (`ORDER BY 2`), an AS name, or a hidden output. */
+function orderOutput(e: Expr, ast: Select, outputs: OutputColumn[], binder: Binder, isGroup: boolean, collector: AggregateCollector): number {
+  const visible = outputs.filter((o) => !o.isHidden).length;
+  if (e.kind === 'Number' && e.isInteger) {
+    const n = Number(e.value);
+    if (n < 1 || n > visible) throw semanticError(`ORDER BY position ${e.text} is not between 1 and ${visible}`, e.offset);
+    return n - 1;
+  }
+  if (e.kind === 'Column') {
+    const named = ast.columns.findIndex((c) => c.kind === 'SelectColumn' && c.alias === e.name);
+    if (named >= 0) return outputs.findIndex((o) => o.name === e.name && !o.isHidden);
+  }
+  const expr = isGroup ? binder.grouped(e) : binder.row(e);
+  if (expr.type === 'bool') throw semanticError('ORDER BY needs a value, not a condition', e.offset);
+  outputs.push(output(`order ${outputs.length}`, expr, collector, true));
+  return outputs.length - 1;
+}
+
+/** The call whose picked row gives the row time: a lone first/last/min/max/abs_* without grouping. */
+function pointCall(outputs: readonly OutputColumn[], grouping: Grouping, keyCount: number, collector: AggregateCollector): number | null {
+  const visible = outputs.filter((o) => !o.isHidden);
+  if (grouping.bucket !== null || keyCount > 0 || visible.length !== 1) return null;
+  const e = visible[0].expr;
+  if (e.kind !== 'aggregate') return null;
+  return AGGREGATES[collector.calls[e.slot].name].selectsPoint ? e.slot : null;
+}

@@ -1,0 +1,81 @@
+// The immutable plan of a SELECT: one TablePlan per source table (each table is its own group,
+// SPEC §6), holding typed expressions and aggregate specs. Running a plan never changes it; the
+// executor keeps all per-run state (accumulators, scratch buffers, groups) on its side.
+import type { DurationValue } from '../../../grammar/index.js';
+import type { Table } from '../../table.js';
+import type { ColumnType } from '../../types.js';
+import type { AccumulatorFamily, AggregateName } from '../aggregates/registry.js';
+import type { ResultType } from '../result.js';
+import type { PlanExpr, ValueType } from './plan-expr.js';
+
+/** [from, to) in nanoseconds: start-inclusive, end-exclusive. */
+export interface TimeRange {
+  readonly from: bigint;
+  readonly to: bigint;
+}
+
+/** One accumulator: a family over one row-context argument, serving one or more aggregates. */
+export interface AccumulatorSpec {
+  readonly family: AccumulatorFamily;
+  readonly arg: PlanExpr;
+  readonly names: ReadonlySet<AggregateName>;
+  /** abs family: abs_max (true) or abs_min (false); they never share an accumulator. */
+  readonly isMax: boolean;
+}
+
+/** One aggregate call of the query (`slot` = index in `AggregatePlan.calls`). */
+export interface AggregateCall {
+  readonly name: AggregateName;
+  readonly accumulator: number;
+  readonly type: ValueType;
+  readonly isCount: boolean;
+}
+
+export interface AggregatePlan {
+  /** GROUP BY duration, or null. */
+  readonly bucket: DurationValue | null;
+  /** GROUP BY columns (row context), in the order written. */
+  readonly keys: readonly PlanExpr[];
+  readonly accumulators: readonly AccumulatorSpec[];
+  readonly calls: readonly AggregateCall[];
+  /** HAVING, in group context. */
+  readonly having: PlanExpr | null;
+  /** The lone first/last/min/max/abs_min/abs_max whose row time is the result row time. */
+  readonly pointCall: number | null;
+}
+
+export interface OutputColumn {
+  readonly name: string;
+  /** Row context in a plain query, group context in an aggregate query. */
+  readonly expr: PlanExpr;
+  readonly type: ResultType;
+  /** ORDER BY keys that are not selected are computed as hidden outputs. */
+  readonly isHidden: boolean;
+}
+
+export interface OrderKey {
+  readonly output: number;
+  readonly isDescending: boolean;
+}
+
+export interface TablePlan {
+  readonly table: Table;
+  readonly name: string;
+  /** Types of the batch columns by index: [$timestamp, ...schema]. */
+  readonly columnTypes: readonly ColumnType[];
+  /** Ranges in the order written; null = every row. */
+  readonly ranges: readonly TimeRange[] | null;
+  readonly where: PlanExpr | null;
+  /** Distinct columns the query references (the SPEC §7 scanned-rows multiplier). */
+  readonly referencedColumns: number;
+  readonly outputs: readonly OutputColumn[];
+  readonly orderBy: readonly OrderKey[];
+  readonly limit: number | null;
+  readonly offset: number;
+  /** Null for a plain row query. */
+  readonly aggregate: AggregatePlan | null;
+}
+
+export interface SelectPlan {
+  readonly tables: readonly TablePlan[];
+}

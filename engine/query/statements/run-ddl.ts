@@ -1,0 +1,32 @@
+// CREATE TABLE and DROP TABLE through the catalog, durable when the promise resolves. Column
+// names must be unique and may not start with `$` (reserved for `$timestamp` and `$table`);
+// SHARD_SIZE must be a positive fixed duration (shards are fixed time slices).
+import type { CreateTable, DropTable } from '../../../grammar/index.js';
+import type { ColumnDef } from '../../types.js';
+import type { QueryCatalog } from '../catalog.js';
+import { semanticError } from '../query-errors.js';
+import type { QueryResult } from '../result.js';
+
+const OK: QueryResult = { kind: 'ok', tables: [], scannedRowsCount: 0 };
+
+export async function runCreate(ast: CreateTable, catalog: QueryCatalog): Promise<QueryResult> {
+  const columns: ColumnDef[] = [];
+  for (const c of ast.columns) {
+    if (c.name.startsWith('$')) throw semanticError(`column name '${c.name}' is reserved`, c.offset);
+    if (columns.some((d) => d.name === c.name)) throw semanticError(`column '${c.name}' is listed twice`, c.offset);
+    columns.push({ name: c.name, type: c.type });
+  }
+  let shardSize: bigint | undefined;
+  if (ast.shardSize !== null) {
+    const d = ast.shardSize;
+    if (d.months !== 0 || d.nanos <= 0n) throw semanticError('SHARD_SIZE must be a positive duration without months or years', d.offset);
+    shardSize = d.nanos;
+  }
+  await catalog.createTable(ast.name, columns, { shardSize, ifNotExists: ast.hasIfNotExists });
+  return OK;
+}
+
+export async function runDrop(ast: DropTable, catalog: QueryCatalog): Promise<QueryResult> {
+  await catalog.dropTable(ast.name, ast.hasIfExists);
+  return OK;
+}

@@ -1,0 +1,48 @@
+// Views and concatenations of normalized rows. A tail keeps the inserted batches as slices (views,
+// no copy) and concatenates them once when sealed or read, instead of copying every insert into
+// growable buffers that are copied again at seal time.
+import type { NormalizedBatch } from './batch-input.js';
+import type { ColumnValues } from './column-values.js';
+
+/** Rows [start, end) of `rows` as views sharing its memory (lists are copied shallowly). */
+export function sliceRows(rows: NormalizedBatch, start: number, end: number): NormalizedBatch {
+  if (start === 0 && end === rows.ts.length) return rows;
+  return { ts: rows.ts.subarray(start, end), columns: rows.columns.map((c) => sliceColumn(c, start, end)) };
+}
+
+function sliceColumn(col: ColumnValues, start: number, end: number): ColumnValues {
+  switch (col.type) {
+    case 'DOUBLE':
+    case 'INT64':
+    case 'TIMESTAMP':
+      return { type: col.type, values: col.values.subarray(start, end), nulls: col.nulls?.subarray(start, end) ?? null } as ColumnValues;
+    default:
+      return { type: col.type, values: col.values.slice(start, end) } as ColumnValues;
+  }
+}
+
+/** One run of rows holding `parts` in order, in fresh exact-size arrays (a single part is copied too). */
+export function concatRows(parts: readonly NormalizedBatch[]): NormalizedBatch {
+  let n = 0;
+  for (const p of parts) n += p.ts.length;
+  const ts = new BigInt64Array(n);
+  let at = 0;
+  for (const p of parts) { ts.set(p.ts, at); at += p.ts.length; }
+  const columns = parts[0].columns.map((first, c): ColumnValues => {
+    if (first.type === 'DOUBLE' || first.type === 'INT64' || first.type === 'TIMESTAMP') {
+      const values = first.type === 'DOUBLE' ? new Float64Array(n) : new BigInt64Array(n);
+      const hasNulls = parts.some((p) => (p.columns[c] as { nulls: Uint8Array | null }).nulls !== null);
+      const nulls = hasNulls ? new Uint8Array(n) : null;
+      let off = 0;
+      for (const p of parts) {
+        const col = p.columns[c] as { values: Float64Array; nulls: Uint8Array | null };
+        (values as Float64Array).set(col.values, off);
+        if (nulls !== null && col.nulls !== null) nulls.set(col.nulls, off);
+        off += col.values.length;
+      }
+      return { type: first.type, values, nulls } as ColumnValues;
+    }
+    return { type: first.type, values: parts.flatMap((p) => p.columns[c].values as unknown[]) } as ColumnValues;
+  });
+  return { ts, columns };
+}
