@@ -29,7 +29,7 @@ export function buildBatch(
 
 /** Rebuilds the view of a batch loaded from a checkpoint, with its stored statistics. */
 export function viewOfBatch(batch: RecordBatch, stats: BatchView['stats']): BatchView {
-  const ts = batch.getChildAt(0)!.data[0].values as BigInt64Array;
+  const ts = batch.data.children[0].values as BigInt64Array;
   return { batch, ts, rowCount: batch.numRows, minTs: ts[0], maxTs: ts[batch.numRows - 1], stats };
 }
 

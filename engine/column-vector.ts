@@ -7,7 +7,8 @@ const dictionaryCache = new WeakMap<object, string[]>();
 
 /** Column `index` of `view` (0 = `$timestamp`, i+1 = schema column i) of type `type`. */
 export function columnVector(view: BatchView, index: number, type: ColumnType): ColumnVector {
-  const data = view.batch.getChildAt(index)!.data[0] as Data;
+  // batch.data.children, not getChildAt(): that builds a Vector object on every call.
+  const data = view.batch.data.children[index] as Data;
   const validity = data.nullCount > 0 ? (data.nullBitmap as Uint8Array) : null;
   switch (type) {
     case 'DOUBLE':

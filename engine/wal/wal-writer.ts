@@ -1,6 +1,6 @@
 // The WAL writer: appends framed records to numbered segment files with group commit. Records
-// queue while a write is in flight; the next flush writes all of them with one writev and (in
-// `fsync` mode) one fdatasync, then resolves every waiting writer together.
+// queue while a write is in flight; the next flush writes all of them with one writev, and (in
+// `fsync` mode) one fdatasync then resolves every writer whose records it covers.
 import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -28,6 +28,9 @@ export class WalWriter {
   private handle: FileHandle | null = null;
   private handleSegment = -1;
   private failure: unknown = null;
+  /** Records written but not yet fsynced, and the running sync stage, if any. */
+  private written: Pending[] = [];
+  private syncing: Promise<void> | null = null;
   /** Bytes appended to segments since the last checkpoint rotation. */
   bytesSinceRotate = 0;
 
@@ -75,10 +78,16 @@ export class WalWriter {
 
   async close(): Promise<void> {
     await this.drain().catch(() => undefined);
+    await this.syncing;
     await this.handle?.close();
     this.handle = null;
   }
 
+  /**
+   * The write stage: takes every queued record of one segment, writes them with one writev, and
+   * hands them to the sync stage. Writes and fsyncs overlap: while one group is being fsynced the
+   * next is already being written, which keeps the disk busy under a steady stream of inserts.
+   */
   private async flush(): Promise<void> {
     this.isFlushing = true;
     while (this.queue.length > 0) {
@@ -91,20 +100,44 @@ export class WalWriter {
         const fh = await this.fileFor(segment);
         const chunks = group.flatMap((p) => p.chunks);
         if (chunks.length > 0) await writeAll(fh, chunks);
-        if (this.durability === 'fsync') await fh.datasync();
-        for (const p of group) p.resolve();
+        if (this.durability === 'fsync') {
+          this.written.push(...group);
+          this.syncing ??= this.syncStage(fh);
+        } else {
+          for (const p of group) p.resolve();
+        }
       } catch (e) {
-        // A failed write or fsync leaves the log's state unknown: stop accepting writes.
-        this.failure = e;
-        for (const p of [...group, ...this.queue.splice(0)]) p.reject(storageFailed(e));
+        this.fail(e, group);
       }
     }
     this.isFlushing = false;
   }
 
+  /** The sync stage: one fdatasync acknowledges every record written before it started. */
+  private async syncStage(fh: FileHandle): Promise<void> {
+    while (this.written.length > 0) {
+      const group = this.written.splice(0);
+      try {
+        await fh.datasync();
+        for (const p of group) p.resolve();
+      } catch (e) {
+        this.fail(e, group);
+      }
+    }
+    this.syncing = null;
+  }
+
+  /** A failed write or fsync leaves the log's state unknown: stop accepting writes. */
+  private fail(e: unknown, group: Pending[]): void {
+    this.failure = e;
+    for (const p of [...group, ...this.written.splice(0), ...this.queue.splice(0)]) p.reject(storageFailed(e));
+  }
+
   private async fileFor(segment: number): Promise<FileHandle> {
     if (this.handleSegment === segment && this.handle !== null) return this.handle;
     if (this.handle !== null) {
+      // The sync stage may still be fsyncing the old segment: let it finish before closing it.
+      await this.syncing;
       if (this.durability === 'fsync') await this.handle.datasync();
       await this.handle.close();
     }
