@@ -253,6 +253,8 @@ export interface CreateTable {
   readonly kind: 'CreateTable';
   readonly offset: number;
   readonly name: string;
+  /** Offset of the table name, where errors about the table point. */
+  readonly nameOffset: number;
   readonly hasIfNotExists: boolean;
   /** The table's columns, without the implicit `$timestamp`. */
   readonly columns: readonly ColumnDefinition[];
@@ -266,6 +268,8 @@ export interface DropTable {
   readonly kind: 'DropTable';
   readonly offset: number;
   readonly name: string;
+  /** Offset of the table name, where errors about the table point. */
+  readonly nameOffset: number;
   readonly hasIfExists: boolean;
 }
 
@@ -276,6 +280,8 @@ export interface Insert {
   readonly kind: 'Insert';
   readonly offset: number;
   readonly table: string;
+  /** Offset of the table name, where errors about the table point. */
+  readonly tableOffset: number;
   /** Column names as listed (usually starting with `$timestamp`). */
   readonly columns: readonly ColumnRef[];
   /** One array per `(…)` tuple; the parser does not check tuple lengths. */
@@ -287,6 +293,8 @@ export interface Show {
   readonly kind: 'Show';
   readonly offset: number;
   readonly table: string;
+  /** Offset of the table name, where errors about the table point. */
+  readonly tableOffset: number;
 }
 
 export type Statement = Select | Find | CreateTable | DropTable | Insert | Show;

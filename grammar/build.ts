@@ -243,18 +243,18 @@ export function createTable([t, , ifNotExists, name, , list, , shardSize]: Creat
   if (misplaced !== undefined) {
     throw new QuerySyntaxError(misplaced.offset, [], `$timestamp may only be the first column (at offset ${misplaced.offset})`);
   }
-  return { kind: 'CreateTable', offset: t.offset, name: nameOf(name), hasIfNotExists: ifNotExists !== null, columns, hasTimestampColumn, shardSize };
+  return { kind: 'CreateTable', offset: t.offset, name: nameOf(name), nameOffset: name.offset, hasIfNotExists: ifNotExists !== null, columns, hasTimestampColumn, shardSize };
 }
 
 export const dropTable = ([t, , ifExists, name]: [Token, Token, Maybe<Token>, Token]): DropTable =>
-  ({ kind: 'DropTable', offset: t.offset, name: nameOf(name), hasIfExists: ifExists !== null });
+  ({ kind: 'DropTable', offset: t.offset, name: nameOf(name), nameOffset: name.offset, hasIfExists: ifExists !== null });
 
 type InsertData = [Token, Token, Token, Token, ListView<Token>, Token, Token, ListView<InsertValue[]>];
 
 export const insert = ([t, , table, , names, , , rows]: InsertData): Insert =>
-  ({ kind: 'Insert', offset: t.offset, table: nameOf(table), columns: listItems(names).map((n) => column([n])), rows: listItems(rows) });
+  ({ kind: 'Insert', offset: t.offset, table: nameOf(table), tableOffset: table.offset, columns: listItems(names).map((n) => column([n])), rows: listItems(rows) });
 
 /** One VALUES tuple: `( values )`. */
 export const row = ([, values]: [Token, ListView<InsertValue>]): InsertValue[] => listItems(values);
 
-export const show = ([t, name]: [Token, Token]): Show => ({ kind: 'Show', offset: t.offset, table: nameOf(name) });
+export const show = ([t, name]: [Token, Token]): Show => ({ kind: 'Show', offset: t.offset, table: nameOf(name), tableOffset: name.offset });
