@@ -51,13 +51,13 @@ const CASES: { name: string; query: string; expected: unknown }[] = [
     query: 'CREATE TABLE "my.table" ("timestamp" TIMESTAMP) shard_size 1d',
     expected: { name: 'my.table', columns: [{ name: 'timestamp', type: 'TIMESTAMP' }], hasTimestampColumn: false, shardSize: { nanos: DAY, calendarUnit: 'd' } },
   },
-  { name: 'drop table', query: 'DROP TABLE t', expected: { kind: 'DropTable', offset: 0, name: 't', hasIfExists: false } },
+  { name: 'drop table', query: 'DROP TABLE t', expected: { kind: 'DropTable', offset: 0, name: 't', nameOffset: 11, hasIfExists: false } },
   { name: 'drop table if exists', query: 'drop table if exists stocks.apple;', expected: { kind: 'DropTable', name: 'stocks.apple', hasIfExists: true } },
   {
     name: 'insert with now (seed 001)',
     query: 'INSERT INTO t ($timestamp, x) VALUES (now, 3)',
     expected: {
-      kind: 'Insert', offset: 0, table: 't',
+      kind: 'Insert', offset: 0, table: 't', tableOffset: 12,
       columns: [{ kind: 'Column', name: '$timestamp', offset: 15 }, { kind: 'Column', name: 'x' }],
       rows: [[{ kind: 'TimePoint', base: 'now', offset: 38 }, { kind: 'Number', isInteger: true, value: 3n }]],
     },
@@ -79,7 +79,7 @@ const CASES: { name: string; query: string; expected: unknown }[] = [
       ],
     },
   },
-  { name: 'show', query: 'SHOW stocks', expected: { kind: 'Show', offset: 0, table: 'stocks' } },
+  { name: 'show', query: 'SHOW stocks', expected: { kind: 'Show', offset: 0, table: 'stocks', tableOffset: 5 } },
   { name: 'show a quoted name', query: 'show "weird name";', expected: { kind: 'Show', table: 'weird name' } },
 ];
 
