@@ -10,6 +10,8 @@ import { writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Database } from '../../engine/database.js';
 import type { ColumnDef } from '../../engine/types.js';
+import { prng } from '../prng.js';
+export { prng };
 
 export const TABLE = 'crash';
 export const SHARD_SIZE = 1_000_000_000n;
@@ -22,17 +24,6 @@ export const COLUMNS: ColumnDef[] = [
   { name: 'b', type: 'BLOB' },
 ];
 
-/** mulberry32, seeded: the same numbers in the child and the parent. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface CrashBatch {
   readonly ts: BigInt64Array;

@@ -12,6 +12,7 @@ import { SvcError } from '../../engine/errors.js';
 import type { ErrorCode } from '../../engine/errors.js';
 import { isValid } from '../../engine/types.js';
 import type { BatchView, ColumnStats, ColumnType } from '../../engine/types.js';
+export { prng } from '../prng.js';
 
 export const MIN_TS = -(2n ** 63n);
 export const MAX_TS = 2n ** 63n - 1n;
@@ -171,17 +172,6 @@ export function bytes(...values: number[]): Uint8Array {
   return new Uint8Array(values);
 }
 
-/** mulberry32: a small seeded PRNG, so a failing random case can be replayed from its seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** An integer in [lo, hi] from `rand`. */
 export function randInt(rand: () => number, lo: number, hi: number): number {

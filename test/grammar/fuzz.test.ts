@@ -5,21 +5,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { formatExpr, parseAll, QuerySyntaxError, type Statement } from '../../grammar/index.js';
+import { prng } from '../prng.js';
 
 const SEED = Number(process.env['GRAMMAR_FUZZ_SEED'] ?? 0x5eed);
 const CASES = 2000;
 
-/** mulberry32: a small seeded PRNG, so a failing run can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const VALID = [
   'SELECT * FROM stocks',

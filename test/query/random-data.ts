@@ -5,19 +5,10 @@ import type { ColumnDef } from '../../engine/types.js';
 import type { QueryCatalog } from '../../engine/query/index.js';
 import type { Cell, RefRow, RefTable } from './reference.js';
 
-export type Rng = () => number;
+import type { Rng } from '../prng.js';
 
-/** mulberry32: small, fast, good enough for test data. */
-export function rng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng as rng } from '../prng.js';
+export type { Rng };
 
 export const pick = <T>(r: Rng, items: readonly T[]): T => items[Math.floor(r() * items.length)];
 export const int = (r: Rng, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
