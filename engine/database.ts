@@ -92,7 +92,11 @@ export class Database implements QueryCatalog {
     this.store = store;
   }
 
-  /** Opens (or creates) the database in `dataDir`: latest checkpoint, then WAL replay. */
+  /**
+   * Opens (or creates) the database in `dataDir`: latest checkpoint, then WAL replay.
+   * @example
+   * const db = await Database.open({ dataDir: './data', durability: 'fsync' });
+   */
   static async open(options: OpenOptions): Promise<Database> {
     const durability = options.durability ?? 'fsync';
     if (!['fsync', 'os', 'none'].includes(durability)) throw new SvcError('InvalidArgument', `durability must be fsync, os or none, got ${durability}`);
@@ -119,7 +123,11 @@ export class Database implements QueryCatalog {
     }
   }
 
-  /** Finishes pending writes, takes a checkpoint and releases the data directory. */
+  /**
+   * Finishes pending writes, takes a checkpoint and releases the data directory.
+   * @example
+   * await db.close();
+   */
   async close(): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
@@ -135,7 +143,11 @@ export class Database implements QueryCatalog {
 
   // ---- blobs -------------------------------------------------------------------------------
 
-  /** Creates a blob; fails with AliasAlreadyExists if the alias is in use. */
+  /**
+   * Creates a blob; fails with AliasAlreadyExists if the alias is in use.
+   * @example
+   * await db.createBlob('reports/q3.json', '{"ok":true}', { expiry: 0 });
+   */
   async createBlob(alias: string, content: Uint8Array | string, options: { expiry?: number } = {}): Promise<void> {
     this.checkOpen();
     const data = toBytes(content);
@@ -147,7 +159,11 @@ export class Database implements QueryCatalog {
     await this.commit([...records, { kind: 'BlobPut', alias, data, mime, expiry }]);
   }
 
-  /** Replaces a blob's content (creating the blob if absent); keeps its expiry unless given. */
+  /**
+   * Replaces a blob's content (creating the blob if absent); keeps its expiry unless given.
+   * @example
+   * await db.updateBlob('reports/q3.json', new Uint8Array([1, 2, 3]));
+   */
   async updateBlob(alias: string, content: Uint8Array | string, options: { expiry?: number } = {}): Promise<void> {
     this.checkOpen();
     const data = toBytes(content);
@@ -160,22 +176,39 @@ export class Database implements QueryCatalog {
     await this.commit([...records, { kind: 'BlobPut', alias, data, mime, expiry }]);
   }
 
-  /** The content of a blob. */
+  /**
+   * The content of a blob (AliasNotFound, or IncompatibleType for another entry type).
+   * @example
+   * const bytes = db.getBlob('reports/q3.json');
+   */
   getBlob(alias: string): Uint8Array {
     return this.blob(alias).data;
   }
 
+  /**
+   * Size, detected MIME type and expiry of a blob.
+   * @example
+   * db.describeBlob('reports/q3.json'); // { alias, type: 'blob', size, mime: 'application/json', expiry: 0 }
+   */
   describeBlob(alias: string): BlobDescription {
     const b = this.blob(alias);
     return { alias, type: 'blob', size: b.data.length, mime: b.mime, expiry: b.expiry };
   }
 
-  /** The type of an entry, or AliasNotFound. */
+  /**
+   * The type of an entry, or AliasNotFound.
+   * @example
+   * db.entryType('stocks.apple'); // 'ts'
+   */
   entryType(alias: string): EntryType {
     return this.entry(alias).type;
   }
 
-  /** Blobs whose content contains `pattern`, in alias order. */
+  /**
+   * Blobs whose content contains `pattern` (bytes, or a string as UTF-8), in alias order.
+   * @example
+   * db.findBlobs('"ok"', { skip: 0, limit: 100 }); // { aliases, hasMore }
+   */
   findBlobs(pattern: Uint8Array | string, options?: PageOptions): AliasPage {
     const needle = Buffer.from(toBytes(pattern));
     const found: string[] = [];
@@ -187,20 +220,32 @@ export class Database implements QueryCatalog {
 
   // ---- entries -----------------------------------------------------------------------------
 
-  /** Aliases starting with `prefix`, byte-wise ascending. */
+  /**
+   * Aliases starting with `prefix`, byte-wise ascending.
+   * @example
+   * db.listAliases('reports/', { limit: 10 }).aliases;
+   */
   listAliases(prefix: string, options?: PageOptions): AliasPage {
     const found: string[] = [];
     for (const [alias] of this.live()) if (alias.startsWith(prefix)) found.push(alias);
     return page(found, options);
   }
 
-  /** Removes an entry of any type; its tags are detached, and a tag is detached everywhere. */
+  /**
+   * Removes an entry of any type; its tags are detached, and a tag is detached everywhere.
+   * @example
+   * await db.remove('reports/q3.json');
+   */
   async remove(alias: string): Promise<void> {
     this.entry(alias);
     await this.commit([{ kind: 'Remove', alias }]);
   }
 
-  /** Sets a blob's expiry in UNIX seconds (0 = never). Tags and tables do not expire. */
+  /**
+   * Sets a blob's expiry in UNIX seconds (0 = never). Tags and tables do not expire.
+   * @example
+   * await db.setExpiry('reports/q3.json', Math.floor(Date.now() / 1000) + 3600);
+   */
   async setExpiry(alias: string, expiry: number): Promise<void> {
     const e = this.entry(alias);
     if (e.type !== 'blob') throw new SvcError('ExpiryNotSupported', `entries of type ${e.type} do not expire`);
@@ -209,7 +254,11 @@ export class Database implements QueryCatalog {
 
   // ---- tags --------------------------------------------------------------------------------
 
-  /** Attaches `tag` to `alias`, creating the tag if needed. */
+  /**
+   * Attaches `tag` to `alias`, creating the tag if needed.
+   * @example
+   * await db.attachTag('stocks.apple', 'nasdaq'); // 'changed' | 'unchanged'
+   */
   async attachTag(alias: string, tag: string): Promise<ChangeResult> {
     this.entry(alias);
     this.checkAlias(tag);
@@ -221,6 +270,11 @@ export class Database implements QueryCatalog {
     return 'changed';
   }
 
+  /**
+   * Detaches `tag` from `alias`; 'unchanged' when it was not attached.
+   * @example
+   * await db.detachTag('stocks.apple', 'nasdaq');
+   */
   async detachTag(alias: string, tag: string): Promise<ChangeResult> {
     this.entry(alias);
     const t = this.liveEntry(tag);
@@ -230,13 +284,21 @@ export class Database implements QueryCatalog {
     return 'changed';
   }
 
-  /** Tags attached to an entry. */
+  /**
+   * Tags attached to an entry, byte-wise ascending and paged.
+   * @example
+   * db.getTags('stocks.apple').aliases; // ['nasdaq']
+   */
   getTags(alias: string, options?: PageOptions): AliasPage {
     this.entry(alias);
     return page(this.store.tagsOf.get(alias) ?? [], options);
   }
 
-  /** Entries carrying a tag (the tag must exist). */
+  /**
+   * Entries carrying a tag (the tag must exist), byte-wise ascending and paged.
+   * @example
+   * db.getTagged('nasdaq', { skip: 100, limit: 100 });
+   */
   getTagged(tag: string, options?: PageOptions): AliasPage {
     const t = this.entry(tag);
     if (t.type !== 'tag') throw incompatible(tag, t.type, 'tag');
@@ -245,7 +307,11 @@ export class Database implements QueryCatalog {
 
   // ---- tables ------------------------------------------------------------------------------
 
-  /** Creates a table; returns false when it exists and `ifNotExists` is set. */
+  /**
+   * Creates a table; returns false when it exists and `ifNotExists` is set.
+   * @example
+   * await db.createTable('stocks.apple', [{ name: 'close', type: 'DOUBLE' }], { shardSize: 3_600_000_000_000n });
+   */
   async createTable(name: string, columns: readonly ColumnDef[], options: { shardSize?: bigint; ifNotExists?: boolean } = {}): Promise<boolean> {
     this.checkOpen();
     this.checkAlias(name);
@@ -262,7 +328,11 @@ export class Database implements QueryCatalog {
     return true;
   }
 
-  /** Drops a table; returns false when it is missing and `ifExists` is set. */
+  /**
+   * Drops a table; returns false when it is missing and `ifExists` is set.
+   * @example
+   * await db.dropTable('stocks.apple', true);
+   */
   async dropTable(name: string, ifExists = false): Promise<boolean> {
     const e = this.liveEntry(name);
     if (e === undefined) {
@@ -274,6 +344,11 @@ export class Database implements QueryCatalog {
     return true;
   }
 
+  /**
+   * Columns, shard size and row count of a table.
+   * @example
+   * db.describeTable('stocks.apple').rowCount;
+   */
   describeTable(name: string): TableDescription {
     const t = this.requireTable(name);
     return { name, columns: t.columns, shardSize: t.shardSize, rowCount: t.rowCount };
@@ -281,7 +356,10 @@ export class Database implements QueryCatalog {
 
   /**
    * Inserts a columnar batch: `$timestamp` (BigInt64Array or integers, ns) plus any columns of
-   * the table as typed arrays or arrays with nulls. Missing columns are null.
+   * the table as typed arrays or arrays with nulls. Missing columns are null. Rows may be in any
+   * order; the promise resolves once the batch is durable for the database's mode.
+   * @example
+   * await db.insert('stocks.apple', { $timestamp: new BigInt64Array([1n, 2n]), close: [1.5, null] });
    */
   async insert(name: string, batch: ColumnarBatch): Promise<void> {
     const t = this.requireTable(name);
@@ -290,7 +368,11 @@ export class Database implements QueryCatalog {
     await this.commit([{ kind: 'TableInsert', name, batch: normalized }]);
   }
 
-  /** Inserts rows given as objects: `{ $timestamp, col: value, … }`. */
+  /**
+   * Inserts rows given as objects: `{ $timestamp, col: value, … }` (a Date is accepted as time).
+   * @example
+   * await db.insertRows('stocks.apple', [{ $timestamp: new Date(), close: 1.5 }]);
+   */
   async insertRows(name: string, rows: readonly Record<string, unknown>[]): Promise<void> {
     const t = this.requireTable(name);
     const batch: Record<string, unknown[]> = { [TIMESTAMP_COLUMN]: rows.map((r) => toNs(r[TIMESTAMP_COLUMN])) };
@@ -303,7 +385,11 @@ export class Database implements QueryCatalog {
     await this.insert(name, batch);
   }
 
-  /** The table's batches overlapping [from, to), in timestamp order (for the query layer). */
+  /**
+   * The table's batches overlapping [from, to), in timestamp order (for the query layer).
+   * @example
+   * for (const b of db.scan('stocks.apple', 0n, 2n ** 62n)) columnVector(b, 1, 'DOUBLE');
+   */
   scan(name: string, from: bigint, to: bigint): BatchView[] {
     return this.requireTable(name).scan(from, to);
   }
@@ -316,7 +402,11 @@ export class Database implements QueryCatalog {
 
   // ---- queries -----------------------------------------------------------------------------
 
-  /** Runs a query of the svc language (SPEC §6). Writes resolve once durable. */
+  /**
+   * Runs a query of the svc language (SPEC §6). Writes resolve once durable.
+   * @example
+   * const r = await db.query('SELECT avg(close) FROM stocks.apple GROUP BY 1h');
+   */
   query(text: string, options: QueryOptions = {}): Promise<QueryResult> {
     this.checkOpen();
     return executeQuery(this, text, options);
@@ -337,7 +427,11 @@ export class Database implements QueryCatalog {
 
   // ---- durability --------------------------------------------------------------------------
 
-  /** Writes a checkpoint now and deletes the WAL it covers. */
+  /**
+   * Writes a checkpoint now and deletes the WAL it covers.
+   * @example
+   * await db.checkpoint();
+   */
   async checkpoint(): Promise<void> {
     this.checkOpen();
     await this.runCheckpoint();
