@@ -29,7 +29,13 @@ console.log('table:', db.describeTable('demo.ticks'));
 
 try {
   const result = await db.query('SELECT avg(price), max(price), count(volume) FROM demo.ticks GROUP BY 6h');
-  console.log('query result:', JSON.stringify(result, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)).slice(0, 2000));
+  for (const table of result.tables) {
+    console.log(`query result from ${table.name}:`);
+    for (let row = 0; row < table.rowCount; row++) {
+      const time = new Date(Number(table.timestamps[row] / 1_000_000n)).toISOString();
+      console.log(`  ${time}  ${table.columns.map((c) => `${c.name}=${String(c.values[row])}`).join('  ')}`);
+    }
+  }
 } catch (e) {
   console.log('query failed:', (e as Error).message);
 }
