@@ -60,10 +60,15 @@ export function checkpointsDir(dataDir: string): string {
   return join(dataDir, 'checkpoints');
 }
 
+/** The directory name of checkpoint `seq` (the WAL segment it starts replay from). */
+export function checkpointName(seq: number): string {
+  return String(seq).padStart(12, '0');
+}
+
 /** Writes `snap` as checkpoint number `seq`; returns its directory. */
 export async function writeCheckpoint(dataDir: string, seq: number, snap: Snapshot): Promise<string> {
   const parent = checkpointsDir(dataDir);
-  const final = join(parent, String(seq).padStart(12, '0'));
+  const final = join(parent, checkpointName(seq));
   const tmp = `${final}.tmp`;
   await rm(tmp, { recursive: true, force: true });
   await mkdir(tmp, { recursive: true });
@@ -100,7 +105,7 @@ export async function listCheckpoints(dataDir: string): Promise<number[]> {
 
 /** Loads checkpoint `seq` into `store`; returns the WAL segment to replay from. */
 export async function loadCheckpoint(dataDir: string, seq: number, store: EntryStore, batchRows: number): Promise<number> {
-  const dir = join(checkpointsDir(dataDir), String(seq).padStart(12, '0'));
+  const dir = join(checkpointsDir(dataDir), checkpointName(seq));
   const raw = await readComplete(join(dir, MANIFEST));
   if (raw.length < 4 || (crc32c(raw.subarray(4)) >>> 0) !== raw.readUInt32LE(0)) throw damaged(join(dir, MANIFEST));
   const manifest = packr.unpack(raw.subarray(4)) as Manifest;
@@ -179,5 +184,5 @@ async function readComplete(path: string): Promise<Buffer> {
 }
 
 function damaged(path: string): SvcError {
-  return new SvcError('CheckpointCorrupt', `checkpoint file ${path} is damaged (size or checksum mismatch); restore it or remove the checkpoint directory to recover from the write-ahead log`);
+  return new SvcError('CheckpointCorrupt', `checkpoint file ${path} is damaged (size or checksum mismatch); the write-ahead log it covered is gone, so restore the data directory from a backup`);
 }

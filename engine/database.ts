@@ -8,7 +8,7 @@ import type { AliasPage, PageOptions } from './alias-page.js';
 import { TIMESTAMP_COLUMN } from './arrow-schema.js';
 import { normalizeBatch } from './batch-input.js';
 import type { ColumnarBatch } from './batch-input.js';
-import { checkpointsDir, listCheckpoints, loadCheckpoint, takeSnapshot, writeCheckpoint } from './checkpoint.js';
+import { checkpointName, checkpointsDir, listCheckpoints, loadCheckpoint, takeSnapshot, writeCheckpoint } from './checkpoint.js';
 import { EntryStore } from './entry-store.js';
 import type { Entry, EntryType } from './entry-store.js';
 import { SvcError } from './errors.js';
@@ -22,8 +22,9 @@ import type { Table } from './table.js';
 import { COLUMN_TYPES } from './types.js';
 import type { BatchView, ColumnDef, Durability } from './types.js';
 import type { WalRecord } from './wal/records.js';
-import { listSegments, replayWal } from './wal/wal-replay.js';
-import { segmentName, WalWriter } from './wal/wal-writer.js';
+import { replayWal } from './wal/wal-replay.js';
+import { listSegments, segmentName } from './wal/segments.js';
+import { WalWriter } from './wal/wal-writer.js';
 
 export interface OpenOptions {
   /** Directory holding the WAL, checkpoints and the lock file; created if missing. */
@@ -587,7 +588,7 @@ async function removeObsolete(dataDir: string, walStart: number, keep: number | 
   for (const seq of await listSegments(walDir)) if (seq < walStart) await rm(join(walDir, segmentName(seq)), { force: true });
   const dir = checkpointsDir(dataDir);
   for (const name of await readdir(dir)) {
-    if (keep !== undefined && name === String(keep).padStart(12, '0')) continue;
+    if (keep !== undefined && name === checkpointName(keep)) continue;
     await rm(join(dir, name), { recursive: true, force: true });
   }
 }

@@ -27,10 +27,6 @@ export class Shard {
     return n;
   }
 
-  get tailLength(): number {
-    return this.tail.length;
-  }
-
   /** Adds rows [start, end) of a sorted batch, all of which belong to this shard. */
   insert(batch: NormalizedBatch, start: number, end: number): void {
     const last = this.batches.length === 0 ? null : this.batches[this.batches.length - 1].maxTs;

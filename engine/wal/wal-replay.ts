@@ -2,11 +2,12 @@
 // hands each record to `apply`. A record cut short at the very end of the last segment is a torn
 // write from a crash: the file is truncated there. Any other damage stops the open with an error
 // naming the file and byte offset — nothing is silently skipped.
-import { readdir, readFile, truncate } from 'node:fs/promises';
+import { readFile, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SvcError } from '../errors.js';
 import { FRAME_HEADER, readFrame } from './frame.js';
 import { decodeRecord } from './records.js';
+import { listSegments, segmentName } from './segments.js';
 import type { WalRecord } from './records.js';
 
 export interface ReplayResult {
@@ -17,18 +18,12 @@ export interface ReplayResult {
   readonly tornAt: { readonly file: string; readonly offset: number } | null;
 }
 
-/** Segment numbers present in `dir`, ascending. */
-export async function listSegments(dir: string): Promise<number[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  return names.filter((n) => /^\d{12}\.wal$/.test(n)).map((n) => Number(n.slice(0, 12))).sort((a, b) => a - b);
-}
-
 export async function replayWal(dir: string, fromSegment: number, apply: (r: WalRecord) => void): Promise<ReplayResult> {
   const segments = (await listSegments(dir)).filter((s) => s >= fromSegment);
   let records = 0;
   let tornAt: ReplayResult['tornAt'] = null;
   for (let i = 0; i < segments.length; i++) {
-    const file = join(dir, `${String(segments[i]).padStart(12, '0')}.wal`);
+    const file = join(dir, segmentName(segments[i]));
     const isLast = i === segments.length - 1;
     const buf = await readFile(file);
     let offset = 0;
@@ -51,7 +46,7 @@ export async function replayWal(dir: string, fromSegment: number, apply: (r: Wal
         tornAt = { file, offset };
         break;
       }
-      throw corrupt(file, offset, frame.kind === 'bad' ? 'its checksum does not match' : 'it is cut short before the end of the log');
+      throw corrupt(file, offset, frame.kind === 'bad' ? 'its checksum does not match' : 'its length runs past the end of the file, yet it is not the last record written');
     }
   }
   return { records, lastSegment: segments.length === 0 ? fromSegment - 1 : segments[segments.length - 1], tornAt };

@@ -8,11 +8,8 @@ import type { Durability } from '../types.js';
 import { SvcError } from '../errors.js';
 import { FRAME_HEADER, frameHeader } from './frame.js';
 import { encodeRecord } from './records.js';
+import { segmentName } from './segments.js';
 import type { WalRecord } from './records.js';
-
-export function segmentName(seq: number): string {
-  return `${String(seq).padStart(12, '0')}.wal`;
-}
 
 interface Pending {
   readonly segment: number;

@@ -54,6 +54,18 @@ export function nullBits(groups: number, isNull: (g: number) => boolean): Uint8A
   return bits;
 }
 
+/**
+ * A validity bitmap clearing the groups g < groups whose `marks[g]` (a flag or a count) is 0, or
+ * null when no group is empty: one scan without a callback per group.
+ */
+export function emptyBits(marks: Uint8Array | Float64Array, groups: number): Uint8Array | null {
+  const at = marks.subarray(0, groups).indexOf(0);
+  if (at < 0) return null;
+  const bits = new Uint8Array((groups + 7) >> 3).fill(255);
+  for (let g = at; g < groups; g++) if (marks[g] === 0) bits[g >> 3] &= ~(1 << (g & 7));
+  return bits;
+}
+
 /** A double result Vec; `isNull(g)` marks groups without a value. */
 export function f64Result(values: Float64Array, groups: number, isNull: (g: number) => boolean): Vec {
   return { kind: 'f64', values, validity: nullBits(groups, isNull) };

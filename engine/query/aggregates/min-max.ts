@@ -6,7 +6,7 @@ import type { ColumnStats } from '../../types.js';
 import type { Rows, Vec } from '../exec/vec.js';
 import { i64Vec } from '../exec/vec.js';
 import type { Accumulator } from './accumulator.js';
-import { addEachRun, f64Result, grow, growList, nullBits } from './accumulator.js';
+import { addEachRun, emptyBits, grow, growList } from './accumulator.js';
 import type { SegmentList } from '../exec/segment-list.js';
 import type { AggregateName } from './registry.js';
 import { minMaxF64, out } from './f64-loops.js';
@@ -56,11 +56,40 @@ export class MinMaxAccumulator implements Accumulator {
   }
 
   addRuns(runs: SegmentList, vec: Vec, ts: BigInt64Array): void {
-    if (vec.kind !== 'f64' || vec.validity !== null || runs.sel !== null) { addEachRun(this, runs, vec, ts); return; }
+    if (vec.kind !== 'f64' || vec.validity !== null) { addEachRun(this, runs, vec, ts); return; }
+    if (!this.needsPoint) { this.addRunsF64(runs, vec.values); return; }
     const x = vec.values;
+    const rows = { sel: runs.sel, lo: 0, hi: 0 };
     for (let r = 0; r < runs.count; r++) {
-      minMaxF64(x, null, { sel: null, lo: runs.los[r], hi: runs.his[r] });
+      rows.lo = runs.los[r];
+      rows.hi = runs.his[r];
+      minMaxF64(x, null, rows);
       if (out[1] >= 0) this.offer(runs.groups[r], out[0], 0n, out[1], out[3], out[2], 0n, ts);
+    }
+  }
+
+  /**
+   * The GROUP BY duration shape (many short runs of doubles without nulls, no picked row): the
+   * extremes of each run in one loop, merged straight into the group's state. Starting from
+   * ±Infinity, strict tests skip NaN, and `m <= M` afterwards says some value was not NaN.
+   */
+  private addRunsF64(runs: SegmentList, x: Float64Array): void {
+    const { groups, los, his, sel } = runs;
+    const { has, mins, maxs } = this;
+    for (let r = 0; r < runs.count; r++) {
+      const hi = his[r];
+      let m = Infinity;
+      let M = -Infinity;
+      if (sel === null) {
+        for (let i = los[r]; i < hi; i++) { const v = x[i]; if (v < m) m = v; if (v > M) M = v; }
+      } else {
+        for (let k = los[r]; k < hi; k++) { const v = x[sel[k]]; if (v < m) m = v; if (v > M) M = v; }
+      }
+      if (!(m <= M)) continue;
+      const g = groups[r];
+      if (has[g] === 0) { has[g] = 1; mins[g] = m; maxs[g] = M; continue; }
+      if (m < mins[g]) mins[g] = m;
+      if (M > maxs[g]) maxs[g] = M;
     }
   }
 
@@ -89,19 +118,22 @@ export class MinMaxAccumulator implements Accumulator {
   }
 
   finish(name: AggregateName, groups: number): Vec {
-    const isEmpty = (g: number): boolean => this.has[g] === 0;
+    const validity = emptyBits(this.has, groups);
     if (this.isInt) {
       const out = new BigInt64Array(groups);
       for (let g = 0; g < groups; g++) {
         out[g] = name === 'min' ? this.bigMins[g] : name === 'max' ? this.bigMaxs[g] : BigInt.asIntN(64, this.bigMaxs[g] - this.bigMins[g]);
       }
-      return i64Vec(out, nullBits(groups, isEmpty));
+      return i64Vec(out, validity);
     }
-    const out = new Float64Array(groups);
-    for (let g = 0; g < groups; g++) {
-      out[g] = name === 'min' ? this.mins[g] : name === 'max' ? this.maxs[g] : this.maxs[g] - this.mins[g];
+    let out: Float64Array;
+    if (name === 'min') out = this.mins.slice(0, groups);
+    else if (name === 'max') out = this.maxs.slice(0, groups);
+    else {
+      out = new Float64Array(groups);
+      for (let g = 0; g < groups; g++) out[g] = this.maxs[g] - this.mins[g];
     }
-    return f64Result(out, groups, isEmpty);
+    return { kind: 'f64', values: out, validity };
   }
 
   pointTs(name: AggregateName, g: number): bigint | null {

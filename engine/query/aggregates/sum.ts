@@ -6,7 +6,7 @@ import type { ColumnStats } from '../../types.js';
 import type { Rows, Vec } from '../exec/vec.js';
 import { i64Vec } from '../exec/vec.js';
 import type { Accumulator } from './accumulator.js';
-import { addEachRun, f64Result, grow, growList, nullBits } from './accumulator.js';
+import { addEachRun, emptyBits, grow, growList } from './accumulator.js';
 import type { SegmentList } from '../exec/segment-list.js';
 import type { AggregateName } from './registry.js';
 import { out, sumF64 } from './f64-loops.js';
@@ -78,18 +78,23 @@ export class SumAccumulator implements Accumulator {
   }
 
   finish(name: AggregateName, groups: number): Vec {
-    const isEmpty = (g: number): boolean => this.counts[g] === 0;
-    if (name === 'sum' && this.isInt) {
-      const out = new BigInt64Array(groups);
-      for (let g = 0; g < groups; g++) out[g] = BigInt.asIntN(64, this.bigSums[g]);
-      return i64Vec(out, nullBits(groups, isEmpty));
+    const counts = this.counts;
+    const validity = emptyBits(counts, groups);
+    if (this.isInt) {
+      if (name === 'sum') {
+        const out = new BigInt64Array(groups);
+        for (let g = 0; g < groups; g++) out[g] = BigInt.asIntN(64, this.bigSums[g]);
+        return i64Vec(out, validity);
+      }
+      const out = new Float64Array(groups);
+      for (let g = 0; g < groups; g++) out[g] = Number(this.bigSums[g]) / counts[g];
+      return { kind: 'f64', values: out, validity };
     }
+    if (name === 'sum') return { kind: 'f64', values: this.sums.slice(0, groups), validity };
+    const sums = this.sums;
     const out = new Float64Array(groups);
-    for (let g = 0; g < groups; g++) {
-      const sum = this.isInt ? Number(this.bigSums[g]) : this.sums[g];
-      out[g] = name === 'sum' ? sum : sum / this.counts[g];
-    }
-    return f64Result(out, groups, isEmpty);
+    for (let g = 0; g < groups; g++) out[g] = sums[g] / counts[g];
+    return { kind: 'f64', values: out, validity };
   }
 
   pointTs(): null {

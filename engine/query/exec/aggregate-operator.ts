@@ -24,10 +24,11 @@ export function runAggregate(plan: TablePlan, agg: AggregatePlan, ctx: RunContex
   const groups = new GroupTable((capacity) => { for (const a of accumulators) a.reserve(capacity); });
   const grouper = new Grouper(groups, agg.bucket, agg.keys);
   const segments = new SegmentList();
-  const ranges = plan.ranges ?? [null];
-  for (let r = 0; r < ranges.length; r++) {
+  const scans = (plan.ranges ?? [null]).map((range) => scanSlices(plan.table, range));
+  if (agg.keys.length === 0) groups.reserve(scans.reduce((n, slices) => n + grouper.maxGroups(slices), 0));
+  for (let r = 0; r < scans.length; r++) {
     grouper.startRange(r);
-    for (const slice of scanSlices(plan.table, ranges[r])) {
+    for (const slice of scans[r]) {
       ctx.scannedRowsCount += (slice.hi - slice.lo) * plan.referencedColumns;
       ctx.deadline.check();
       const frame = new BatchFrame(slice.view, plan.columnTypes, ctx.scratch);

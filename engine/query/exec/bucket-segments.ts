@@ -1,7 +1,9 @@
 // GROUP BY duration: splits ascending rows into bucket runs. Fixed-width buckets (every unit but
 // months and years) run on plain numbers: timestamps become offsets from the first bucket start
-// of the batch (exact while a batch spans under 2^53 ns, about 104 days), bucket edges are found
-// by a short walk then galloping search, and each bucket start is written as 32-bit halves: no BigInt per bucket.
+// of the batch (exact while a batch spans under 2^53 ns, about 104 days), each bucket edge is
+// searched from where the previous bucket's row count points (a couple of probes on evenly spaced
+// data instead of a walk over every row), and each bucket start is written as 32-bit halves: no
+// BigInt per bucket.
 // Calendar buckets (months, years) take a BigInt step per bucket; there are few of them.
 import { addDuration, bucketStart } from '../../../grammar/index.js';
 import type { DurationValue } from '../../../grammar/index.js';
@@ -10,7 +12,6 @@ import type { TsHalves } from './ts-search.js';
 import type { BucketRuns } from './segment-list.js';
 import type { Rows } from './vec.js';
 import { splitInt64 } from './vec.js';
-
 
 const TWO_32 = 4294967296;
 const EXACT = 2 ** 53;
@@ -30,42 +31,43 @@ function fixedBuckets(ts: BigInt64Array, halves: TsHalves, rows: Rows, d: Durati
   const { hi: bh, lo: bl } = splitInt64(base);
   const th = halves.hi;
   const tl = halves.lo;
+  /** Offset of the k-th row from `base`, exact as a number. */
+  const rel = (k: number): number => {
+    const i = sel === null ? k : sel[k];
+    return (th[(i << 1) | 1] - bh) * TWO_32 + (tl[i << 1] - bl);
+  };
+  let guess = 1;
   let k = lo;
   while (k < hi) {
-    let i = sel === null ? k : sel[k];
-    const m = Math.floor(((th[(i << 1) | 1] - bh) * TWO_32 + (tl[i << 1] - bl)) / w);
+    const m = Math.floor(rel(k) / w);
     const end = (m + 1) * w;
-    // Walk up to 16 rows (small buckets: predictable branches), then gallop and bisect.
+    // The first row at or past `end`, searched from where the previous run's length points:
+    // galloping away from the guess, then bisecting. Evenly spaced rows hit within a step or two.
     let a = k + 1;
-    const walkEnd = Math.min(hi, k + 17);
-    while (a < walkEnd) {
-      i = sel === null ? a : sel[a];
-      if ((th[(i << 1) | 1] - bh) * TWO_32 + (tl[i << 1] - bl) >= end) break;
-      a++;
+    let b = hi;
+    const g = Math.min(hi, k + guess);
+    if (g < hi && rel(g) < end) {
+      let step = 1;
+      a = g + 1;
+      while (g + step < hi && rel(g + step) < end) { a = g + step + 1; step <<= 1; }
+      b = Math.min(hi, g + step);
+    } else {
+      let step = 1;
+      b = g;
+      while (g - step > k && rel(g - step) >= end) { b = g - step; step <<= 1; }
+      a = Math.max(k + 1, g - step + 1);
     }
-    if (a === walkEnd && a < hi) {
-      let inside = a - 1;
-      let step = 16;
-      while (inside + step < hi) {
-        i = sel === null ? inside + step : sel[inside + step];
-        if ((th[(i << 1) | 1] - bh) * TWO_32 + (tl[i << 1] - bl) >= end) break;
-        inside += step;
-        step <<= 1;
-      }
-      a = inside + 1;
-      let b = Math.min(hi, inside + step);
-      while (a < b) {
-        const mid = (a + b) >>> 1;
-        i = sel === null ? mid : sel[mid];
-        if ((th[(i << 1) | 1] - bh) * TWO_32 + (tl[i << 1] - bl) < end) a = mid + 1;
-        else b = mid;
-      }
+    while (a < b) {
+      const mid = (a + b) >>> 1;
+      if (rel(mid) < end) a = mid + 1;
+      else b = mid;
     }
     const offset = m * w;
     let startLo = bl + (offset % TWO_32);
     let startHi = bh + Math.floor(offset / TWO_32);
     if (startLo >= TWO_32) { startLo -= TWO_32; startHi += 1; }
     runs.push(startHi, startLo, k, a);
+    guess = a - k;
     k = a;
   }
   return true;

@@ -33,14 +33,15 @@ export function finishGroups(plan: TablePlan, agg: AggregatePlan, groups: GroupT
   const frame = new GroupFrame(n, ctx.scratch, aggregate, key, bucket);
   const all: Rows = { sel: null, lo: 0, hi: n };
 
-  let order = groups.naturalOrder(agg.keys.length === 0 ? null : compareKeyLists);
+  // Groups are created in their natural order unless GROUP BY columns are involved.
+  let order = agg.keys.length === 0 ? null : groups.naturalOrder(compareKeyLists);
   if (agg.having !== null) {
     const pass = evalCondition(agg.having, frame, all);
     const isKept = new Uint8Array(n);
     for (let k = pass.lo; k < pass.hi; k++) isKept[pass.sel === null ? k : pass.sel[k]] = 1;
-    order = order.filter((g) => isKept[g] === 1);
+    order = (order ?? groups.naturalOrder(null)).filter((g) => isKept[g] === 1);
   }
-  const rows: Rows = { sel: order, lo: 0, hi: order.length };
+  const rows: Rows = order === null ? all : { sel: order, lo: 0, hi: order.length };
   const times = new ColumnBuilder('timestamp');
   times.append(rowTimes(plan, agg, groups, accumulators), rows);
   const columns = plan.outputs.map((o) => {

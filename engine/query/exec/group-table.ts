@@ -32,8 +32,15 @@ export class GroupTable {
     return g;
   }
 
-  private grow(): void {
-    const capacity = this.ranges.length * 2;
+  /**
+   * Makes room for `capacity` groups at once: with hundreds of thousands of buckets, growing by
+   * doubling would allocate and copy every accumulator's arrays twenty times over.
+   */
+  reserve(capacity: number): void {
+    if (capacity > this.ranges.length) this.grow(capacity);
+  }
+
+  private grow(capacity = this.ranges.length * 2): void {
     const ranges = new Int32Array(capacity);
     ranges.set(this.ranges);
     this.ranges = ranges;
