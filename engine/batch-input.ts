@@ -1,7 +1,8 @@
 // Validates a user's columnar batch against a table schema and turns it into plain columns the
 // storage owns (copies: the caller may reuse its arrays once the call returns). Rows are sorted
 // by timestamp here (stable, so equal timestamps keep their order), once per insert.
-import { nullColumn, permuteColumn } from './column-values.js';
+import { nullColumn } from './column-values.js';
+import { permuteRows } from './row-slices.js';
 import type { ColumnValues } from './column-values.js';
 import { SvcError } from './errors.js';
 import { TIMESTAMP_COLUMN } from './arrow-schema.js';
@@ -24,7 +25,7 @@ export function normalizeBatch(table: string, schema: readonly ColumnDef[], inpu
       throw new SvcError('ColumnNotFound', `table '${table}' has no column '${key}'`);
     }
   }
-  let columns = schema.map((def) => {
+  const columns = schema.map((def) => {
     const raw = input[def.name];
     if (raw === undefined) return nullColumn(def.type, n);
     const col = toColumn(def, raw);
@@ -35,11 +36,7 @@ export function normalizeBatch(table: string, schema: readonly ColumnDef[], inpu
     return col;
   });
   const perm = sortPermutation(ts);
-  if (perm === null) return { ts, columns };
-  const sorted = new BigInt64Array(n);
-  for (let i = 0; i < n; i++) sorted[i] = ts[perm[i]];
-  columns = columns.map((c) => permuteColumn(c, perm, 0, n));
-  return { ts: sorted, columns };
+  return perm === null ? { ts, columns } : permuteRows({ ts, columns }, perm);
 }
 
 /** Stable sort order of `ts`, or null when it is already sorted (the common case). */

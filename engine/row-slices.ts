@@ -2,6 +2,7 @@
 // no copy) and concatenates them once when sealed or read, instead of copying every insert into
 // growable buffers that are copied again at seal time.
 import type { NormalizedBatch } from './batch-input.js';
+import { permuteColumn } from './column-values.js';
 import type { ColumnValues } from './column-values.js';
 
 /** Rows [start, end) of `rows` as views sharing its memory (lists are copied shallowly). */
@@ -45,4 +46,12 @@ export function concatRows(parts: readonly NormalizedBatch[]): NormalizedBatch {
     return { type: first.type, values: parts.flatMap((p) => p.columns[c].values as unknown[]) } as ColumnValues;
   });
   return { ts, columns };
+}
+
+/** `rows` reordered by `perm` (perm[i] = source row of output row i), in fresh arrays. */
+export function permuteRows(rows: NormalizedBatch, perm: Uint32Array): NormalizedBatch {
+  const n = rows.ts.length;
+  const ts = new BigInt64Array(n);
+  for (let i = 0; i < n; i++) ts[i] = rows.ts[perm[i]];
+  return { ts, columns: rows.columns.map((c) => permuteColumn(c, perm, 0, n)) };
 }

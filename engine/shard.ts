@@ -6,7 +6,7 @@ import { batchColumns } from './batch-columns.js';
 import { permuteColumn } from './column-values.js';
 import { sortPermutation } from './batch-input.js';
 import type { NormalizedBatch } from './batch-input.js';
-import { concatRows, sliceRows } from './row-slices.js';
+import { concatRows, permuteRows, sliceRows } from './row-slices.js';
 import { Tail } from './tail.js';
 import type { TableLayout } from './table-layout.js';
 import type { BatchView } from './types.js';
@@ -46,7 +46,7 @@ export class Shard {
     const rows = this.tail.sorted();
     this.tail.clear();
     this.tailView = null;
-    this.pushChunks(rows);
+    this.batches.push(...this.chunks(rows));
   }
 
   /** Sealed batches plus the tail view, all in timestamp order. */
@@ -61,31 +61,39 @@ export class Shard {
     this.batches.push(view);
   }
 
-  /** Rewrites the sealed batches that late rows fall into, keeping earlier rows first on ties. */
+  /**
+   * Rewrites only the sealed batches that the late rows [start, end) fall among: those ending
+   * after the earliest late row and starting at or before the latest one (a batch starting at
+   * exactly that time holds earlier-inserted ties, which must stay first).
+   */
   private mergeLate(batch: NormalizedBatch, start: number, end: number): void {
     const lateMin = batch.ts[start];
+    const lateMax = batch.ts[end - 1];
     let k = this.batches.length;
     while (k > 0 && this.batches[k - 1].maxTs > lateMin) k--;
-    const parts = this.batches.splice(k).map((b) => batchColumns(b, this.layout.columns));
+    let m = k;
+    while (m < this.batches.length && this.batches[m].minTs <= lateMax) m++;
+    const parts = this.batches.slice(k, m).map((b) => batchColumns(b, this.layout.columns));
     parts.push(sliceRows(batch, start, end));
     const merged = concatRows(parts);
     const perm = sortPermutation(merged.ts);
-    if (perm === null) return this.pushChunks(merged);
-    const ts = new BigInt64Array(merged.ts.length);
-    for (let i = 0; i < ts.length; i++) ts[i] = merged.ts[perm[i]];
-    this.pushChunks({ ts, columns: merged.columns.map((c) => permuteColumn(c, perm, 0, ts.length)) });
+    const sorted = perm === null ? merged : permuteRows(merged, perm);
+    this.batches.splice(k, m - k, ...this.chunks(sorted));
   }
 
-  private pushChunks(rows: NormalizedBatch): void {
+  /** Sorted rows as sealed batches of at most `batchRows` rows. */
+  private chunks(rows: NormalizedBatch): BatchView[] {
     const size = this.layout.batchRows;
+    const out: BatchView[] = [];
     for (let at = 0; at < rows.ts.length; at += size) {
       const end = Math.min(rows.ts.length, at + size);
       const whole = at === 0 && end === rows.ts.length;
-      this.batches.push(this.build(whole ? rows : {
+      out.push(this.build(whole ? rows : {
         ts: rows.ts.slice(at, end),
         columns: rows.columns.map((c) => permuteColumn(c, null, at, end)),
       }));
     }
+    return out;
   }
 
   private build(rows: NormalizedBatch): BatchView {

@@ -1,10 +1,9 @@
 // The mutable tail of a shard: rows appended since the last seal, in arrival order. It holds
 // views of the inserted (engine-owned, immutable) batches rather than copies; sealing or reading
 // concatenates them once and sorts (stably) only when some row arrived out of order.
-import { permuteColumn } from './column-values.js';
 import { sortPermutation } from './batch-input.js';
 import type { NormalizedBatch } from './batch-input.js';
-import { concatRows, sliceRows } from './row-slices.js';
+import { concatRows, permuteRows, sliceRows } from './row-slices.js';
 
 export class Tail {
   length = 0;
@@ -28,11 +27,7 @@ export class Tail {
     // Keep the concatenation: later appends add to it instead of re-copying every part.
     this.parts = [rows];
     const perm = this.isSorted ? null : sortPermutation(rows.ts);
-    if (perm === null) return rows;
-    const n = rows.ts.length;
-    const ts = new BigInt64Array(n);
-    for (let i = 0; i < n; i++) ts[i] = rows.ts[perm[i]];
-    return { ts, columns: rows.columns.map((c) => permuteColumn(c, perm, 0, n)) };
+    return perm === null ? rows : permuteRows(rows, perm);
   }
 
   clear(): void {
