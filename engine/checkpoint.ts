@@ -5,7 +5,8 @@
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32c } from '@node-rs/crc32';
-import { makeData, RecordBatch, Struct, tableFromIPC, tableToIPC, Table as ArrowTable } from 'apache-arrow';
+import { makeData, RecordBatch, Struct, tableFromIPC } from 'apache-arrow';
+import { writeArrowFile } from './arrow-file-writer.js';
 import { Packr } from 'msgpackr';
 import { viewOfBatch } from './batch-builder.js';
 import type { EntryStore } from './entry-store.js';
@@ -82,7 +83,7 @@ export async function writeCheckpoint(dataDir: string, seq: number, snap: Snapsh
   for (let i = 0; i < snap.tables.length; i++) {
     const { table, batches } = snap.tables[i];
     const file = batches.length === 0 ? null : `table-${i}.arrow`;
-    if (file !== null) await put(file, tableToIPC(new ArrowTable(withFinalDictionaries(table, batches)), 'file'));
+    if (file !== null) files[file] = await writeArrowFile(join(tmp, file), withFinalDictionaries(table, batches));
     tables.push({ name: table.name, columns: [...table.columns], shardSize: table.shardSize, file, stats: batches.map((b) => [...b.stats]) });
   }
   const manifest: Manifest = { version: 1, walStart: snap.walStart, files, tables };

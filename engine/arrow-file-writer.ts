@@ -1,0 +1,52 @@
+// Streams record batches into an Arrow IPC file on disk. Arrow's writer emits zero-copy chunks
+// (message headers plus views of the column buffers); they are written as they come, with at
+// most IN_FLIGHT bytes queued, so a checkpoint of a large table neither builds one huge buffer
+// (tableToIPC would copy the whole table) nor blocks the event loop while it serializes.
+import { open } from 'node:fs/promises';
+import { crc32c } from '@node-rs/crc32';
+import { RecordBatchFileWriter } from 'apache-arrow';
+import type { RecordBatch } from 'apache-arrow';
+
+const IN_FLIGHT = 64 * 1024 * 1024;
+
+/** Writes `batches` to `path` (fsynced); returns the file's size and crc32c. */
+export async function writeArrowFile(path: string, batches: readonly RecordBatch[]): Promise<{ size: number; crc: number }> {
+  const fh = await open(path, 'w');
+  try {
+    const writer = new RecordBatchFileWriter();
+    let size = 0;
+    let crc = 0;
+    let produced = 0;
+    // Resolved by the consumer after each chunk, while the producer waits for room.
+    const waiting: { wake: (() => void) | null } = { wake: null };
+    const consume = (async () => {
+      for await (const chunk of writer) {
+        crc = crc32c(chunk, crc);
+        let at = 0;
+        while (at < chunk.length) at += (await fh.write(chunk, at, chunk.length - at, size + at)).bytesWritten;
+        size += chunk.length;
+        waiting.wake?.();
+      }
+    })();
+    // A failed write ends the consumer: wake the producer so the error surfaces, not a hang.
+    let isDone = false;
+    void consume.catch(() => undefined).finally(() => { isDone = true; waiting.wake?.(); });
+    for (const batch of batches) {
+      writer.write(batch);
+      produced += batch.data.children.reduce((sum, d) => sum + bodyBytes(d), 0);
+      while (!isDone && produced - size > IN_FLIGHT) await new Promise<void>((resolve) => { waiting.wake = resolve; });
+      waiting.wake = null;
+    }
+    writer.finish();
+    await consume;
+    await fh.sync();
+    return { size, crc: crc >>> 0 };
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Approximate bytes of a column's buffers (enough for back-pressure). */
+function bodyBytes(data: RecordBatch['data']['children'][number]): number {
+  return (data.values?.byteLength ?? 0) + (data.valueOffsets?.byteLength ?? 0) + (data.nullBitmap?.byteLength ?? 0);
+}
