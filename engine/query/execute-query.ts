@@ -1,9 +1,10 @@
-// The entry point of the query language: size check, parse, then one handler per statement kind
-// (an exhaustive Record, so a new statement kind is a compile error until it is handled).
+// The entry point of the query language: size check, parse (or a recently parsed AST), then one
+// handler per statement kind (an exhaustive Record, so a new statement kind is a compile error
+// until it is handled).
 import { Buffer } from 'node:buffer';
-import { parse } from '../../grammar/index.js';
 import type { Statement } from '../../grammar/index.js';
 import { SvcError } from '../errors.js';
+import { parseCached } from './ast-cache.js';
 import type { QueryCatalog } from './catalog.js';
 import { Deadline, DEFAULT_DEADLINE_MS } from './deadline.js';
 import { toSyntaxError } from './query-errors.js';
@@ -56,7 +57,7 @@ export async function executeQuery(catalog: QueryCatalog, text: string, options:
   const deadline = new Deadline(options.deadlineMs ?? DEFAULT_DEADLINE_MS);
   let ast: Statement;
   try {
-    ast = parse(text);
+    ast = parseCached(text);
   } catch (e) {
     throw toSyntaxError(e);
   }

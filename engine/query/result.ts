@@ -14,6 +14,9 @@
 //   the number of distinct columns the query references (`*` and `count(*)` reference every
 //   column, `$timestamp` counts when named or implied by `*`, `$table` is not a column). WHERE,
 //   LIMIT, statistics and other shortcuts never change it.
+// - Typed arrays of one table may be views into one shared ArrayBuffer (a small result is
+//   allocated at once): read them through their own byteOffset and byteLength, never `.buffer`
+//   alone.
 // - CREATE, DROP and INSERT give kind 'ok' and no tables; a standalone find(...) gives kind
 //   'find' and `aliases` (ascending); SHOW gives one table with columns `name` and `type`.
 

@@ -18,6 +18,11 @@ export class CountAccumulator implements Accumulator {
     this.counts[g] += countValid(vec, rows);
   }
 
+  /** Adds `n` values known to be non-null to group g. */
+  addCount(g: number, n: number): void {
+    this.counts[g] += n;
+  }
+
   addRuns(runs: SegmentList, vec: Vec, ts: BigInt64Array): void {
     if (vec.kind === 'list' || vec.kind === 'const' || vec.validity !== null) { addEachRun(this, runs, vec, ts); return; }
     for (let r = 0; r < runs.count; r++) this.counts[runs.groups[r]] += runs.his[r] - runs.los[r];

@@ -10,6 +10,7 @@ import { addEachRun, emptyBits, grow, growList } from './accumulator.js';
 import type { SegmentList } from '../exec/segment-list.js';
 import type { AggregateName } from './registry.js';
 import { minMaxF64, out } from './f64-loops.js';
+import type { RunPartials } from './sum-min-max.js';
 
 export class MinMaxAccumulator implements Accumulator {
   private has = new Uint8Array(16);
@@ -75,7 +76,6 @@ export class MinMaxAccumulator implements Accumulator {
    */
   private addRunsF64(runs: SegmentList, x: Float64Array): void {
     const { groups, los, his, sel } = runs;
-    const { has, mins, maxs } = this;
     for (let r = 0; r < runs.count; r++) {
       const hi = his[r];
       let m = Infinity;
@@ -85,12 +85,28 @@ export class MinMaxAccumulator implements Accumulator {
       } else {
         for (let k = los[r]; k < hi; k++) { const v = x[sel[k]]; if (v < m) m = v; if (v > M) M = v; }
       }
-      if (!(m <= M)) continue;
-      const g = groups[r];
-      if (has[g] === 0) { has[g] = 1; mins[g] = m; maxs[g] = M; continue; }
-      if (m < mins[g]) mins[g] = m;
-      if (M > maxs[g]) maxs[g] = M;
+      this.merge(groups[r], m, M);
     }
+  }
+
+  /** Whether addPartials applies: doubles, and no picked row to track. */
+  get takesPartials(): boolean {
+    return !this.isInt && !this.needsPoint;
+  }
+
+  /** Each run's extremes computed by the fused pass (sum-min-max.ts). */
+  addPartials(runs: SegmentList, partials: RunPartials): void {
+    const { groups } = runs;
+    const { mins, maxs } = partials;
+    for (let r = 0; r < runs.count; r++) this.merge(groups[r], mins[r], maxs[r]);
+  }
+
+  /** Merges one run's extremes (m > M, or NaN: the run had no value besides NaN). */
+  private merge(g: number, m: number, M: number): void {
+    if (!(m <= M)) return;
+    if (this.has[g] === 0) { this.has[g] = 1; this.mins[g] = m; this.maxs[g] = M; return; }
+    if (m < this.mins[g]) this.mins[g] = m;
+    if (M > this.maxs[g]) this.maxs[g] = M;
   }
 
   addStats(g: number, stats: ColumnStats, _vec: () => Vec, ts: BigInt64Array): boolean {

@@ -10,6 +10,7 @@ import { addEachRun, emptyBits, grow, growList } from './accumulator.js';
 import type { SegmentList } from '../exec/segment-list.js';
 import type { AggregateName } from './registry.js';
 import { out, sumF64 } from './f64-loops.js';
+import type { RunPartials } from './sum-min-max.js';
 
 const CHUNK = 1 << 20;
 
@@ -65,6 +66,29 @@ export class SumAccumulator implements Accumulator {
       for (let i = lo; i < hi; i++) s += x[i];
       this.sums[g] += s;
       this.counts[g] += hi - lo;
+    }
+  }
+
+  /** Adds a double sum of `count` values to group g (filtered-sums.ts). */
+  addTotal(g: number, sum: number, count: number): void {
+    this.sums[g] += sum;
+    this.counts[g] += count;
+  }
+
+  /** Whether addPartials applies: a double argument. */
+  get takesPartials(): boolean {
+    return !this.isInt;
+  }
+
+  /** Each run's sum computed by the fused pass (sum-min-max.ts). */
+  addPartials(runs: SegmentList, partials: RunPartials): void {
+    const { groups, los, his } = runs;
+    const { sums, counts } = this;
+    const runSums = partials.sums;
+    for (let r = 0; r < runs.count; r++) {
+      const g = groups[r];
+      sums[g] += runSums[r];
+      counts[g] += his[r] - los[r];
     }
   }
 

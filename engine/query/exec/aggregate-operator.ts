@@ -1,13 +1,19 @@
 // Aggregate SELECT: scans each range batch by batch, splits the rows into per-group segments and
 // feeds every accumulator. A batch wholly inside the range and inside one bucket, with no WHERE
 // and no GROUP BY column, is answered from its statistics for the families that allow it
-// (count/sum/avg/min/max/spread/first/last): no value of it is read.
+// (count/sum/avg/min/max/spread/first/last): no value of it is read. Two common shapes take one
+// pass where the families would take several: WHERE <double column> <op> <constant> under sums
+// and counts (filtered-sums.ts), and a sum beside a min/max of the same double argument over many
+// short runs, as in GROUP BY 1min (sum-min-max.ts).
 import type { Accumulator } from '../aggregates/accumulator.js';
 import { createAccumulator } from '../aggregates/create-accumulator.js';
+import { addFused, fusedPairs, RunPartials } from '../aggregates/sum-min-max.js';
 import type { AggregatePlan, TablePlan } from '../plan/plan-types.js';
 import type { ResultTable } from '../result.js';
+import { maxBuckets } from './bucket-segments.js';
 import { evalCondition } from './eval-condition.js';
 import { evalValue, materialize } from './eval-value.js';
+import { addFilteredSums, filteredSumsOf } from './filtered-sums.js';
 import { BatchFrame } from './frame.js';
 import { finishGroups } from './group-output.js';
 import { GroupTable } from './group-table.js';
@@ -18,14 +24,25 @@ import type { Slice } from './scan-slices.js';
 import { scanSlices } from './scan-slices.js';
 import type { Rows, Vec } from './vec.js';
 
+const MAX_RESERVED_GROUPS = 1 << 20;
+
 export function runAggregate(plan: TablePlan, agg: AggregatePlan, ctx: RunContext): ResultTable | null {
   const point = agg.pointCall === null ? -1 : agg.calls[agg.pointCall].accumulator;
   const accumulators = agg.accumulators.map((spec, a) => createAccumulator(spec, a === point));
   const groups = new GroupTable((capacity) => { for (const a of accumulators) a.reserve(capacity); });
   const grouper = new Grouper(groups, agg.bucket, agg.keys);
   const segments = new SegmentList();
+  const pairs = fusedPairs(agg.accumulators, accumulators);
+  const partials = new RunPartials();
+  const isFed = new Uint8Array(accumulators.length);
+  const filtered = filteredSumsOf(plan, agg, accumulators);
   const scans = (plan.ranges ?? [null]).map((range) => scanSlices(plan.table, range));
-  if (agg.keys.length === 0) groups.reserve(scans.reduce((n, slices) => n + grouper.maxGroups(slices), 0));
+  // Sized once when the bound is tight: no WHERE to thin the rows out, and capped, since sparse
+  // rows under a fine bucket can bound far more groups than they make.
+  if (agg.keys.length === 0 && plan.where === null) {
+    const bound = (slices: Slice[]): number => (slices.length === 0 ? 0 : agg.bucket === null ? 1 : maxBuckets(slices, agg.bucket));
+    groups.reserve(Math.min(MAX_RESERVED_GROUPS, scans.reduce((n, slices) => n + bound(slices), 0)));
+  }
   for (let r = 0; r < scans.length; r++) {
     grouper.startRange(r);
     for (const slice of scans[r]) {
@@ -36,13 +53,20 @@ export function runAggregate(plan: TablePlan, agg: AggregatePlan, ctx: RunContex
         addFromStats(agg, accumulators, frame, grouper);
         continue;
       }
+      if (filtered !== null && addFilteredSums(filtered, accumulators, frame, slice.lo, slice.hi, grouper)) continue;
       let rows: Rows = { sel: null, lo: slice.lo, hi: slice.hi };
       if (plan.where !== null) rows = evalCondition(plan.where, frame, rows);
       if (rows.hi <= rows.lo) continue;
       const args: Vec[] = agg.accumulators.map((s) => materialize(s.arg, evalValue(s.arg, frame, rows), frame, rows));
       const ts = slice.view.ts;
       grouper.segment(frame, ts, rows, segments);
-      for (let a = 0; a < accumulators.length; a++) accumulators[a].addRuns(segments, args[a], ts);
+      isFed.fill(0);
+      for (const pair of pairs) {
+        if (!addFused(pair, accumulators, segments, args[pair.sum], rows.hi - rows.lo, partials)) continue;
+        isFed[pair.sum] = 1;
+        isFed[pair.minMax] = 1;
+      }
+      for (let a = 0; a < accumulators.length; a++) if (isFed[a] === 0) accumulators[a].addRuns(segments, args[a], ts);
     }
   }
   return finishGroups(plan, agg, groups, accumulators, ctx);

@@ -5,16 +5,34 @@
 // data instead of a walk over every row), and each bucket start is written as 32-bit halves: no
 // BigInt per bucket.
 // Calendar buckets (months, years) take a BigInt step per bucket; there are few of them.
-import { addDuration, bucketStart } from '../../../grammar/index.js';
+import { addDuration, bucketStart, NS_PER_DAY } from '../../../grammar/index.js';
 import type { DurationValue } from '../../../grammar/index.js';
 import { gallop } from './ts-search.js';
 import type { TsHalves } from './ts-search.js';
+import type { Slice } from './scan-slices.js';
 import type { BucketRuns } from './segment-list.js';
 import type { Rows } from './vec.js';
 import { splitInt64 } from './vec.js';
 
 const TWO_32 = 4294967296;
 const EXACT = 2 ** 53;
+/** The shortest month, for bounding how many calendar buckets a span holds. */
+const MIN_MONTH_NS = 28n * NS_PER_DAY;
+
+/**
+ * At most how many buckets of `d` the rows of `slices` (one range, in time order) fall in: one
+ * per bucket their span touches, never more than their rows. Lets the groups be sized once.
+ */
+export function maxBuckets(slices: readonly Slice[], d: DurationValue): number {
+  if (slices.length === 0) return 0;
+  let rows = 0;
+  for (const s of slices) rows += s.hi - s.lo;
+  const first = slices[0];
+  const last = slices[slices.length - 1];
+  const span = last.view.ts[last.hi - 1] - first.view.ts[first.lo];
+  const width = d.months === 0 ? d.nanos : BigInt(d.months) * MIN_MONTH_NS;
+  return Math.min(rows, Number(span / width) + 2);
+}
 
 /** Fills `runs` with the bucket runs of `rows`: start as hi·2^32 + lo, rows [from, to). */
 export function bucketRuns(ts: BigInt64Array, halves: TsHalves, rows: Rows, d: DurationValue, runs: BucketRuns): void {

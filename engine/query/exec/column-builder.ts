@@ -10,12 +10,18 @@ import { int64Halves } from './vec.js';
 
 type Storage = 'f64' | 'i64' | 'text' | 'bytes';
 
+// Shared empty arrays until the first append: a typed array costs an allocation even when empty.
+const NO_F64 = new Float64Array(0);
+const NO_I64 = new BigInt64Array(0);
+/** Above this, each column gets its own buffer (one huge allocation is harder to satisfy). */
+const MAX_SHARED_BYTES = 1 << 20;
+
 export class ColumnBuilder {
   length = 0;
   private readonly storage: Storage;
   private capacity = 0;
-  private f64 = new Float64Array(0);
-  private i64 = new BigInt64Array(0);
+  private f64 = NO_F64;
+  private i64 = NO_I64;
   private readonly list: (string | Uint8Array | null)[] = [];
   /** Null flags by row; null until the first null. */
   private nulls: Uint8Array | null = null;
@@ -80,6 +86,26 @@ export class ColumnBuilder {
     this.nulls ??= new Uint8Array(this.capacity);
     this.nulls[at] = 1;
     this.nullCount++;
+  }
+
+  /**
+   * Gives the typed-array builders room for `rows` rows up front (no doubling), small results in
+   * one shared ArrayBuffer: one allocation instead of one per column, which is most of the cost
+   * of a small result (LIMIT 1000). When exactly `rows` rows arrive, the built arrays are those
+   * views (result.ts: arrays may share a buffer). Call before any append.
+   */
+  static preallocate(builders: readonly ColumnBuilder[], rows: number): void {
+    const fixed = builders.filter((b) => b.storage === 'f64' || b.storage === 'i64');
+    if (rows <= 0 || fixed.length === 0) return;
+    const isShared = 8 * rows * fixed.length <= MAX_SHARED_BYTES;
+    const shared = isShared ? new ArrayBuffer(8 * rows * fixed.length) : null;
+    fixed.forEach((b, i) => {
+      const buffer = shared ?? new ArrayBuffer(8 * rows);
+      const at = isShared ? 8 * rows * i : 0;
+      if (b.storage === 'f64') b.f64 = new Float64Array(buffer, at, rows);
+      else b.i64 = new BigInt64Array(buffer, at, rows);
+      b.capacity = rows;
+    });
   }
 
   /** Room for `n` rows: exactly `n` on the first append, then doubling. */

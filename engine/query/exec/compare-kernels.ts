@@ -12,7 +12,8 @@ import { isValidAt, splitInt64 } from './vec.js';
 
 type Compare = PlanExpr & { kind: 'compare' };
 
-const FLIPPED: Record<CompareOp, CompareOp> = { '=': '=', '!=': '!=', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
+/** The operator that gives the same test with its operands swapped. */
+export const FLIPPED: Readonly<Record<CompareOp, CompareOp>> = { '=': '=', '!=': '!=', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
 
 /** Writes the positions of `rows` where the comparison holds into `out`; returns their count. */
 export function compareRows(e: Compare, l: Vec, r: Vec, frame: Frame, rows: Rows, out: Int32Array): number {

@@ -2,7 +2,7 @@
 // by GROUP BY duration (bucket-segments.ts), and by GROUP BY columns (hash lookup of each row's
 // key, then a stable counting sort of the rows by group, so each group's rows form one
 // contiguous run of a selection vector).
-import { bucketStart, NS_PER_DAY } from '../../../grammar/index.js';
+import { bucketStart } from '../../../grammar/index.js';
 import type { DurationValue } from '../../../grammar/index.js';
 import type { ValueKey } from '../aggregates/value-key.js';
 import { keyAt } from '../aggregates/value-key.js';
@@ -14,14 +14,11 @@ import { evalValue } from './eval-value.js';
 import type { Frame } from './frame.js';
 import type { GroupTable } from './group-table.js';
 import { scalarAt } from './scalars.js';
-import type { Slice } from './scan-slices.js';
 import { tsHalves } from './ts-search.js';
 import type { Rows, Vec } from './vec.js';
 import { splitInt64 } from './vec.js';
 
 const NULL_KEY = Symbol('null');
-/** The shortest month, for bounding how many calendar buckets a span holds. */
-const MIN_MONTH_NS = 28n * NS_PER_DAY;
 
 export class Grouper {
   private range = 0;
@@ -44,24 +41,6 @@ export class Grouper {
     this.rangeGroup = -1;
     this.hasBucket = false;
     this.keyGroups = new Map();
-  }
-
-  /**
-   * At most how many groups the slices of one range make without GROUP BY columns: one, or one
-   * per bucket the range's rows span (never more than its rows), so the groups' arrays can be
-   * sized once.
-   */
-  maxGroups(slices: readonly Slice[]): number {
-    if (slices.length === 0) return 0;
-    const d = this.duration;
-    if (d === null) return 1;
-    let rows = 0;
-    for (const s of slices) rows += s.hi - s.lo;
-    const first = slices[0];
-    const last = slices[slices.length - 1];
-    const span = last.view.ts[last.hi - 1] - first.view.ts[first.lo];
-    const width = d.months === 0 ? d.nanos : BigInt(d.months) * MIN_MONTH_NS;
-    return Math.min(rows, Number(span / width) + 2);
   }
 
   /** Bucket start of a timestamp (only with GROUP BY duration). */

@@ -17,8 +17,14 @@ export function runRows(plan: TablePlan, ctx: RunContext): ResultTable | null {
   const times = new ColumnBuilder('timestamp');
   const columns = plan.outputs.map((o) => new ColumnBuilder(o.expr.type));
   const wanted = plan.orderBy.length === 0 && plan.limit !== null ? plan.offset + plan.limit : Infinity;
-  for (const range of plan.ranges ?? [null]) {
-    for (const slice of scanSlices(plan.table, range)) {
+  const scans = (plan.ranges ?? [null]).map((range) => scanSlices(plan.table, range));
+  // Without WHERE the row count is known before reading a value: size the columns once.
+  if (plan.where === null) {
+    const rows = scans.reduce((n, slices) => slices.reduce((m, s) => m + s.hi - s.lo, n), 0);
+    ColumnBuilder.preallocate([times, ...columns], Math.min(rows, wanted));
+  }
+  for (const slices of scans) {
+    for (const slice of slices) {
       ctx.scannedRowsCount += (slice.hi - slice.lo) * plan.referencedColumns;
       if (times.length >= wanted) continue;
       ctx.deadline.check();

@@ -1,0 +1,42 @@
+// Parsed statements by query text, most recently used kept: a dashboard sends the same few
+// queries again and again, and parsing (the Earley parser) is most of a small query's fixed cost.
+// Sharing an AST between runs is safe: ASTs are immutable (every field readonly, and nothing in
+// the engine writes to them), and they hold no instant that depends on when they were parsed —
+// `now`, `today`, … stay relative and are resolved with each run's own `now` by the planner.
+// Only statements that are commonly repeated are kept (not INSERT, whose texts carry their
+// values), and only short texts, so the cache stays small.
+import { parse } from '../../grammar/index.js';
+import type { Statement } from '../../grammar/index.js';
+
+const MAX_ENTRIES = 256;
+const MAX_TEXT_LENGTH = 4096;
+
+/** Map iteration order is insertion order: the first key is the least recently used. */
+const cache = new Map<string, Statement>();
+let lastText = '';
+let lastAst: Statement | null = null;
+
+/** `parse(text)`, answered from the cache when the same text was parsed recently. */
+export function parseCached(text: string): Statement {
+  // The same query as the last one (a polling client) needs no reordering of the cache.
+  if (text === lastText && lastAst !== null) return lastAst;
+  const hit = cache.get(text);
+  if (hit !== undefined) {
+    cache.delete(text);
+    cache.set(text, hit);
+    remember(text, hit);
+    return hit;
+  }
+  const ast = parse(text);
+  if (text.length <= MAX_TEXT_LENGTH && ast.kind !== 'Insert') {
+    if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+    cache.set(text, ast);
+    remember(text, ast);
+  }
+  return ast;
+}
+
+function remember(text: string, ast: Statement): void {
+  lastText = text;
+  lastAst = ast;
+}
