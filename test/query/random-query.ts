@@ -25,7 +25,10 @@ const BUCKETS: MBucket[] = [
   { text: '7min', nanos: 7n * 60_000_000_000n, months: 0, isWeek: false },
 ];
 
-const NUMERIC: MExpr[] = [col('dv'), col('iv'), arith('*', col('dv'), dbl(2)), arith('+', col('iv'), i64(1)), arith('-', col('dv'), col('iv')), arith('/', col('iv'), i64(3))];
+// int64 ⊕ double is `dv - 3` here, not `dv - iv`: iv holds ±2^60 values that cancel, and a double
+// sum of such terms depends on summation order, which the engine is free to choose (the
+// reference adds in row order). Column-with-column mixing is covered by examples.test.ts.
+const NUMERIC: MExpr[] = [col('dv'), col('iv'), arith('*', col('dv'), dbl(2)), arith('+', col('iv'), i64(1)), arith('-', col('dv'), i64(3)), arith('/', col('iv'), i64(3))];
 const ORDERED: MExpr[] = [...NUMERIC, col('tv'), col('$timestamp')];
 const ANY: MExpr[] = [...ORDERED, col('sv'), col('sym'), col('bv')];
 const ANY_NAMES = ['count', 'first', 'last', 'distinct_count', 'adjacent_count'];
