@@ -54,19 +54,19 @@ const CASES: Case[] = [
   { query: 'SELECT -note FROM stocks.apple', code: Q, at: '-' },
   { query: 'SELECT NOT close FROM stocks.apple', code: Q, at: 'NOT' },
   { query: 'SELECT close FROM stocks.apple WHERE close > 1 AND 2', code: Q, at: '2' },
-  { query: 'INSERT INTO nope ($timestamp, v) VALUES (now, 1)', code: Q, at: 'INSERT', message: /no table named 'nope'/ },
+  { query: 'INSERT INTO nope ($timestamp, v) VALUES (now, 1)', code: Q, at: 'nope', message: /no table named 'nope'/ },
   { query: 'INSERT INTO stocks.apple ($timestamp, nope) VALUES (now, 1)', code: Q, at: 'nope' },
   { query: "INSERT INTO stocks.apple ($timestamp, close) VALUES (now, 'x')", code: Q, at: "'x'" },
   { query: 'INSERT INTO stocks.apple ($timestamp, volume) VALUES (now, 1.5)', code: Q, at: '1.5' },
   { query: 'INSERT INTO stocks.apple ($timestamp, close) VALUES (now, 1, 2)', code: Q, at: '1' },
   { query: 'INSERT INTO stocks.apple ($timestamp, close) VALUES (NULL, 1)', code: Q, at: 'NULL' },
   { query: 'INSERT INTO stocks.apple ($timestamp, close, close) VALUES (now, 1, 2)', code: Q, at: 'close', nth: 2 },
-  { query: 'SHOW nope', code: Q, at: 'SHOW' },
+  { query: 'SHOW nope', code: Q, at: 'nope' },
   { query: 'CREATE TABLE t3 (a DOUBLE, a INT64)', code: Q, at: 'a', nth: 2 },
   { query: 'CREATE TABLE t3 ($x DOUBLE)', code: Q, at: '$x' },
   { query: 'CREATE TABLE t3 (a DOUBLE) SHARD_SIZE 1mon', code: Q, at: '1mon' },
-  { query: 'CREATE TABLE stocks.apple (a DOUBLE)', code: 'AliasAlreadyExists', at: '' },
-  { query: 'DROP TABLE nope', code: 'TableNotFound', at: '' },
+  { query: 'CREATE TABLE stocks.apple (a DOUBLE)', code: 'AliasAlreadyExists', at: 'stocks.apple' },
+  { query: 'DROP TABLE nope', code: 'TableNotFound', at: 'nope' },
 ];
 
 function offsetOf(c: Case): number | undefined {

@@ -3,6 +3,7 @@
 // SHARD_SIZE must be a positive fixed duration (shards are fixed time slices).
 import type { CreateTable, DropTable } from '../../../grammar/index.js';
 import type { ColumnDef } from '../../types.js';
+import { isSvcError, SvcError } from '../../errors.js';
 import type { QueryCatalog } from '../catalog.js';
 import { semanticError } from '../query-errors.js';
 import type { QueryResult } from '../result.js';
@@ -22,11 +23,21 @@ export async function runCreate(ast: CreateTable, catalog: QueryCatalog): Promis
     if (d.months !== 0 || d.nanos <= 0n) throw semanticError('SHARD_SIZE must be a positive duration without months or years', d.offset);
     shardSize = d.nanos;
   }
-  await catalog.createTable(ast.name, columns, { shardSize, ifNotExists: ast.hasIfNotExists });
+  await atName(ast.nameOffset, catalog.createTable(ast.name, columns, { shardSize, ifNotExists: ast.hasIfNotExists }));
   return OK;
 }
 
 export async function runDrop(ast: DropTable, catalog: QueryCatalog): Promise<QueryResult> {
-  await catalog.dropTable(ast.name, ast.hasIfExists);
+  await atName(ast.nameOffset, catalog.dropTable(ast.name, ast.hasIfExists));
   return OK;
+}
+
+/** The catalog's errors (alias exists, no such table) point at the table name in the query. */
+async function atName<T>(offset: number, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (e) {
+    if (isSvcError(e) && e.position === undefined) throw new SvcError(e.code, e.message, { position: offset, cause: e });
+    throw e;
+  }
 }

@@ -17,7 +17,7 @@ type Cell = number | bigint | string | Uint8Array | null;
 
 export async function runInsert(ast: Insert, catalog: QueryCatalog, nowNs: bigint): Promise<QueryResult> {
   const table = catalog.table(ast.table);
-  if (table === undefined) throw semanticError(`no table named '${ast.table}'`, ast.offset);
+  if (table === undefined) throw semanticError(`no table named '${ast.table}'`, ast.tableOffset);
   const types = ast.columns.map((ref) => columnType(ref, ast, (name) => table.columns.find((c) => c.name === name)?.type));
   const n = ast.rows.length;
   const ts = new BigInt64Array(n).fill(nowNs);

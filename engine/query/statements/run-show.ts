@@ -7,7 +7,7 @@ import type { QueryResult } from '../result.js';
 
 export function runShow(ast: Show, catalog: QueryCatalog): QueryResult {
   const table = catalog.table(ast.table);
-  if (table === undefined) throw semanticError(`no table named '${ast.table}'`, ast.offset);
+  if (table === undefined) throw semanticError(`no table named '${ast.table}'`, ast.tableOffset);
   const names = ['$timestamp', ...table.columns.map((c) => c.name)];
   const types = ['TIMESTAMP', ...table.columns.map((c) => c.type)];
   const n = names.length;
