@@ -55,6 +55,8 @@ const CASES: Case[] = [
     tables: { 'stocks.apple': [[null, 'aapl', 4n, 7000n], [null, 'x', 3n, 1610n], [null, null, 1n, 500n]] } },
   { query: 'SELECT sym, count(close) FROM stocks.apple GROUP BY sym HAVING count(close) > 1 ORDER BY 2',
     tables: { 'stocks.apple': [[null, 'x', 3n], [null, 'aapl', 4n]] } },
+  { query: 'SELECT sym, count(close) AS n FROM stocks.apple GROUP BY sym HAVING n > 1 AND n < 4',
+    tables: { 'stocks.apple': [[null, 'x', 3n]] } },
   { query: 'SELECT close FROM stocks.apple ORDER BY close DESC LIMIT 3 OFFSET 1', scanned: 8,
     tables: { 'stocks.apple': [[T4, 14], [T4, 13], [T2, 12]] } },
   { query: 'SELECT volume FROM stocks.apple ORDER BY volume LIMIT 2 OFFSET 6', tables: { 'stocks.apple': [[T7, 4000n], [T4, null]] } },

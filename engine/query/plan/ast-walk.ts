@@ -1,5 +1,5 @@
 // Small questions about AST expressions the planner asks before binding.
-import type { Expr, Star } from '../../../grammar/index.js';
+import type { Expr, Select, Star } from '../../../grammar/index.js';
 
 /** True when `e` contains a function call (an aggregate) anywhere. */
 export function containsCall(e: Expr | Star): boolean {
@@ -14,4 +14,22 @@ export function containsCall(e: Expr | Star): boolean {
 /** True for `count(*)` written as a whole select item. */
 export function isCountStar(e: Expr): boolean {
   return e.kind === 'Call' && e.name.toLowerCase() === 'count' && e.args.length === 1 && e.args[0].kind === 'Star';
+}
+
+/**
+ * `e` with every column reference that names an `AS` alias of the select list (and no column of
+ * the table) replaced by the aliased expression: `HAVING mean > 1` after `… AS mean`, as MySQL,
+ * ClickHouse and DuckDB allow.
+ */
+export function expandAliases(e: Expr, ast: Select, isColumn: (name: string) => boolean): Expr {
+  switch (e.kind) {
+    case 'Column': {
+      if (isColumn(e.name)) return e;
+      const item = ast.columns.find((c) => c.kind === 'SelectColumn' && c.alias === e.name);
+      return item?.kind === 'SelectColumn' ? item.expr : e;
+    }
+    case 'Binary': return { ...e, left: expandAliases(e.left, ast, isColumn), right: expandAliases(e.right, ast, isColumn) };
+    case 'Unary': return { ...e, operand: expandAliases(e.operand, ast, isColumn) };
+    default: return e;
+  }
 }

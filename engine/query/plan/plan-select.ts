@@ -9,7 +9,7 @@ import type { ResultType } from '../result.js';
 import { AggregateCollector } from './aggregate-collector.js';
 import { Binder } from './binder.js';
 import type { GroupScope } from './binder.js';
-import { containsCall, isCountStar } from './ast-walk.js';
+import { containsCall, expandAliases, isCountStar } from './ast-walk.js';
 import type { PlanExpr } from './plan-expr.js';
 import type { AggregatePlan, OrderKey, OutputColumn, SelectPlan, TablePlan, TimeRange } from './plan-types.js';
 import { resolveSources } from './plan-sources.js';
@@ -61,7 +61,8 @@ function planTable(ast: Select, source: Source, ranges: TimeRange[] | null, grou
   const where = ast.where === null ? null : binder.condition(ast.where, false, 'WHERE');
   const outputs: OutputColumn[] = [];
   for (const item of ast.columns) outputs.push(...selectItem(item, binder, scope, isMulti, collector));
-  const having = ast.having === null ? null : binder.condition(ast.having, true, 'HAVING');
+  const isColumn = (n: string) => n.startsWith('$') || table.columnIndex(n) >= 0;
+  const having = ast.having === null ? null : binder.condition(expandAliases(ast.having, ast, isColumn), true, 'HAVING');
   const orderBy = ast.orderBy.map((item): OrderKey => {
     const output = orderOutput(item.expr, ast, outputs, binder, scope !== null, collector);
     return { output, isDescending: item.isDescending };
