@@ -4,6 +4,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+// The tests' seeded PRNG (mulberry32): the bench's data is as replayable as theirs.
+import { prng } from '../test/prng.js';
 
 export const DAY_NS = 86_400_000_000_000n;
 export const MINUTE_NS = 60_000_000_000n;
@@ -29,17 +31,6 @@ export function isoNs(text: string): bigint {
   return BigInt(ms) * 1_000_000n;
 }
 
-/** mulberry32: a small, fast, seeded generator of floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface Series {
   readonly rows: number;
@@ -50,7 +41,7 @@ export interface Series {
 
 /** `rows` rows over one year (step = year / rows, jitter < half a step) and uniform [0, 1) columns. */
 export function makeSeries(rows: number, columnNames: readonly string[], seed: number): Series {
-  const random = seededRandom(seed);
+  const random = prng(seed);
   const step = Number(YEAR_NS) / rows;
   const ts = new BigInt64Array(rows);
   for (let i = 0; i < rows; i++) ts[i] = YEAR_START + BigInt(Math.floor(i * step + random() * step * 0.5));
