@@ -14,6 +14,7 @@ import { SvcError } from './errors.js';
 import { SymbolDictionary } from './symbol-dictionary.js';
 import { Table } from './table.js';
 import type { BatchView, ColumnDef, ColumnStats } from './types.js';
+import { listSegments, segmentName } from './wal/segments.js';
 import { syncDir } from './wal/wal-writer.js';
 
 // useBigIntExtension: an INT64 column's exact sum statistic may exceed 64 bits.
@@ -186,4 +187,15 @@ async function readComplete(path: string): Promise<Buffer> {
 
 function damaged(path: string): SvcError {
   return new SvcError('CheckpointCorrupt', `checkpoint file ${path} is damaged (size or checksum mismatch); the write-ahead log it covered is gone, so restore the data directory from a backup`);
+}
+
+/** Deletes WAL segments before `walStart` and checkpoints other than `keep`. */
+export async function removeObsolete(dataDir: string, walStart: number, keep: number | undefined): Promise<void> {
+  const walDir = join(dataDir, 'wal');
+  for (const seq of await listSegments(walDir)) if (seq < walStart) await rm(join(walDir, segmentName(seq)), { force: true });
+  const dir = checkpointsDir(dataDir);
+  for (const name of await readdir(dir)) {
+    if (keep !== undefined && name === checkpointName(keep)) continue;
+    await rm(join(dir, name), { recursive: true, force: true });
+  }
 }

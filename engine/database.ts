@@ -1,14 +1,16 @@
 // The embedded database: the public API of svc as a library. Every write is validated, applied
 // to the in-memory state and appended to the WAL in one synchronous step, then acknowledged
 // when the WAL says it is durable. Reads see the in-memory state; expired entries are absent.
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { page, sortAliases } from './alias-page.js';
 import type { AliasPage, PageOptions } from './alias-page.js';
 import { TIMESTAMP_COLUMN } from './arrow-schema.js';
 import { normalizeBatch } from './batch-input.js';
 import type { ColumnarBatch } from './batch-input.js';
-import { checkpointName, checkpointsDir, listCheckpoints, loadCheckpoint, takeSnapshot, writeCheckpoint } from './checkpoint.js';
+import { checkpointsDir, listCheckpoints, loadCheckpoint, removeObsolete, takeSnapshot, writeCheckpoint } from './checkpoint.js';
+import { isExpired, nowSeconds } from './expiry.js';
+import { checkAlias, checkColumns, incompatible, toBytes, toNs } from './input-checks.js';
 import { EntryStore } from './entry-store.js';
 import type { Entry, EntryType } from './entry-store.js';
 import { SvcError } from './errors.js';
@@ -19,11 +21,9 @@ import type { QueryCatalog } from './query/catalog.js';
 import type { QueryResult } from './query/result.js';
 import { DAY_NS, DEFAULT_BATCH_ROWS } from './table.js';
 import type { Table } from './table.js';
-import { COLUMN_TYPES } from './types.js';
 import type { BatchView, ColumnDef, Durability } from './types.js';
 import type { WalRecord } from './wal/records.js';
 import { replayWal } from './wal/wal-replay.js';
-import { listSegments, segmentName } from './wal/segments.js';
 import { WalWriter } from './wal/wal-writer.js';
 
 export interface OpenOptions {
@@ -63,8 +63,6 @@ export interface QueryOptions {
   readonly deadlineMs?: number;
   readonly now?: bigint;
 }
-
-const MAX_ALIAS_BYTES = 1024;
 
 /**
  * An open database.
@@ -154,7 +152,7 @@ export class Database implements QueryCatalog {
     const data = toBytes(content);
     const expiry = this.checkExpiry(options.expiry ?? 0);
     const mime = await detectMime(data, alias);
-    this.checkAlias(alias);
+    checkAlias(alias);
     const records = this.purgeIfExpired(alias);
     if (records.length === 0 && this.store.entries.has(alias)) throw new SvcError('AliasAlreadyExists', `alias '${alias}' already exists`);
     await this.commit([...records, { kind: 'BlobPut', alias, data, mime, expiry }]);
@@ -169,7 +167,7 @@ export class Database implements QueryCatalog {
     this.checkOpen();
     const data = toBytes(content);
     const mime = await detectMime(data, alias);
-    this.checkAlias(alias);
+    checkAlias(alias);
     const records = this.purgeIfExpired(alias);
     const entry = records.length > 0 ? undefined : this.store.entries.get(alias);
     if (entry !== undefined && entry.type !== 'blob') throw incompatible(alias, entry.type, 'blob');
@@ -262,7 +260,7 @@ export class Database implements QueryCatalog {
    */
   async attachTag(alias: string, tag: string): Promise<ChangeResult> {
     this.entry(alias);
-    this.checkAlias(tag);
+    checkAlias(tag);
     const records = this.purgeIfExpired(tag);
     const t = records.length > 0 ? undefined : this.store.entries.get(tag);
     if (t !== undefined && t.type !== 'tag') throw incompatible(tag, t.type, 'tag');
@@ -315,7 +313,7 @@ export class Database implements QueryCatalog {
    */
   async createTable(name: string, columns: readonly ColumnDef[], options: { shardSize?: bigint; ifNotExists?: boolean } = {}): Promise<boolean> {
     this.checkOpen();
-    this.checkAlias(name);
+    checkAlias(name);
     const shardSize = options.shardSize ?? DAY_NS;
     if (typeof shardSize !== 'bigint' || shardSize <= 0n) throw new SvcError('InvalidArgument', 'shard size must be a positive duration');
     checkColumns(columns);
@@ -534,61 +532,7 @@ export class Database implements QueryCatalog {
     return e.table;
   }
 
-  private checkAlias(alias: string): void {
-    if (typeof alias !== 'string' || alias.length === 0 || Buffer.byteLength(alias) > MAX_ALIAS_BYTES) {
-      throw new SvcError('InvalidArgument', `an alias must be a non-empty string of at most ${MAX_ALIAS_BYTES} UTF-8 bytes`);
-    }
-  }
-
   private checkOpen(): void {
     if (this.isClosed) throw new SvcError('DatabaseClosed', 'the database is closed');
-  }
-}
-
-function isExpired(e: Entry, nowSec: number): boolean {
-  return e.type === 'blob' && e.expiry !== 0 && e.expiry <= nowSec;
-}
-
-function nowSeconds(): number {
-  return Math.floor(Date.now() / 1000);
-}
-
-function incompatible(alias: string, actual: EntryType, wanted: EntryType): SvcError {
-  const names: Record<EntryType, string> = { blob: 'a blob', tag: 'a tag', ts: 'a table' };
-  return new SvcError('IncompatibleType', `alias '${alias}' is ${names[actual]}, not ${names[wanted]}`);
-}
-
-function toBytes(content: Uint8Array | string): Uint8Array {
-  if (typeof content === 'string') return new Uint8Array(Buffer.from(content, 'utf8'));
-  // Not .slice(): on a Buffer that returns a view sharing the caller's memory.
-  if (content instanceof Uint8Array) return new Uint8Array(content);
-  throw new SvcError('InvalidArgument', 'content must be a Uint8Array or a string');
-}
-
-function toNs(v: unknown): unknown {
-  return v instanceof Date ? BigInt(v.getTime()) * 1_000_000n : v;
-}
-
-function checkColumns(columns: readonly ColumnDef[]): void {
-  if (!Array.isArray(columns) || columns.length === 0) throw new SvcError('InvalidArgument', 'a table needs at least one column');
-  const seen = new Set<string>();
-  for (const c of columns) {
-    if (typeof c?.name !== 'string' || c.name.length === 0 || c.name === TIMESTAMP_COLUMN) {
-      throw new SvcError('InvalidArgument', `invalid column name '${String(c?.name)}'`);
-    }
-    if (!COLUMN_TYPES.includes(c.type)) throw new SvcError('InvalidArgument', `column '${c.name}' has unknown type '${String(c.type)}'`);
-    if (seen.has(c.name)) throw new SvcError('InvalidArgument', `column '${c.name}' appears twice`);
-    seen.add(c.name);
-  }
-}
-
-/** Deletes WAL segments before `walStart` and checkpoints other than `keep`. */
-async function removeObsolete(dataDir: string, walStart: number, keep: number | undefined): Promise<void> {
-  const walDir = join(dataDir, 'wal');
-  for (const seq of await listSegments(walDir)) if (seq < walStart) await rm(join(walDir, segmentName(seq)), { force: true });
-  const dir = checkpointsDir(dataDir);
-  for (const name of await readdir(dir)) {
-    if (keep !== undefined && name === checkpointName(keep)) continue;
-    await rm(join(dir, name), { recursive: true, force: true });
   }
 }
