@@ -4,20 +4,20 @@
 // with BigInt.
 import type { Rows, Vec } from '../exec/vec.js';
 import { i64Vec } from '../exec/vec.js';
-import type { SegmentList } from '../exec/segment-list.js';
-import type { Accumulator } from './accumulator.js';
-import { addEachRun, f64Result, grow, growList, nullBits } from './accumulator.js';
+import { RunByRunAccumulator, f64Result, grow, growList, nullBits } from './accumulator.js';
 import type { AggregateName } from './registry.js';
 
 const EXACT = 2 ** 53;
 
-export class AbsAccumulator implements Accumulator {
+export class AbsAccumulator extends RunByRunAccumulator {
   private has = new Uint8Array(16);
   private best = new Float64Array(16);
   private readonly bigBest: bigint[] = [];
   private readonly bestTs: bigint[] = [];
 
-  constructor(private readonly isMax: boolean, private readonly isInt: boolean, private readonly needsPoint: boolean) {}
+  constructor(private readonly isMax: boolean, private readonly isInt: boolean, private readonly needsPoint: boolean) {
+    super();
+  }
 
   reserve(groups: number): void {
     this.has = grow(this.has, groups);
@@ -61,14 +61,6 @@ export class AbsAccumulator implements Accumulator {
       this.best[g] = bd;
       if (this.needsPoint) this.bestTs[g] = ts[bi];
     }
-  }
-
-  addRuns(runs: SegmentList, vec: Vec, ts: BigInt64Array): void {
-    addEachRun(this, runs, vec, ts);
-  }
-
-  addStats(): boolean {
-    return false;
   }
 
   finish(_name: AggregateName, groups: number): Vec {

@@ -2,7 +2,7 @@
 // the running state of every group (struct of arrays indexed by group id) for one argument, and
 // is fed segments: one group's rows of one batch, in time order. Families that can, also take a
 // whole batch from its statistics without reading values.
-import type { BatchView, ColumnStats } from '../../types.js';
+import type { ColumnStats } from '../../types.js';
 import type { ValueType } from '../plan/plan-expr.js';
 import type { SegmentList } from '../exec/segment-list.js';
 import type { Rows, Vec } from '../exec/vec.js';
@@ -124,6 +124,25 @@ export function forEachNumber(vec: Vec, rows: Rows, fn: (x: number, i: number) =
 }
 
 /** addRuns for families without a specialized loop: add() per run. */
+/**
+ * Base of the families that add one run at a time and cannot use batch statistics: it supplies
+ * those two parts of the interface once.
+ */
+export abstract class RunByRunAccumulator implements Accumulator {
+  abstract reserve(groups: number): void;
+  abstract add(g: number, vec: Vec, rows: Rows, ts: BigInt64Array): void;
+  abstract finish(name: AggregateName, groups: number): Vec;
+  abstract pointTs(name: AggregateName, g: number): bigint | null;
+
+  addRuns(runs: SegmentList, vec: Vec, ts: BigInt64Array): void {
+    addEachRun(this, runs, vec, ts);
+  }
+
+  addStats(): boolean {
+    return false;
+  }
+}
+
 export function addEachRun(acc: Accumulator, runs: SegmentList, vec: Vec, ts: BigInt64Array): void {
   const rows = { sel: runs.sel, lo: 0, hi: 0 };
   for (let r = 0; r < runs.count; r++) {

@@ -3,17 +3,17 @@
 // across segments, so a change at a batch or bucket edge is counted once.
 import type { Rows, Vec } from '../exec/vec.js';
 import { i64Vec } from '../exec/vec.js';
-import type { SegmentList } from '../exec/segment-list.js';
-import type { Accumulator } from './accumulator.js';
-import { addEachRun, grow, growList } from './accumulator.js';
+import { RunByRunAccumulator, grow, growList } from './accumulator.js';
 import type { ValueKey } from './value-key.js';
 import { keyAt, sameKey } from './value-key.js';
 
-export class AdjacentCountAccumulator implements Accumulator {
+export class AdjacentCountAccumulator extends RunByRunAccumulator {
   private counts = new Float64Array(16);
   private readonly lasts: (ValueKey | null)[] = [];
 
-  constructor(private readonly isText: boolean) {}
+  constructor(private readonly isText: boolean) {
+    super();
+  }
 
   reserve(groups: number): void {
     this.counts = grow(this.counts, groups);
@@ -32,14 +32,6 @@ export class AdjacentCountAccumulator implements Accumulator {
     }
     this.lasts[g] = last;
     this.counts[g] += n;
-  }
-
-  addRuns(runs: SegmentList, vec: Vec, ts: BigInt64Array): void {
-    addEachRun(this, runs, vec, ts);
-  }
-
-  addStats(): boolean {
-    return false;
   }
 
   finish(_name: string, groups: number): Vec {

@@ -2,16 +2,16 @@
 // value keys per group; see value-key.ts for what counts as equal).
 import type { Rows, Vec } from '../exec/vec.js';
 import { i64Vec } from '../exec/vec.js';
-import type { SegmentList } from '../exec/segment-list.js';
-import type { Accumulator } from './accumulator.js';
-import { addEachRun, growList } from './accumulator.js';
+import { RunByRunAccumulator, growList } from './accumulator.js';
 import type { ValueKey } from './value-key.js';
 import { keyAt } from './value-key.js';
 
-export class DistinctCountAccumulator implements Accumulator {
+export class DistinctCountAccumulator extends RunByRunAccumulator {
   private readonly sets: (Set<ValueKey> | null)[] = [];
 
-  constructor(private readonly isText: boolean) {}
+  constructor(private readonly isText: boolean) {
+    super();
+  }
 
   reserve(groups: number): void {
     growList(this.sets, groups, null);
@@ -24,14 +24,6 @@ export class DistinctCountAccumulator implements Accumulator {
       const key = keyAt(vec, sel === null ? k : sel[k], this.isText);
       if (key !== null) set.add(key);
     }
-  }
-
-  addRuns(runs: SegmentList, vec: Vec, ts: BigInt64Array): void {
-    addEachRun(this, runs, vec, ts);
-  }
-
-  addStats(): boolean {
-    return false;
   }
 
   finish(_name: string, groups: number): Vec {

@@ -4,12 +4,10 @@
 // pairwise update. Skewness is the population g1 = √n·M3 / M2^1.5; kurtosis the population
 // excess kurtosis n·M4 / M2² − 3. Sample variance needs two values, the others one.
 import type { Rows, Vec } from '../exec/vec.js';
-import type { SegmentList } from '../exec/segment-list.js';
-import type { Accumulator } from './accumulator.js';
-import { addEachRun, f64Result, forEachNumber, grow } from './accumulator.js';
+import { RunByRunAccumulator, f64Result, forEachNumber, grow } from './accumulator.js';
 import type { AggregateName } from './registry.js';
 
-export class MomentsAccumulator implements Accumulator {
+export class MomentsAccumulator extends RunByRunAccumulator {
   private n = new Float64Array(16);
   private mean = new Float64Array(16);
   private m2 = new Float64Array(16);
@@ -18,6 +16,7 @@ export class MomentsAccumulator implements Accumulator {
   private readonly isHigh: boolean;
 
   constructor(names: ReadonlySet<AggregateName>) {
+    super();
     this.isHigh = names.has('skewness') || names.has('kurtosis');
   }
 
@@ -67,14 +66,6 @@ export class MomentsAccumulator implements Accumulator {
         + 6 * dn * dn * (na * na * b2 + nb * nb * a2) + 4 * dn * (na * b3 - nb * a3);
     }
     this.n[g] = n;
-  }
-
-  addRuns(runs: SegmentList, vec: Vec, ts: BigInt64Array): void {
-    addEachRun(this, runs, vec, ts);
-  }
-
-  addStats(): boolean {
-    return false;
   }
 
   finish(name: AggregateName, groups: number): Vec {

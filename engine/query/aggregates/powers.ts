@@ -3,12 +3,10 @@
 // inputs are read as doubles: products and squares overflow int64 quickly). Only the sums some
 // selected aggregate needs are computed, each in its own loop.
 import type { Rows, Vec } from '../exec/vec.js';
-import type { SegmentList } from '../exec/segment-list.js';
-import type { Accumulator } from './accumulator.js';
-import { addEachRun, f64Result, forEachNumber, grow } from './accumulator.js';
+import { RunByRunAccumulator, f64Result, forEachNumber, grow } from './accumulator.js';
 import type { AggregateName } from './registry.js';
 
-export class PowersAccumulator implements Accumulator {
+export class PowersAccumulator extends RunByRunAccumulator {
   private counts = new Float64Array(16);
   private inverses = new Float64Array(16);
   private logs = new Float64Array(16);
@@ -19,6 +17,7 @@ export class PowersAccumulator implements Accumulator {
   private readonly needs: { inv: boolean; log: boolean; sq: boolean; prod: boolean };
 
   constructor(names: ReadonlySet<AggregateName>) {
+    super();
     this.needs = {
       inv: names.has('harmonic_mean'),
       log: names.has('geometric_mean'),
@@ -56,14 +55,6 @@ export class PowersAccumulator implements Accumulator {
     this.logs[g] += log;
     this.squares[g] += sq;
     this.products[g] *= prod;
-  }
-
-  addRuns(runs: SegmentList, vec: Vec, ts: BigInt64Array): void {
-    addEachRun(this, runs, vec, ts);
-  }
-
-  addStats(): boolean {
-    return false;
   }
 
   finish(name: AggregateName, groups: number): Vec {
