@@ -9,6 +9,7 @@ import { after } from 'node:test';
 import { columnVector } from '../../engine/column-vector.js';
 import type { Database } from '../../engine/database.js';
 import { SvcError } from '../../engine/errors.js';
+import type { ColumnDef } from '../../engine/types.js';
 import type { ErrorCode } from '../../engine/errors.js';
 import { isValid } from '../../engine/types.js';
 import type { BatchView, ColumnStats, ColumnType } from '../../engine/types.js';
@@ -177,3 +178,13 @@ export function bytes(...values: number[]): Uint8Array {
 export function randInt(rand: () => number, lo: number, hi: number): number {
   return lo + Math.floor(rand() * (hi - lo + 1));
 }
+
+/** One column of every type, for tests that must cover them all. */
+export const ALL_TYPES: ColumnDef[] = [
+  { name: 'd', type: 'DOUBLE' },
+  { name: 'i', type: 'INT64' },
+  { name: 't', type: 'TIMESTAMP' },
+  { name: 's', type: 'STRING' },
+  { name: 'b', type: 'BLOB' },
+  { name: 'y', type: 'SYMBOL' },
+];

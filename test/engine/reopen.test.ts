@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 import { Database } from '../../engine/database.js';
 import type { OpenOptions } from '../../engine/database.js';
 import type { ColumnDef } from '../../engine/types.js';
-import { bytes, checkStats, copyAside, expectCode, nowSeconds, prng, randInt, readRows, sortedByTs, tempDir, untilSecond } from './helpers.js';
+import { ALL_TYPES, bytes, checkStats, copyAside, expectCode, nowSeconds, prng, randInt, readRows, sortedByTs, tempDir, untilSecond } from './helpers.js';
 import type { Row, Value } from './helpers.js';
 
 type ModelEntry =
@@ -119,15 +119,6 @@ function randomBytes(seed: number, n: number): Uint8Array {
   const rand = prng(seed);
   return Uint8Array.from({ length: n }, () => randInt(rand, 0, 255));
 }
-
-const ALL_TYPES: ColumnDef[] = [
-  { name: 'd', type: 'DOUBLE' },
-  { name: 'i', type: 'INT64' },
-  { name: 't', type: 'TIMESTAMP' },
-  { name: 's', type: 'STRING' },
-  { name: 'b', type: 'BLOB' },
-  { name: 'y', type: 'SYMBOL' },
-];
 
 /** Deterministic rows of every type with nulls sprinkled in; `symbols` is the SYMBOL alphabet. */
 function rows(seed: number, n: number, tsFrom: number, tsTo: number, symbols: string[]): Row[] {

@@ -8,17 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import { Database } from '../../engine/database.js';
 import { DAY_NS } from '../../engine/table.js';
 import type { ColumnDef } from '../../engine/types.js';
-import { bytes, checkStats, expectCode, prng, randInt, readBatches, readRows, sortedByTs, tempDir } from './helpers.js';
+import { ALL_TYPES, bytes, checkStats, expectCode, prng, randInt, readBatches, readRows, sortedByTs, tempDir } from './helpers.js';
 import type { Row } from './helpers.js';
-
-const ALL_TYPES: ColumnDef[] = [
-  { name: 'd', type: 'DOUBLE' },
-  { name: 'i', type: 'INT64' },
-  { name: 't', type: 'TIMESTAMP' },
-  { name: 's', type: 'STRING' },
-  { name: 'b', type: 'BLOB' },
-  { name: 'y', type: 'SYMBOL' },
-];
 
 const NULL_ROW = { d: null, i: null, t: null, s: null, b: null, y: null };
 
