@@ -1,6 +1,8 @@
-// Validates a user's columnar batch against a table schema and turns it into plain columns the
-// storage owns (copies: the caller may reuse its arrays once the call returns). Rows are sorted
-// by timestamp here (stable, so equal timestamps keep their order), once per insert.
+// Validates a user's columnar batch against a table schema and turns it into plain columns.
+// Typed arrays of the column's type are used as they are, not copied: a normalized batch lives
+// only for the insert call, during which the tail and the WAL copy what they keep, so the caller
+// may still reuse its arrays once the call returns. Rows are sorted by timestamp here (stable,
+// so equal timestamps keep their order), once per insert.
 import { nullColumn } from './column-values.js';
 import { permuteRows } from './row-slices.js';
 import type { ColumnValues } from './column-values.js';
@@ -61,7 +63,7 @@ function toColumn(def: ColumnDef, raw: unknown): ColumnValues {
 }
 
 function toDouble(raw: unknown, name: string): ColumnValues {
-  if (raw instanceof Float64Array) return { type: 'DOUBLE', values: raw.slice(), nulls: null };
+  if (raw instanceof Float64Array) return { type: 'DOUBLE', values: raw, nulls: null };
   const list = asList(raw, name, 'DOUBLE');
   const values = new Float64Array(list.length);
   let nulls: Uint8Array | null = null;
@@ -76,7 +78,7 @@ function toDouble(raw: unknown, name: string): ColumnValues {
 }
 
 function toInt64(raw: unknown, name: string, nullable: boolean): { type: 'INT64'; values: BigInt64Array; nulls: Uint8Array | null } {
-  if (raw instanceof BigInt64Array) return { type: 'INT64', values: raw.slice(), nulls: null };
+  if (raw instanceof BigInt64Array) return { type: 'INT64', values: raw, nulls: null };
   if (raw === undefined && !nullable) throw new SvcError('InvalidArgument', `a batch needs a ${TIMESTAMP_COLUMN} column`);
   const list = asList(raw, name, 'INT64');
   const values = new BigInt64Array(list.length);

@@ -1,6 +1,5 @@
-// Views and concatenations of normalized rows. A tail keeps the inserted batches as slices (views,
-// no copy) and concatenates them once when sealed or read, instead of copying every insert into
-// growable buffers that are copied again at seal time.
+// Views, concatenations and permutations of normalized rows, for merging late rows into sealed
+// batches and sorting.
 import type { NormalizedBatch } from './batch-input.js';
 import { permuteColumn } from './column-values.js';
 import type { ColumnValues } from './column-values.js';

@@ -18,7 +18,7 @@ export class Shard {
   private tailView: BatchView | null = null;
 
   constructor(private readonly layout: TableLayout) {
-    this.tail = new Tail();
+    this.tail = new Tail(layout);
   }
 
   get rowCount(): number {
@@ -27,26 +27,32 @@ export class Shard {
     return n;
   }
 
-  /** Adds rows [start, end) of a sorted batch, all of which belong to this shard. */
+  /**
+   * Adds rows [start, end) of a sorted batch, all of which belong to this shard. The tail is
+   * sealed the moment it holds `batchRows` rows, and what is left of the batch is then checked
+   * against the new last sealed timestamp again (an unsorted tail may have sealed later rows).
+   */
   insert(batch: NormalizedBatch, start: number, end: number): void {
-    const last = this.batches.length === 0 ? null : this.batches[this.batches.length - 1].maxTs;
-    let split = start;
-    if (last !== null) while (split < end && batch.ts[split] < last) split++;
-    if (split > start) this.mergeLate(batch, start, split);
-    if (split < end) {
-      this.tail.append(batch, split, end);
+    while (start < end) {
+      const last = this.batches.length === 0 ? null : this.batches[this.batches.length - 1].maxTs;
+      let split = start;
+      if (last !== null) while (split < end && batch.ts[split] < last) split++;
+      if (split > start) this.mergeLate(batch, start, split);
+      if (split === end) return;
+      const stop = Math.min(end, split + this.layout.batchRows - this.tail.length);
+      this.tail.append(batch, split, stop);
       this.tailView = null;
       if (this.tail.length >= this.layout.batchRows) this.seal();
+      start = stop;
     }
   }
 
-  /** Turns the tail into sealed batches of at most `batchRows` rows. */
+  /** Turns the tail into a sealed batch (it never holds more than `batchRows` rows). */
   seal(): void {
     if (this.tail.length === 0) return;
-    const rows = this.tail.sorted();
-    this.tail.clear();
+    const rows = this.tail.take();
     this.tailView = null;
-    this.batches.push(...this.chunks(rows));
+    this.batches.push(this.build(rows));
   }
 
   /** Sealed batches plus the tail view, all in timestamp order. */

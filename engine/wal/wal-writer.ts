@@ -1,9 +1,19 @@
-// The WAL writer: appends framed records to numbered segment files with group commit. Records
-// queue while a write is in flight; the next flush writes all of them with one writev, and (in
-// `fsync` mode) one fdatasync then resolves every writer whose records it covers.
+// The WAL writer: appends framed records to numbered segment files with group commit.
+//
+// A record is written (into the page cache) synchronously, inside `append`, in the order records
+// arrive; only fdatasync is asynchronous, and each fdatasync acknowledges every record written
+// before it started, so writers that arrive while one runs share the next (group commit).
+// Writing in the caller's turn is what lets the disk and the CPU overlap: with asynchronous
+// writes, a burst of inserts (one synchronous run of the caller's code) queued every record
+// behind one write whose completion could not be seen until the burst ended, so CPU work and disk
+// work took turns. For the same reason a second fdatasync may start while one is in flight, once
+// enough has been written since: completions are only seen between bursts, but the disk need
+// not wait for them. A synchronous write also means a record never outlives the caller's arrays:
+// nothing is copied before it is written.
+import { closeSync, fdatasync, openSync, writevSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { Durability } from '../types.js';
 import { SvcError } from '../errors.js';
 import { FRAME_HEADER, frameHeader } from './frame.js';
@@ -11,23 +21,36 @@ import { encodeRecord } from './records.js';
 import { segmentName } from './segments.js';
 import type { WalRecord } from './records.js';
 
-interface Pending {
-  readonly segment: number;
-  readonly chunks: Uint8Array[];
-  readonly bytes: number;
+const fdatasyncAsync = promisify(fdatasync);
+
+/** At most this many fdatasyncs in flight; a second starts once this much was written after the first. */
+const MAX_SYNCS = 2;
+const SYNC_SPLIT_BYTES = 1 << 20;
+
+interface Unsynced {
+  /** How many records had been written once this one was (0 for nothing new: a drain barrier). */
+  readonly seq: number;
+  /** The segment file the record went to; -1 for a drain barrier. */
+  readonly fd: number;
   readonly resolve: () => void;
   readonly reject: (e: unknown) => void;
 }
 
 export class WalWriter {
-  private queue: Pending[] = [];
-  private isFlushing = false;
-  private handle: FileHandle | null = null;
-  private handleSegment = -1;
+  private fd = -1;
+  private fdSegment = -1;
+  /** Files of earlier segments, closed once no fdatasync can still need them. */
+  private retired: number[] = [];
+  /** A segment file was created: the directory must be fsynced before its records count. */
+  private isDirDirty = false;
   private failure: unknown = null;
-  /** Records written but not yet fsynced, and the running sync stage, if any. */
-  private written: Pending[] = [];
-  private syncing: Promise<void> | null = null;
+  /** Records written so far, and how many of them the latest fdatasync started will cover. */
+  private seq = 0;
+  private issuedSeq = 0;
+  private bytesSinceIssue = 0;
+  private syncsInFlight = 0;
+  /** Writers whose records are written but not yet known durable, in seq order. */
+  private unsynced: Unsynced[] = [];
   /** Bytes appended to segments since the last checkpoint rotation. */
   bytesSinceRotate = 0;
 
@@ -41,7 +64,7 @@ export class WalWriter {
     return this.failure !== null;
   }
 
-  /** Appends records; resolves once they are written (and fsynced in `fsync` mode). */
+  /** Writes records; resolves once they are durable for the mode (at once for `os` and `none`). */
   append(records: readonly WalRecord[]): Promise<void> {
     if (this.durability === 'none') return Promise.resolve();
     if (this.failure !== null) return Promise.reject(storageFailed(this.failure));
@@ -53,10 +76,21 @@ export class WalWriter {
       chunks.push(header, ...payload);
       bytes += header.readUInt32LE(0) + FRAME_HEADER;
     }
+    let fd: number;
+    try {
+      fd = this.file();
+      writeAllSync(fd, chunks);
+    } catch (e) {
+      this.fail(e);
+      return Promise.reject(storageFailed(e));
+    }
     this.bytesSinceRotate += bytes;
+    if (this.durability === 'os') return Promise.resolve();
+    this.seq += 1;
+    this.bytesSinceIssue += bytes;
     return new Promise((resolve, reject) => {
-      this.queue.push({ segment: this.segment, chunks, bytes, resolve, reject });
-      if (!this.isFlushing) void this.flush();
+      this.unsynced.push({ seq: this.seq, fd, resolve, reject });
+      this.maybeSync();
     });
   }
 
@@ -67,103 +101,83 @@ export class WalWriter {
     return this.segment;
   }
 
-  /** Resolves when every record appended so far is durable. */
+  /** Resolves when every record appended so far is durable; rejects once the log has failed. */
   async drain(): Promise<void> {
-    if (this.durability === 'none') return;
-    await this.append([]);
+    if (this.failure !== null) throw storageFailed(this.failure);
+    if (this.unsynced.length === 0) return;
+    await new Promise<void>((resolve, reject) => this.unsynced.push({ seq: this.seq, fd: -1, resolve, reject }));
   }
 
   async close(): Promise<void> {
     await this.drain().catch(() => undefined);
-    await this.syncing;
-    await this.handle?.close();
-    this.handle = null;
+    if (this.fd >= 0) this.retired.push(this.fd);
+    this.fd = -1;
+    this.closeRetired();
   }
 
-  /**
-   * The write stage: takes every queued record of one segment and writes them with one writev.
-   * A written group is acknowledged (resolved, or handed to the sync stage) only after the next
-   * write has been issued: resolving wakes writers whose CPU work would otherwise run before the
-   * next writev starts, leaving the disk idle. Writes and fsyncs overlap the same way.
-   */
-  private async flush(): Promise<void> {
-    this.isFlushing = true;
-    let written: { group: Pending[]; fh: FileHandle } | null = null;
-    while (this.queue.length > 0) {
-      // One group = the leading run of waiters for the same segment.
-      const segment = this.queue[0].segment;
-      let count = 0;
-      while (count < this.queue.length && this.queue[count].segment === segment) count++;
-      const group = this.queue.splice(0, count);
-      try {
-        const isCurrent = this.handleSegment === segment && this.handle !== null;
-        if (!isCurrent && written !== null) { this.acknowledge(written.group, written.fh); written = null; }
-        const fh = isCurrent ? this.handle! : await this.fileFor(segment);
-        const chunks = group.flatMap((p) => p.chunks);
-        const writing = chunks.length > 0 ? writeAll(fh, chunks) : Promise.resolve();
-        if (written !== null) this.acknowledge(written.group, written.fh);
-        written = null;
-        await writing;
-        written = { group, fh };
-      } catch (e) {
-        this.fail(e, group);
-      }
-    }
-    if (written !== null) this.acknowledge(written.group, written.fh);
-    this.isFlushing = false;
+  /** The current segment's file, created (and its predecessor retired) on first use. */
+  private file(): number {
+    if (this.fdSegment === this.segment && this.fd >= 0) return this.fd;
+    const fd = openSync(join(this.dir, segmentName(this.segment)), 'a');
+    if (this.fd >= 0) this.retired.push(this.fd);
+    this.fd = fd;
+    this.fdSegment = this.segment;
+    this.isDirDirty = this.durability === 'fsync';
+    this.closeRetired();
+    return fd;
   }
 
-  /** A written group is done in `os` mode, and waits for the next fdatasync in `fsync` mode. */
-  private acknowledge(group: Pending[], fh: FileHandle): void {
-    if (this.durability !== 'fsync') {
-      for (const p of group) p.resolve();
+  /** Starts an fdatasync for what is written and not yet covered, if one may start now. */
+  private maybeSync(): void {
+    if (this.issuedSeq === this.seq || this.failure !== null) return;
+    if (this.syncsInFlight > 0 && (this.syncsInFlight >= MAX_SYNCS || this.bytesSinceIssue < SYNC_SPLIT_BYTES)) return;
+    const upTo = this.seq;
+    const fds = new Set<number>();
+    for (const p of this.unsynced) if (p.fd >= 0) fds.add(p.fd);
+    const withDir = this.isDirDirty;
+    this.isDirDirty = false;
+    this.issuedSeq = upTo;
+    this.bytesSinceIssue = 0;
+    this.syncsInFlight += 1;
+    void this.sync([...fds], withDir, upTo);
+  }
+
+  /** One fdatasync (per file written) acknowledges every record written before it started. */
+  private async sync(fds: number[], withDir: boolean, upTo: number): Promise<void> {
+    try {
+      for (const fd of fds) await fdatasyncAsync(fd);
+      if (withDir) await syncDir(this.dir);
+    } catch (e) {
+      this.syncsInFlight -= 1;
+      this.fail(e);
       return;
     }
-    this.written.push(...group);
-    this.syncing ??= this.syncStage(fh);
+    this.syncsInFlight -= 1;
+    let done = 0;
+    while (done < this.unsynced.length && this.unsynced[done].seq <= upTo) done++;
+    for (const p of this.unsynced.splice(0, done)) p.resolve();
+    this.closeRetired();
+    this.maybeSync();
   }
 
-  /** The sync stage: one fdatasync acknowledges every record written before it started. */
-  private async syncStage(fh: FileHandle): Promise<void> {
-    while (this.written.length > 0) {
-      const group = this.written.splice(0);
-      try {
-        await fh.datasync();
-        for (const p of group) p.resolve();
-      } catch (e) {
-        this.fail(e, group);
-      }
-    }
-    this.syncing = null;
+  /** Closes retired files once no fdatasync in flight or to come can need them. */
+  private closeRetired(): void {
+    if (this.syncsInFlight > 0 || this.unsynced.some((p) => this.retired.includes(p.fd))) return;
+    for (const fd of this.retired.splice(0)) closeSync(fd);
   }
 
   /** A failed write or fsync leaves the log's state unknown: stop accepting writes. */
-  private fail(e: unknown, group: Pending[]): void {
-    this.failure = e;
-    for (const p of [...group, ...this.written.splice(0), ...this.queue.splice(0)]) p.reject(storageFailed(e));
-  }
-
-  private async fileFor(segment: number): Promise<FileHandle> {
-    if (this.handleSegment === segment && this.handle !== null) return this.handle;
-    if (this.handle !== null) {
-      // The sync stage may still be fsyncing the old segment: let it finish before closing it.
-      await this.syncing;
-      if (this.durability === 'fsync') await this.handle.datasync();
-      await this.handle.close();
-    }
-    this.handle = await open(join(this.dir, segmentName(segment)), 'a');
-    this.handleSegment = segment;
-    if (this.durability === 'fsync') await syncDir(this.dir);
-    return this.handle;
+  private fail(e: unknown): void {
+    this.failure ??= e;
+    for (const p of this.unsynced.splice(0)) p.reject(storageFailed(e));
   }
 }
 
-async function writeAll(fh: FileHandle, chunks: Uint8Array[]): Promise<void> {
-  // writev may write less than asked (rare, large groups): continue from where it stopped.
+function writeAllSync(fd: number, chunks: Uint8Array[]): void {
+  // writev may write less than asked (large groups): continue from where it stopped.
   let rest = chunks;
   while (rest.length > 0) {
-    const { bytesWritten } = await fh.writev(rest);
-    let skip = bytesWritten;
+    let skip = writevSync(fd, rest);
     let i = 0;
     while (i < rest.length && skip >= rest[i].length) { skip -= rest[i].length; i++; }
     rest = rest.slice(i);
