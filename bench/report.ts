@@ -7,7 +7,8 @@ import type { CaseResult, Metric } from './harness.js';
 export interface Target {
   readonly what: string;
   readonly measured: string;
-  readonly isMet: boolean | null;
+  /** null: its cases did not run; 'info': a figure shown beside the targets, not one of them. */
+  readonly isMet: boolean | null | 'info';
 }
 
 export function printTable(results: readonly CaseResult[], log: (line: string) => void): void {
@@ -50,7 +51,8 @@ export function printMetrics(metrics: readonly Metric[], log: (line: string) => 
 export function printTargets(targets: readonly Target[], log: (line: string) => void): void {
   if (targets.length === 0) return;
   log('\nTargets (measured, not tested):');
-  for (const t of targets) log(`  ${t.isMet === null ? ' ?' : t.isMet ? 'ok' : 'NO'}  ${t.what}: ${t.measured}`);
+  const mark = (t: Target) => (t.isMet === 'info' ? '··' : t.isMet === null ? ' ?' : t.isMet ? 'ok' : 'NO');
+  for (const t of targets) log(`  ${mark(t)}  ${t.what}: ${t.measured}`);
 }
 
 export async function writeJson(path: string, report: unknown): Promise<void> {

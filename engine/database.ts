@@ -465,8 +465,12 @@ export class Database implements QueryCatalog {
   private async commit(records: WalRecord[]): Promise<void> {
     this.checkOpen();
     if (this.wal.hasFailed) throw new SvcError('StorageFailed', 'the database stopped accepting writes after a storage failure');
-    for (const r of records) this.store.apply(r);
+    // Log first, then apply: the records are written before append returns and the fdatasync
+    // runs while they are applied, so a writer that awaits each insert overlaps its CPU work with
+    // the disk, and a write that fails changes nothing in memory.
     const durable = this.wal.append(records);
+    if (this.wal.hasFailed) return durable;
+    for (const r of records) this.store.apply(r);
     const threshold = this.options.checkpointWalBytes ?? DEFAULT_CHECKPOINT_WAL_BYTES;
     if (this.durability !== 'none' && this.running === null && this.wal.bytesSinceRotate > threshold) {
       this.runCheckpoint().catch((e) => this.options.log?.(`checkpoint failed: ${(e as Error).message}`));

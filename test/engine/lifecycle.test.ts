@@ -210,8 +210,10 @@ describe('storage failure', () => {
     await mkdir(segment);
     await expectCode(() => db.createBlob('lost', 'x'), 'StorageFailed');
     assert.equal(db.hasFailed, true);
+    // The write failed before anything was applied: the blob is not there, even in memory.
+    await expectCode(() => db.getBlob('lost'), 'AliasNotFound');
     await expectCode(() => db.createBlob('other', 'y'), 'StorageFailed', /stopped accepting writes/);
-    await expectCode(() => db.attachTag('lost', 'tag'), 'StorageFailed');
+    await expectCode(() => db.createTable('table', [{ name: 'v', type: 'DOUBLE' }]), 'StorageFailed');
     await expectCode(() => db.checkpoint(), 'StorageFailed');
     assert.equal(await db.sweep(), 0);
     await db.close();
