@@ -1,7 +1,7 @@
 // Validates a user's columnar batch against a table schema and turns it into plain columns.
 // Typed arrays of the column's type are used as they are, not copied: a normalized batch lives
-// only for the insert call, during which the tail and the WAL copy what they keep, so the caller
-// may still reuse its arrays once the call returns. Rows are sorted by timestamp here (stable,
+// only for the insert call, during which the WAL writes it and the table copies the rows it keeps,
+// so the caller may still reuse its arrays once the call returns. Rows are sorted by timestamp here (stable,
 // so equal timestamps keep their order), once per insert.
 import { nullColumn } from './column-values.js';
 import { permuteRows } from './row-slices.js';

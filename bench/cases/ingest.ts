@@ -75,10 +75,11 @@ function duckCase(method: AppendMethod): Case<any, any> {
 }
 
 /**
- * The hardware's own limit for a durable log of this data: the batches' raw column bytes written
- * with one writev and one fdatasync per `window` batches, nothing else. svc's fsync ingestion can
- * at best match it; the ratio says how much of the disk's durable bandwidth svc uses. With a
- * window of 1 it is the bound of a writer that awaits each batch: one fdatasync per batch.
+ * The disk's own pace for a durable log of this data: the batches' raw column bytes written with
+ * one writev and then one fdatasync per `window` batches, in lockstep, with nothing else to do.
+ * The ratio says how svc's fsync ingestion (which also builds batches, stats and checksums, but
+ * overlaps writes with fdatasyncs) compares with the bare disk. With a window of 1 it is the pace
+ * of a writer that awaits each batch: one fdatasync per batch.
  */
 function diskCase(window: number): Case<any, any> {
   return defineCase({
