@@ -28,7 +28,7 @@ const MAX_SYNCS = 2;
 const SYNC_SPLIT_BYTES = 1 << 20;
 
 interface Unsynced {
-  /** How many records had been written once this one was (0 for nothing new: a drain barrier). */
+  /** How many records had been written once this one was (a drain barrier: when it was pushed). */
   readonly seq: number;
   /** The segment file the record went to; -1 for a drain barrier. */
   readonly fd: number;
