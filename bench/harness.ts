@@ -111,18 +111,28 @@ export async function runSuite(suite: Suite, log: (line: string) => void): Promi
 }
 
 async function runOnce(suite: Suite, results: CaseResult[], times: number[][], log: (line: string) => void): Promise<void> {
+  await interleaveRounds(suite, results, times, log, 1, (i, round) => timeOnce(suite.cases[i], round === 0 ? results[i] : null));
+}
+
+/**
+ * The rounds of a suite, every case once per round in turn (peers interleaved on a noisy
+ * machine): `measure` times case i, the time is kept and logged, and a throw fails the case.
+ */
+async function interleaveRounds(
+  suite: Suite, results: CaseResult[], times: number[][], log: (line: string) => void, digits: number,
+  measure: (i: number, round: number) => Promise<number>,
+): Promise<void> {
   for (let round = 0; round < suite.rounds; round++) {
     for (let i = 0; i < suite.cases.length; i++) {
-      const c = suite.cases[i];
       const r = results[i];
       if (r.error !== null) continue;
+      const name = `  ${suite.name} › ${suite.cases[i].name}`;
       try {
-        const ms = await timeOnce(c, round === 0 ? r : null);
-        times[i].push(ms);
-        log(`  ${suite.name} › ${c.name}: round ${round + 1}/${suite.rounds} ${ms.toFixed(1)} ms`);
+        times[i].push(await measure(i, round));
+        log(`${name}: round ${round + 1}/${suite.rounds} ${times[i].at(-1)!.toFixed(digits)} ms`);
       } catch (e) {
         r.error = message(e);
-        log(`  ${suite.name} › ${c.name}: ERROR ${r.error}`);
+        log(`${name}: ERROR ${r.error}`);
       }
     }
   }
@@ -159,29 +169,18 @@ async function runOps(suite: Suite, results: CaseResult[], times: number[][], lo
       log(`  ${suite.name} › ${c.name}: ERROR ${results[i].error}`);
     }
   }
-  for (let round = 0; round < suite.rounds; round++) {
-    for (let i = 0; i < suite.cases.length; i++) {
-      const c = suite.cases[i];
-      const r = results[i];
-      if (r.error !== null) continue;
-      try {
-        if (isSlow[i]) {
-          const t0 = performance.now();
-          await c.run(states[i]);
-          times[i].push(performance.now() - t0);
-        } else {
-          const b = await measureOps(() => c.run(states[i]), OPS_MAX_TIME_S);
-          // Keep the best round: mean, its margin of error and sample count.
-          if (times[i].length === 0 || b.ms < Math.min(...times[i])) { r.rme = b.rme; r.samples = b.samples; }
-          times[i].push(b.ms);
-        }
-        log(`  ${suite.name} › ${c.name}: round ${round + 1}/${suite.rounds} ${times[i].at(-1)!.toFixed(3)} ms`);
-      } catch (e) {
-        r.error = message(e);
-        log(`  ${suite.name} › ${c.name}: ERROR ${r.error}`);
-      }
+  await interleaveRounds(suite, results, times, log, 3, async (i) => {
+    const c = suite.cases[i];
+    if (isSlow[i]) {
+      const t0 = performance.now();
+      await c.run(states[i]);
+      return performance.now() - t0;
     }
-  }
+    const b = await measureOps(() => c.run(states[i]), OPS_MAX_TIME_S);
+    // Keep the best round: mean, its margin of error and sample count.
+    if (times[i].length === 0 || b.ms < Math.min(...times[i])) { results[i].rme = b.rme; results[i].samples = b.samples; }
+    return b.ms;
+  });
   for (let i = 0; i < suite.cases.length; i++) {
     if (!(i in states)) continue;
     await Promise.resolve(suite.cases[i].teardown?.(states[i])).catch((e: unknown) => log(`  teardown of ${suite.cases[i].name} failed: ${message(e)}`));
