@@ -3,28 +3,28 @@
 // when the WAL says it is durable. Reads see the in-memory state; expired entries are absent.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { page, sortAliases } from './alias-page.js';
-import type { AliasPage, PageOptions } from './alias-page.js';
-import { TIMESTAMP_COLUMN } from './arrow-schema.js';
-import { normalizeBatch } from './batch-input.js';
-import type { ColumnarBatch } from './batch-input.js';
-import { checkpointsDir, listCheckpoints, loadCheckpoint, removeObsolete, takeSnapshot, writeCheckpoint } from './checkpoint.js';
-import { isExpired, nowSeconds } from './expiry.js';
+import { page, sortAliases } from './catalog/alias-page.js';
+import type { AliasPage, PageOptions } from './catalog/alias-page.js';
+import { TIMESTAMP_COLUMN } from './storage/arrow-schema.js';
+import { normalizeBatch } from './storage/batch-input.js';
+import type { ColumnarBatch } from './storage/batch-input.js';
+import { checkpointsDir, listCheckpoints, loadCheckpoint, removeObsolete, takeSnapshot, writeCheckpoint } from './durability/checkpoint/checkpoint.js';
+import { isExpired, nowSeconds } from './catalog/expiry.js';
 import { checkAlias, checkColumns, incompatible, toBytes, toNs } from './input-checks.js';
-import { EntryStore } from './entry-store.js';
-import type { Entry, EntryType } from './entry-store.js';
+import { EntryStore } from './catalog/entry-store.js';
+import type { Entry, EntryType } from './catalog/entry-store.js';
 import { SvcError } from './errors.js';
-import { acquireLock } from './lock-file.js';
-import { detectMime } from './mime.js';
+import { acquireLock } from './durability/lock-file.js';
+import { detectMime } from './catalog/mime.js';
 import { executeQuery } from './query/index.js';
 import type { QueryCatalog } from './query/catalog.js';
 import type { QueryResult } from './query/result.js';
-import { DAY_NS, DEFAULT_BATCH_ROWS } from './table.js';
-import type { Table } from './table.js';
+import { DAY_NS, DEFAULT_BATCH_ROWS } from './storage/table.js';
+import type { Table } from './storage/table.js';
 import type { BatchView, ColumnDef, Durability } from './types.js';
-import type { WalRecord } from './wal/records.js';
-import { replayWal } from './wal/wal-replay.js';
-import { WalWriter } from './wal/wal-writer.js';
+import type { WalRecord } from './durability/wal/records.js';
+import { replayWal } from './durability/wal/wal-replay.js';
+import { WalWriter } from './durability/wal/wal-writer.js';
 
 export interface OpenOptions {
   /** Directory holding the WAL, checkpoints and the lock file; created if missing. */

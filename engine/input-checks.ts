@@ -1,7 +1,7 @@
 // Validation and conversion of what callers pass to the embedded API: aliases, column lists,
 // blob contents, times. Each failure is an InvalidArgument (or IncompatibleType) a person can act on.
-import { TIMESTAMP_COLUMN } from './arrow-schema.js';
-import type { EntryType } from './entry-store.js';
+import { TIMESTAMP_COLUMN } from './storage/arrow-schema.js';
+import type { EntryType } from './catalog/entry-store.js';
 import { SvcError } from './errors.js';
 import { COLUMN_TYPES } from './types.js';
 import type { ColumnDef } from './types.js';

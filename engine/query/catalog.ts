@@ -1,6 +1,6 @@
 // What the query layer needs from a database: tables to read, entries to find, and the three
 // writes a query can make. The Database implements it; tests use a small in-memory fake.
-import type { Table } from '../table.js';
+import type { Table } from '../storage/table.js';
 import type { ColumnDef } from '../types.js';
 
 export interface FindFilter {

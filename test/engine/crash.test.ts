@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { columnVector } from '../../engine/column-vector.js';
+import { columnVector } from '../../engine/storage/column-vector.js';
 import { Database } from '../../engine/database.js';
 import { isValid } from '../../engine/types.js';
 import { batchFor, blobAlias, blobFor, COLUMNS, SHARD_SIZE, TABLE } from './crash-child.js';

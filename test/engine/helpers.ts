@@ -6,7 +6,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
-import { columnVector } from '../../engine/column-vector.js';
+import { columnVector } from '../../engine/storage/column-vector.js';
 import type { Database } from '../../engine/database.js';
 import { SvcError } from '../../engine/errors.js';
 import type { ColumnDef } from '../../engine/types.js';

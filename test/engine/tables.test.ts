@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Database } from '../../engine/database.js';
-import { DAY_NS } from '../../engine/table.js';
+import { DAY_NS } from '../../engine/storage/table.js';
 import type { ColumnDef } from '../../engine/types.js';
 import { ALL_TYPES, bytes, checkStats, copyAside, expectCode, prng, randInt, readBatches, readRows, sortedByTs, tempDir } from './helpers.js';
 import type { Row } from './helpers.js';

@@ -5,10 +5,10 @@
 // acknowledges at once.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { NormalizedBatch } from '../../engine/batch-input.js';
-import { replayWal } from '../../engine/wal/wal-replay.js';
-import type { WalRecord } from '../../engine/wal/records.js';
-import { WalWriter } from '../../engine/wal/wal-writer.js';
+import type { NormalizedBatch } from '../../engine/storage/batch-input.js';
+import { replayWal } from '../../engine/durability/wal/wal-replay.js';
+import type { WalRecord } from '../../engine/durability/wal/records.js';
+import { WalWriter } from '../../engine/durability/wal/wal-writer.js';
 import { tempDir } from './helpers.js';
 
 const ROWS = 80_000; // 80,000 × 16 bytes ≈ 1.3 MB per record: more than the 1 MiB sync split

@@ -1,8 +1,8 @@
 // An in-memory QueryCatalog for the query tests: real engine Tables (shards, sealed batches,
 // tails, late-row merges) without a WAL or a data directory. Small `batchRows` makes many batches.
-import { normalizeBatch } from '../../engine/batch-input.js';
+import { normalizeBatch } from '../../engine/storage/batch-input.js';
 import { SvcError } from '../../engine/errors.js';
-import { Table } from '../../engine/table.js';
+import { Table } from '../../engine/storage/table.js';
 import type { ColumnDef } from '../../engine/types.js';
 import type { FindFilter, QueryCatalog } from '../../engine/query/index.js';
 

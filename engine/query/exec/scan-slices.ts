@@ -2,7 +2,7 @@
 // its rows inside the range. Batches wholly inside take no search; edge batches are cut by a
 // binary search on their sorted timestamps.
 import { INT64_MAX, INT64_MIN } from '../../../grammar/index.js';
-import type { Table } from '../../table.js';
+import type { Table } from '../../storage/table.js';
 import type { BatchView } from '../../types.js';
 import type { TimeRange } from '../plan/plan-types.js';
 import { lowerBound, tsHalves } from './ts-search.js';

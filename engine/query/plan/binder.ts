@@ -5,7 +5,7 @@
 // at its offset.
 import { INT64_MAX, INT64_MIN, resolveTimePoint } from '../../../grammar/index.js';
 import type { Call, Expr, Star } from '../../../grammar/index.js';
-import type { Table } from '../../table.js';
+import type { Table } from '../../storage/table.js';
 import { acceptsType, isAggregateName } from '../aggregates/registry.js';
 import { semanticError } from '../query-errors.js';
 import type { AggregateCollector } from './aggregate-collector.js';

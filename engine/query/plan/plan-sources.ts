@@ -1,7 +1,7 @@
 // Resolves FROM: table names must exist; FIND(...) contributes the tables among its matches.
 // A table named twice is read once, keeping the first mention's place.
 import type { Find, TableRef } from '../../../grammar/index.js';
-import type { Table } from '../../table.js';
+import type { Table } from '../../storage/table.js';
 import type { FindFilter, QueryCatalog } from '../catalog.js';
 import { semanticError } from '../query-errors.js';
 

@@ -2,7 +2,7 @@
 // SPEC §6), holding typed expressions and aggregate specs. Running a plan never changes it; the
 // executor keeps all per-run state (accumulators, scratch buffers, groups) on its side.
 import type { DurationValue } from '../../../grammar/index.js';
-import type { Table } from '../../table.js';
+import type { Table } from '../../storage/table.js';
 import type { ColumnType } from '../../types.js';
 import type { AccumulatorFamily, AggregateName } from '../aggregates/registry.js';
 import type { ResultType } from '../result.js';

@@ -1,9 +1,9 @@
 // The WAL record kinds, one tagged union, and their msgpackr codec. Typed arrays travel as raw
 // little-endian bytes (msgpack `bin`), never as lists of numbers.
 import { Packr } from 'msgpackr';
-import type { NormalizedBatch } from '../batch-input.js';
-import type { ColumnValues } from '../column-values.js';
-import type { ColumnDef } from '../types.js';
+import type { NormalizedBatch } from '../../storage/batch-input.js';
+import type { ColumnValues } from '../../storage/column-values.js';
+import type { ColumnDef } from '../../types.js';
 
 export type WalRecord =
   | { readonly kind: 'BlobPut'; readonly alias: string; readonly data: Uint8Array; readonly mime: string; readonly expiry: number }

@@ -1,7 +1,7 @@
 // Plain column arrays as the storage layer holds them before they become an Arrow batch:
 // numbers in typed arrays with an optional null mask (1 byte per row, 1 = null), strings and
 // blobs as JS arrays with null entries. The tail, the WAL and the batch builder all speak this.
-import type { ColumnType } from './types.js';
+import type { ColumnType } from '../types.js';
 
 export type ColumnValues =
   | { readonly type: 'DOUBLE'; readonly values: Float64Array; readonly nulls: Uint8Array | null }

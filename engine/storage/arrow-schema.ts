@@ -1,7 +1,7 @@
 // The Arrow schema of a table: `$timestamp` (non-null, ns) first, then the table's columns.
 import { Binary, Dictionary, Field, Float64, Int32, Int64, Schema, TimestampNanosecond, Utf8 } from 'apache-arrow';
 import type { DataType } from 'apache-arrow';
-import type { ColumnDef, ColumnType } from './types.js';
+import type { ColumnDef, ColumnType } from '../types.js';
 
 export const TIMESTAMP_COLUMN = '$timestamp';
 

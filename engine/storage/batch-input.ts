@@ -6,9 +6,9 @@
 import { nullColumn } from './column-values.js';
 import { permuteRows } from './row-slices.js';
 import type { ColumnValues } from './column-values.js';
-import { SvcError } from './errors.js';
+import { SvcError } from '../errors.js';
 import { TIMESTAMP_COLUMN } from './arrow-schema.js';
-import type { ColumnDef, ColumnType } from './types.js';
+import type { ColumnDef, ColumnType } from '../types.js';
 
 /** A columnar batch as users pass it: `$timestamp` plus any of the table's columns. */
 export type ColumnarBatch = { readonly [column: string]: unknown };

@@ -1,5 +1,5 @@
 // Paging of alias lists: byte-wise ascending order (UTF-8, as SPEC §3 promises) and skip/limit.
-import { SvcError } from './errors.js';
+import { SvcError } from '../errors.js';
 
 export interface PageOptions {
   readonly skip?: number;

@@ -2,7 +2,7 @@
 // into sealed batches) uses it, so the per-value Arrow accessors for strings are acceptable here.
 import type { ColumnValues } from './column-values.js';
 import type { NormalizedBatch } from './batch-input.js';
-import type { BatchView, ColumnDef } from './types.js';
+import type { BatchView, ColumnDef } from '../types.js';
 
 export function batchColumns(view: BatchView, schema: readonly ColumnDef[]): NormalizedBatch {
   const n = view.rowCount;

@@ -5,7 +5,7 @@ import type { Data, Schema } from 'apache-arrow';
 import { columnStats, timestampStats } from './batch-stats.js';
 import type { ColumnValues } from './column-values.js';
 import type { SymbolDictionary } from './symbol-dictionary.js';
-import type { BatchView } from './types.js';
+import type { BatchView } from '../types.js';
 
 /**
  * Builds a batch from `ts` (sorted ascending) and one ColumnValues per schema column.

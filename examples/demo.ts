@@ -1,6 +1,6 @@
 // `npm start`: a runnable demo of the embedded API until the HTTP server exists. It opens a
 // database in ./data, ingests a day of ticks, stores a blob with a tag, queries, and closes.
-import { Database } from './index.js';
+import { Database } from '../engine/index.js';
 
 const dataDir = process.env.SVC_DATA_DIR ?? './data';
 const db = await Database.open({ dataDir, durability: 'fsync' });

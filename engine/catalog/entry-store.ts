@@ -2,8 +2,8 @@
 // changed only by `apply(record)`, both for live writes and for WAL replay, so a replayed log
 // rebuilds exactly the state that acknowledged those writes. Validation happens before a record
 // is made (in database.ts); `apply` trusts its record.
-import { Table } from './table.js';
-import type { WalRecord } from './wal/records.js';
+import { Table } from '../storage/table.js';
+import type { WalRecord } from '../durability/wal/records.js';
 
 export type EntryType = 'blob' | 'tag' | 'ts';
 

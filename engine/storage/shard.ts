@@ -9,7 +9,7 @@ import type { NormalizedBatch } from './batch-input.js';
 import { concatRows, permuteRows, sliceRows } from './row-slices.js';
 import { Tail } from './tail.js';
 import type { TableLayout } from './table-layout.js';
-import type { BatchView } from './types.js';
+import type { BatchView } from '../types.js';
 
 export class Shard {
   readonly batches: BatchView[] = [];

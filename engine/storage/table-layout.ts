@@ -3,7 +3,7 @@
 import type { Schema } from 'apache-arrow';
 import { arrowSchema } from './arrow-schema.js';
 import { SymbolDictionary } from './symbol-dictionary.js';
-import type { ColumnDef } from './types.js';
+import type { ColumnDef } from '../types.js';
 
 export class TableLayout {
   readonly schema: Schema;

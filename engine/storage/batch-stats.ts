@@ -1,7 +1,7 @@
 // Per-column statistics of a sorted batch, computed once at seal time. They let the executor
 // answer count/sum/min/max/first/last/avg over whole batches without reading values.
 import type { ColumnValues } from './column-values.js';
-import type { ColumnStats } from './types.js';
+import type { ColumnStats } from '../types.js';
 
 const NO_STATS = { min: null, max: null, minRow: -1, maxRow: -1, sum: null } as const;
 

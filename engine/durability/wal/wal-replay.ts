@@ -4,7 +4,7 @@
 // naming the file and byte offset — nothing is silently skipped.
 import { readFile, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SvcError } from '../errors.js';
+import { SvcError } from '../../errors.js';
 import { FRAME_HEADER, readFrame } from './frame.js';
 import { decodeRecord } from './records.js';
 import { listSegments, segmentName } from './segments.js';

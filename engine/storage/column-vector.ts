@@ -1,7 +1,7 @@
 // Reads one column of a batch as plain typed arrays, the form every hot loop works on. Arrow's
 // per-value accessors (Vector.get) are 20–70× slower and never used on a scan path.
 import type { Data, Vector } from 'apache-arrow';
-import type { BatchView, ColumnType, ColumnVector } from './types.js';
+import type { BatchView, ColumnType, ColumnVector } from '../types.js';
 
 const dictionaryCache = new WeakMap<object, string[]>();
 

@@ -8,14 +8,14 @@ import { crc32c } from '@node-rs/crc32';
 import { makeData, RecordBatch, Struct, tableFromIPC } from 'apache-arrow';
 import { writeArrowFile } from './arrow-file-writer.js';
 import { Packr } from 'msgpackr';
-import { viewOfBatch } from './batch-builder.js';
-import type { EntryStore } from './entry-store.js';
-import { SvcError } from './errors.js';
-import { SymbolDictionary } from './symbol-dictionary.js';
-import { Table } from './table.js';
-import type { BatchView, ColumnDef, ColumnStats } from './types.js';
-import { listSegments, segmentName } from './wal/segments.js';
-import { syncDir } from './wal/wal-writer.js';
+import { viewOfBatch } from '../../storage/batch-builder.js';
+import type { EntryStore } from '../../catalog/entry-store.js';
+import { SvcError } from '../../errors.js';
+import { SymbolDictionary } from '../../storage/symbol-dictionary.js';
+import { Table } from '../../storage/table.js';
+import type { BatchView, ColumnDef, ColumnStats } from '../../types.js';
+import { listSegments, segmentName } from '../wal/segments.js';
+import { syncDir } from '../wal/wal-writer.js';
 
 // useBigIntExtension: an INT64 column's exact sum statistic may exceed 64 bits.
 const packr = new Packr({ int64AsType: 'bigint', useRecords: false, moreTypes: false, useBigIntExtension: true });

@@ -3,7 +3,7 @@
 // makes the second open fail instead of two writers interleaving one WAL.
 import { open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SvcError } from './errors.js';
+import { SvcError } from '../errors.js';
 
 export async function acquireLock(dataDir: string): Promise<() => Promise<void>> {
   const path = join(dataDir, 'LOCK');

@@ -4,7 +4,7 @@
 import type { NormalizedBatch } from './batch-input.js';
 import { Shard } from './shard.js';
 import { TableLayout } from './table-layout.js';
-import type { BatchView, ColumnDef } from './types.js';
+import type { BatchView, ColumnDef } from '../types.js';
 
 export const DAY_NS = 86_400_000_000_000n;
 export const DEFAULT_BATCH_ROWS = 65_536;
