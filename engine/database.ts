@@ -17,6 +17,7 @@ import { SvcError } from './errors.js';
 import { acquireLock } from './durability/lock-file.js';
 import { detectMime } from './catalog/mime.js';
 import { executeQuery } from './query/index.js';
+import type { QueryOptions } from './query/index.js';
 import type { QueryCatalog } from './query/catalog.js';
 import type { QueryResult } from './query/result.js';
 import { DAY_NS, DEFAULT_BATCH_ROWS } from './storage/table.js';
@@ -66,10 +67,6 @@ export type ChangeResult = 'changed' | 'unchanged';
  */
 const DEFAULT_CHECKPOINT_WAL_BYTES = 1024 * 1024 * 1024;
 
-export interface QueryOptions {
-  readonly deadlineMs?: number;
-  readonly now?: bigint;
-}
 
 /**
  * An open database.

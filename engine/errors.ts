@@ -15,6 +15,9 @@ export const ERROR_CODES = [
   'QuerySemantic', //       query parses but is invalid (unknown column, type mismatch, …)
   'QueryTimeout', //        query ran past its deadline
   'QueryTooLarge', //       query text over the size limit
+  'QueryLimit', //          groups, result rows/bytes or condition size over a configured limit
+  'QueryCancelled', //      the caller aborted the query (its AbortSignal fired)
+  'ReadOnlyQuery', //       a write statement where only reads are allowed (QueryOptions.readOnly)
   'DatabaseLocked', //      data directory already opened by another Database
   'DatabaseClosed', //      call on a closed Database
   'WalCorrupt', //          damaged WAL record before the end of the log

@@ -1,6 +1,7 @@
 // The public API of svc as an embedded library: `import { Database } from 'svc'`.
 export { Database } from './database.js';
-export type { OpenOptions, BlobDescription, TableDescription, ChangeResult, QueryOptions } from './database.js';
+export type { OpenOptions, BlobDescription, TableDescription, ChangeResult } from './database.js';
+export type { QueryOptions } from './query/index.js';
 export type { AliasPage, PageOptions } from './catalog/alias-page.js';
 export type { ColumnarBatch } from './storage/batch-input.js';
 export type { EntryType } from './catalog/entry-store.js';
@@ -8,4 +9,4 @@ export { SvcError, isSvcError, ERROR_CODES } from './errors.js';
 export type { ErrorCode } from './errors.js';
 export type { BatchView, ColumnDef, ColumnStats, ColumnType, ColumnVector, Durability } from './types.js';
 export { columnVector } from './storage/column-vector.js';
-export type { QueryResult } from './query/result.js';
+export type { QueryResult, ResultTable, ResultColumn, ResultType } from './query/result.js';

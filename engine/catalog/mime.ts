@@ -1,16 +1,10 @@
 // MIME detection for blobs (SPEC §3): magic bytes first (file-type), then text heuristics, then
-// the alias's file extension, then application/octet-stream. Run once when a blob is written;
-// the result is stored in the WAL record, so replay never re-sniffs.
+// the alias's file extension (the `mime` package), then application/octet-stream. Run once when
+// a blob is written; the result is stored in the WAL record, so replay never re-sniffs.
 import { fileTypeFromBuffer } from 'file-type';
+import mime from 'mime';
 
 const OCTET = 'application/octet-stream';
-
-const BY_EXTENSION: Record<string, string> = {
-  txt: 'text/plain; charset=utf-8', csv: 'text/csv', json: 'application/json', html: 'text/html', htm: 'text/html',
-  xml: 'application/xml', js: 'text/javascript', css: 'text/css', svg: 'image/svg+xml', md: 'text/markdown',
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', pdf: 'application/pdf',
-  zip: 'application/zip', gz: 'application/gzip', bin: OCTET,
-};
 
 export async function detectMime(data: Uint8Array, alias: string): Promise<string> {
   if (data.length === 0) return OCTET;
@@ -18,8 +12,8 @@ export async function detectMime(data: Uint8Array, alias: string): Promise<strin
   if (magic !== undefined) return magic.mime;
   const text = utf8(data);
   if (text !== null) return textMime(text);
-  const ext = /\.([A-Za-z0-9]+)$/.exec(alias)?.[1]?.toLowerCase();
-  return (ext !== undefined && BY_EXTENSION[ext]) || OCTET;
+  // `mime` knows every registered extension; only a name with a dot and an extension counts.
+  return (/\.[A-Za-z0-9]+$/.test(alias) ? mime.getType(alias) : null) ?? OCTET;
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });

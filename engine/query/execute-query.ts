@@ -23,7 +23,13 @@ export interface QueryOptions {
   readonly deadlineMs?: number;
   /** The query's `now` in nanoseconds since the epoch (default: the wall clock). */
   readonly now?: bigint;
+  /** Aborting it stops the query with QueryCancelled (e.g. the HTTP client went away). */
+  readonly signal?: AbortSignal;
+  /** Refuse CREATE, DROP and INSERT with ReadOnlyQuery (the web bridge's query methods only read). */
+  readonly readOnly?: boolean;
 }
+
+const WRITE_KINDS: ReadonlySet<Statement['kind']> = new Set(['CreateTable', 'DropTable', 'Insert']);
 
 interface Run {
   readonly catalog: QueryCatalog;
@@ -61,6 +67,10 @@ export async function executeQuery(catalog: QueryCatalog, text: string, options:
   } catch (e) {
     throw toSyntaxError(e);
   }
+  if (options.readOnly === true && WRITE_KINDS.has(ast.kind)) {
+    throw new SvcError('ReadOnlyQuery', 'this statement writes, and writes are not allowed here', { position: 0 });
+  }
+  if (options.signal?.aborted === true) throw new SvcError('QueryCancelled', 'the query was cancelled before it started');
   const nowNs = options.now ?? BigInt(Date.now()) * 1_000_000n;
   const handler = HANDLERS[ast.kind] as (ast: Statement, run: Run) => QueryResult | Promise<QueryResult>;
   return handler(ast, { catalog, nowNs, deadline });
