@@ -1,0 +1,41 @@
+// Who may do what. Today security is off: every login succeeds (there is no users file to check
+// against) and the token guards the REST routes only. Security on (issue 9) is another policy:
+// credentials checked against the users file, and the bridge behind the token too.
+import { HttpError } from '../errors.js';
+import type { TokenAuthority } from './token-authority.js';
+
+/** How a route is guarded: `public` never (login, status), `token` always, `bridge` as the policy says. */
+export type RouteAccess = 'public' | 'token' | 'bridge';
+
+export interface Credentials {
+  readonly username: string;
+  readonly secret_key: string;
+}
+
+export interface AuthPolicy {
+  /** The subject of the token to issue, or Unauthorized. */
+  login(credentials: Credentials): Promise<string>;
+  requiresToken(access: RouteAccess): boolean;
+}
+
+export const securityOff: AuthPolicy = {
+  login: (credentials) => Promise.resolve(credentials.username),
+  requiresToken: (access) => access === 'token',
+};
+
+/** The bearer token of a request: `Authorization: Bearer <t>`, else `?token=<t>`. */
+export function bearerToken(authorization: string, queryToken: string | undefined): string {
+  if (authorization !== '') {
+    const m = /^Bearer +([^\s]+)\s*$/i.exec(authorization);
+    if (m === null) throw new HttpError('Unauthorized', 'the Authorization header must be "Bearer <token>"');
+    return m[1]!;
+  }
+  if (queryToken !== undefined && queryToken !== '') return queryToken;
+  throw new HttpError('Unauthorized', 'this route needs a token: POST /api/login, then send "Authorization: Bearer <token>"');
+}
+
+/** Checks the request's token when the route needs one. */
+export async function authorize(policy: AuthPolicy, authority: TokenAuthority, access: RouteAccess, authorization: string, queryToken: string | undefined): Promise<void> {
+  if (!policy.requiresToken(access)) return;
+  await authority.verify(bearerToken(authorization, queryToken));
+}

@@ -1,0 +1,53 @@
+// Issues and checks the bearer tokens of `POST /api/login`: HS256 JWTs signed with jose, valid
+// 12 hours. The signing key is 32 random bytes kept in <dataDir>/jwt.key with mode 0600, so the
+// tokens a server issued stay valid after a restart and no other user of the machine can forge
+// them. Tokens never reach the logs.
+import { randomBytes } from 'node:crypto';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SignJWT, jwtVerify } from 'jose';
+import { HttpError } from '../errors.js';
+
+export const TOKEN_LIFETIME_SECONDS = 12 * 3600;
+export const KEY_FILE = 'jwt.key';
+const KEY_BYTES = 32;
+
+export class TokenAuthority {
+  private constructor(private readonly key: Uint8Array) {}
+
+  /** Loads the key of `dataDir`, creating it (mode 0600) on first start. */
+  static async open(dataDir: string): Promise<TokenAuthority> {
+    const file = join(dataDir, KEY_FILE);
+    try {
+      await writeFile(file, randomBytes(KEY_BYTES), { flag: 'wx', mode: 0o600 });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    const key = await readFile(file);
+    if (key.length < KEY_BYTES) throw new Error(`${file} is damaged: a signing key has ${KEY_BYTES} bytes, this one ${key.length}`);
+    // A key file copied in with looser permissions is tightened rather than trusted as is.
+    await chmod(file, 0o600);
+    return new TokenAuthority(new Uint8Array(key));
+  }
+
+  /** A token for `subject`, expiring in 12 hours. */
+  issue(subject: string): Promise<string> {
+    return new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(subject)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + TOKEN_LIFETIME_SECONDS)
+      .sign(this.key);
+  }
+
+  /** The token's subject; Unauthorized when it is malformed, forged or expired. */
+  async verify(token: string): Promise<string> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], requiredClaims: ['exp'] });
+      return payload.sub ?? '';
+    } catch (e) {
+      const why = (e as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'the token expired; log in again' : 'the token is not valid';
+      throw new HttpError('Unauthorized', why);
+    }
+  }
+}

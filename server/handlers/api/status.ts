@@ -1,0 +1,15 @@
+// GET /api/status/liveness and /api/status/readiness (SPEC §4): no token. Liveness answers as long
+// as the event loop does; readiness only once the database has recovered and can write.
+import { HttpError } from '../../errors.js';
+import type { RouteContext } from '../context.js';
+
+export function liveness(ctx: RouteContext): Promise<void> {
+  return ctx.reply.json(200, { status: 'up' });
+}
+
+export function readiness(ctx: RouteContext): Promise<void> {
+  const db = ctx.state.db;
+  if (db === null) throw new HttpError('NotReady', 'the database is still opening (recovering its log)');
+  if (db.hasFailed) throw new HttpError('NotReady', 'the database stopped accepting writes after a storage failure');
+  return ctx.reply.json(200, { status: 'ready' });
+}

@@ -1,0 +1,51 @@
+// What a handler gets: the request (already copied out of uWS), the decoded `:alias`, the reply,
+// the body (being received since dispatch), and the server's state. Handlers are short: read the
+// request, call one engine method, send the reply.
+import type { Database } from '../../engine/index.js';
+import type { AuthPolicy, RouteAccess } from '../auth/auth-policy.js';
+import type { TokenAuthority } from '../auth/token-authority.js';
+import { HttpError } from '../errors.js';
+import type { Reply, CompressPolicy } from '../http/reply.js';
+import type { RequestInfo } from '../http/request-info.js';
+
+/** Server-wide settings handlers read (issue 9 grows this into the full option table). */
+export interface ServerSettings {
+  readonly maxInBufferSize: number;
+  readonly parallelismCount: number;
+}
+
+export interface ServerState {
+  /** null while the database is still opening (recovery): data routes answer 503 meanwhile. */
+  db: Database | null;
+  readonly settings: ServerSettings;
+  readonly authority: TokenAuthority;
+  readonly policy: AuthPolicy;
+}
+
+export interface RouteContext {
+  readonly request: RequestInfo;
+  /** The percent-decoded `:alias` of the path ('' on routes without one). */
+  readonly alias: string;
+  readonly reply: Reply;
+  readonly state: ServerState;
+  /** The request body, received within max_in_buffer_size (routes with `hasBody` only). */
+  body(): Promise<Buffer>;
+}
+
+export type Handler = (ctx: RouteContext) => Promise<void>;
+
+export interface Route {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  readonly path: string;
+  readonly handler: Handler;
+  readonly access: RouteAccess;
+  readonly compress: CompressPolicy;
+  readonly hasBody: boolean;
+}
+
+/** The open database, or NotReady while it is still recovering. */
+export function database(ctx: RouteContext): Database {
+  const db = ctx.state.db;
+  if (db === null) throw new HttpError('NotReady', 'the database is still opening (recovering its log); retry shortly');
+  return db;
+}

@@ -1,0 +1,77 @@
+// One request, start to end: copy it out of uWS, register onAborted, match the route, start
+// receiving the body, check the token, run the handler, and turn any failure into the JSON error
+// reply of SPEC §8 (a bug: 500, its stack logged once). Everything before the first await runs in
+// the uWS callback, as uWS requires.
+import { authorize } from '../auth/auth-policy.js';
+import { errorReply } from '../errors.js';
+import type { Route, RouteContext, ServerState } from '../handlers/context.js';
+import type { HttpRequest, HttpResponse } from '../uws.js';
+import { startBody } from './body.js';
+import type { BodyReader } from './body.js';
+import { Reply } from './reply.js';
+import { acceptsGzip, readRequest } from './request-info.js';
+import type { RequestInfo } from './request-info.js';
+import type { RequestLog } from './request-log.js';
+import type { Router } from './router.js';
+
+export interface DispatchDeps {
+  readonly router: Router<Route>;
+  readonly state: ServerState;
+  readonly log: RequestLog;
+  /** Called with the promise of each request's whole life (graceful close waits for them). */
+  readonly track: (done: Promise<void>) => void;
+}
+
+export function dispatch(res: HttpResponse, req: HttpRequest, deps: DispatchDeps): void {
+  const request = readRequest(req);
+  const reply = new Reply(res, acceptsGzip(request.acceptEncoding), request.path.startsWith('/api/') ? 'always' : 'large');
+  let body: BodyReader | null = null;
+  let run: Promise<void>;
+  try {
+    const match = deps.router.match(request.method, request.path);
+    reply.compress = match.route.compress;
+    if (match.route.hasBody) body = startBody(res, request.contentLength, deps.state.settings.maxInBufferSize);
+    run = handle(match.route, match.alias, request, reply, body, deps);
+  } catch (e) {
+    run = fail(reply, e, request, deps, hasUnreadBody(request, body));
+  }
+  deps.track(Promise.all([run, reply.done()]).then(() => {
+    deps.log.request(request.method, request.path, reply.status, performance.now() - request.startedAt, reply.aborted);
+  }));
+}
+
+async function handle(route: Route, alias: string, request: RequestInfo, reply: Reply, body: BodyReader | null, deps: DispatchDeps): Promise<void> {
+  try {
+    await authorize(deps.state.policy, deps.state.authority, route.access, request.authorization, request.query.get('token'));
+    const ctx: RouteContext = {
+      request,
+      alias,
+      reply,
+      state: deps.state,
+      body: () => body?.body ?? Promise.resolve(Buffer.alloc(0)),
+    };
+    await route.handler(ctx);
+    if (!reply.isFinished && !reply.hasResponded) throw new Error(`handler of ${route.method} ${route.path} returned without replying`);
+  } catch (e) {
+    await fail(reply, e, request, deps, hasUnreadBody(request, body));
+  }
+}
+
+async function fail(reply: Reply, e: unknown, request: RequestInfo, deps: DispatchDeps, closeConnection: boolean): Promise<void> {
+  const r = errorReply(e);
+  if (r.isBug) deps.log.bug(request.method, request.path, e);
+  if (reply.isFinished) return;
+  if (reply.hasResponded) {
+    // Bytes already went out: the only honest signal left is a cut connection.
+    reply.abortConnection();
+    return;
+  }
+  await reply.send(r.status, r.body, { 'Content-Type': 'application/json', ...r.headers }, closeConnection);
+}
+
+/** A reply sent before the whole declared body arrived must close the connection. */
+function hasUnreadBody(request: RequestInfo, body: BodyReader | null): boolean {
+  if (body !== null) return !body.isComplete();
+  return (request.contentLength !== '' && request.contentLength !== '0') || request.transferEncoding !== '';
+}
+

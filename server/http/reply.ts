@@ -1,0 +1,259 @@
+// Writing one response on a uWS HttpResponse, safely: every write inside res.cork, nothing after
+// the client went away (onAborted is registered before any async work), large bodies through
+// tryEnd/write with onWritable backpressure, gzip when the client accepts it and the route wants
+// it. Compression of large bodies runs off the event loop (zlib's thread pool), and long encodings
+// yield to the event loop between chunks so other requests keep being served.
+import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { constants as zc, createGzip, gzip as gzipCb, gzipSync } from 'node:zlib';
+import type { HttpResponse } from '../uws.js';
+
+const gzipAsync = promisify(gzipCb);
+
+/** `always`: gzip every body when accepted (REST routes, SPEC §4); `large`: only bodies over 1 KiB. */
+export type CompressPolicy = 'always' | 'large';
+
+export const COMPRESS_THRESHOLD = 1024;
+/** Bodies up to this size are compressed synchronously (cheaper than a thread-pool hop). */
+const SYNC_GZIP_LIMIT = 64 * 1024;
+/** A streamed body is first gathered up to this size; a result that fits goes out in one piece. */
+const GATHER_LIMIT = 64 * 1024;
+/** Encoding yields to the event loop once it has held it this long. */
+const SLICE_MS = 8;
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK', 201: 'Created', 204: 'No Content', 302: 'Found', 304: 'Not Modified', 400: 'Bad Request',
+  401: 'Unauthorized', 404: 'Not Found', 405: 'Method Not Allowed', 413: 'Payload Too Large',
+  422: 'Unprocessable Entity', 500: 'Internal Server Error', 503: 'Service Unavailable',
+};
+
+export type Headers = Readonly<Record<string, string>>;
+
+export class Reply {
+  /** The HTTP status sent (0 until the status line is written). */
+  status = 0;
+  private isAborted = false;
+  private isEnded = false;
+  private hasStarted = false;
+  private writable: (() => void) | null = null;
+  private readonly controller = new AbortController();
+  private readonly doneWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly res: HttpResponse,
+    private readonly gzipOk: boolean,
+    /** Set by the route once matched; errors before that use 'always' for /api paths. */
+    public compress: CompressPolicy,
+  ) {
+    res.onAborted(() => {
+      this.isAborted = true;
+      this.controller.abort();
+      this.wake();
+      this.finish();
+    });
+  }
+
+  /** Fires when the client disconnects: pass it to the engine so its query stops. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get isFinished(): boolean {
+    return this.isAborted || this.isEnded;
+  }
+
+  get aborted(): boolean {
+    return this.isAborted;
+  }
+
+  /** True once something was (or is being) sent. */
+  get hasResponded(): boolean {
+    return this.hasStarted;
+  }
+
+  /** Cuts the connection mid-response (a failure after the status line went out). */
+  abortConnection(): void {
+    if (this.isFinished) return;
+    this.res.cork(() => this.res.close());
+    this.ended();
+  }
+
+  /** Resolves once the response is complete or the client went away. */
+  done(): Promise<void> {
+    return this.isFinished ? Promise.resolve() : new Promise((resolve) => this.doneWaiters.push(resolve));
+  }
+
+  json(status: number, value: unknown, headers: Headers = {}): Promise<void> {
+    return this.send(status, JSON.stringify(value), { 'Content-Type': 'application/json', ...headers });
+  }
+
+  /** A status without a body (201, 204, 302, 304). */
+  empty(status: number, headers: Headers = {}): Promise<void> {
+    return this.send(status, null, headers);
+  }
+
+  /**
+   * Sends a whole body with Content-Length, gzipped when allowed. A body too big for the socket
+   * goes out in pieces as the socket drains.
+   */
+  async send(status: number, body: string | Uint8Array | null, headers: Headers = {}, closeConnection = false): Promise<void> {
+    if (this.isFinished || this.hasStarted) return;
+    this.hasStarted = true;
+    let bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    let encoding: Headers = {};
+    if (bytes !== null && this.shouldGzip(bytes.length)) {
+      bytes = bytes.length <= SYNC_GZIP_LIMIT ? gzipSync(bytes) : await gzipAsync(bytes, { level: zc.Z_BEST_SPEED });
+      encoding = { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' };
+      if (this.isAborted) return;
+    }
+    const all = { ...headers, ...encoding };
+    if (bytes === null || bytes.length === 0) {
+      this.res.cork(() => {
+        this.writeHead(status, all);
+        this.res.end(undefined, closeConnection);
+      });
+      this.ended();
+      return;
+    }
+    await this.writeWhole(status, all, bytes, closeConnection);
+  }
+
+  /**
+   * Sends a body produced lazily in chunks (an encoder's output). A body that turns out small is
+   * sent whole with Content-Length; a larger one streams with chunked transfer encoding, gzipped
+   * through a zlib stream when allowed. If the producer throws after bytes went out, the
+   * connection is closed so the client sees a truncated response rather than a wrong one.
+   */
+  async stream(status: number, headers: Headers, chunks: Iterable<Uint8Array>): Promise<void> {
+    if (this.isFinished || this.hasStarted) return;
+    const it = chunks[Symbol.iterator]();
+    const gathered: Uint8Array[] = [];
+    let size = 0;
+    let sliceStart = performance.now();
+    for (;;) {
+      const r = it.next();
+      if (r.done === true) return this.send(status, Buffer.concat(gathered), headers);
+      gathered.push(r.value);
+      size += r.value.length;
+      if (size > GATHER_LIMIT) break;
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await yieldToLoop();
+        if (this.isAborted) return;
+        sliceStart = performance.now();
+      }
+    }
+    const rest: Iterable<Uint8Array> = { [Symbol.iterator]: () => it };
+    const body = (function* () { yield* gathered; yield* rest; })();
+    this.hasStarted = true;
+    const gz = this.shouldGzip(size);
+    const all = gz ? { ...headers, 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } : headers;
+    this.res.onWritable(() => { this.wake(); return true; });
+    let isHeadWritten = false;
+    try {
+      const source = gz ? gzipStream(body) : slicedSync(body);
+      for await (const chunk of source) {
+        if (this.isAborted) break;
+        let ok = true;
+        this.res.cork(() => {
+          if (!isHeadWritten) { this.writeHead(status, all); isHeadWritten = true; }
+          ok = this.res.write(chunk);
+        });
+        if (!ok) await this.untilWritable();
+      }
+      if (this.isAborted) return;
+      this.res.cork(() => {
+        if (!isHeadWritten) this.writeHead(status, all);
+        this.res.end();
+      });
+      this.ended();
+    } catch (e) {
+      if (!this.isAborted) {
+        this.res.cork(() => this.res.close());
+        this.ended();
+      }
+      throw e;
+    }
+  }
+
+  private shouldGzip(size: number): boolean {
+    return this.gzipOk && (this.compress === 'always' ? size > 0 : size > COMPRESS_THRESHOLD);
+  }
+
+  private writeHead(status: number, headers: Headers): void {
+    this.status = status;
+    this.res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`.trimEnd());
+    for (const [k, v] of Object.entries(headers)) this.res.writeHeader(k, v);
+  }
+
+  /** tryEnd with the full size; continue from the socket's offset each time it drains. */
+  private writeWhole(status: number, headers: Headers, bytes: Uint8Array, closeConnection: boolean): Promise<void> {
+    const total = bytes.length;
+    let start = 0;
+    let isDone = false;
+    this.res.cork(() => {
+      this.writeHead(status, headers);
+      if (closeConnection) this.res.writeHeader('Connection', 'close');
+      start = this.res.getWriteOffset();
+      isDone = this.res.tryEnd(bytes, total)[1];
+    });
+    if (isDone) { this.ended(); return Promise.resolve(); }
+    return new Promise((resolve) => {
+      this.doneWaiters.push(resolve);
+      this.res.onWritable((offset) => {
+        const [ok, done] = this.res.tryEnd(bytes.subarray(offset - start), total);
+        if (done) this.ended();
+        return ok;
+      });
+    });
+  }
+
+  private untilWritable(): Promise<void> {
+    if (this.isAborted) return Promise.resolve();
+    return new Promise((resolve) => { this.writable = resolve; });
+  }
+
+  private wake(): void {
+    const w = this.writable;
+    this.writable = null;
+    w?.();
+  }
+
+  private ended(): void {
+    this.isEnded = true;
+    this.finish();
+  }
+
+  private finish(): void {
+    for (const w of this.doneWaiters.splice(0)) w();
+  }
+}
+
+function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Passes chunks on, yielding to the event loop whenever producing them held it too long. */
+async function* slicedSync(chunks: Iterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let sliceStart = performance.now();
+  for (const c of chunks) {
+    yield c;
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await yieldToLoop();
+      sliceStart = performance.now();
+    }
+  }
+}
+
+/** Gzips a chunk sequence in zlib's thread pool; the stream pulls the source only as it drains. */
+async function* gzipStream(chunks: Iterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const gz = createGzip({ level: zc.Z_BEST_SPEED });
+  const source = Readable.from(slicedSync(chunks), { objectMode: false });
+  source.on('error', (e) => gz.destroy(e));
+  source.pipe(gz);
+  try {
+    for await (const out of gz) yield out as Uint8Array;
+  } finally {
+    source.destroy();
+    gz.destroy();
+  }
+}

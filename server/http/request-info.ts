@@ -1,0 +1,44 @@
+// Everything a handler may need from a uWS HttpRequest, copied out at once: the HttpRequest is
+// stack-allocated and dies when the route callback returns, so nothing may read it after an await.
+import type { HttpRequest } from '../uws.js';
+import { QueryParams } from './query-params.js';
+
+export interface RequestInfo {
+  /** Upper-case method, e.g. 'GET'. */
+  readonly method: string;
+  /** The path as sent, still percent-encoded, without the query string. */
+  readonly path: string;
+  readonly query: QueryParams;
+  readonly authorization: string;
+  readonly accept: string;
+  readonly acceptEncoding: string;
+  /** The Content-Length header ('' when absent). */
+  readonly contentLength: string;
+  readonly transferEncoding: string;
+  readonly startedAt: number;
+}
+
+export function readRequest(req: HttpRequest): RequestInfo {
+  return {
+    method: req.getMethod().toUpperCase(),
+    path: req.getUrl(),
+    query: new QueryParams(req.getQuery() ?? ''),
+    authorization: req.getHeader('authorization'),
+    accept: req.getHeader('accept'),
+    acceptEncoding: req.getHeader('accept-encoding'),
+    contentLength: req.getHeader('content-length'),
+    transferEncoding: req.getHeader('transfer-encoding'),
+    startedAt: performance.now(),
+  };
+}
+
+/** True when Accept-Encoding lists gzip (or `*`) without `q=0`. */
+export function acceptsGzip(acceptEncoding: string): boolean {
+  for (const part of acceptEncoding.toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';').map((s) => s.trim());
+    if (name !== 'gzip' && name !== 'x-gzip' && name !== '*') continue;
+    const q = params.find((p) => p.startsWith('q='));
+    if (q === undefined || Number(q.slice(2)) > 0) return true;
+  }
+  return false;
+}

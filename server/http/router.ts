@@ -1,0 +1,68 @@
+// Matching a request path against the route table. Paths are matched still percent-encoded, so an
+// alias written with %2F never splits: `:alias` is the rest of the path after the route's prefix,
+// minus the route's suffix (`/content`, `/tags`, `/entries`), then percent-decoded as UTF-8. The
+// longest matching suffix wins, so `/api/v1/blobs/a/content` is the content of `a`; an alias that
+// itself ends in `/content` must encode that slash (`a%2Fcontent`). A known path with a method
+// no route serves is a 405 with `Allow`, an unknown path a 404.
+import { HttpError } from '../errors.js';
+import { percentDecodeText } from './query-params.js';
+
+export interface RoutePattern {
+  readonly method: string;
+  /** A constant path, or one with a single `:alias` placeholder. */
+  readonly path: string;
+}
+
+interface Compiled<R> {
+  readonly route: R;
+  readonly prefix: string;
+  /** null for a constant path. */
+  readonly suffix: string | null;
+}
+
+export interface Match<R> {
+  readonly route: R;
+  readonly alias: string;
+}
+
+export class Router<R extends RoutePattern> {
+  private readonly compiled: Compiled<R>[];
+
+  constructor(routes: readonly R[]) {
+    this.compiled = routes.map((route) => {
+      const at = route.path.indexOf(':alias');
+      return at < 0
+        ? { route, prefix: route.path, suffix: null }
+        : { route, prefix: route.path.slice(0, at), suffix: route.path.slice(at + ':alias'.length) };
+    });
+    // Constant paths first, then placeholders by longest suffix: the most specific shape wins.
+    const rank = (c: Compiled<R>): number => (c.suffix === null ? Number.MAX_SAFE_INTEGER : c.suffix.length);
+    this.compiled.sort((a, b) => rank(b) - rank(a));
+  }
+
+  /** The route for (method, raw path); throws RouteNotFound or MethodNotAllowed. */
+  match(method: string, rawPath: string): Match<R> {
+    let shape: Compiled<R> | undefined;
+    let rawAlias = '';
+    for (const c of this.compiled) {
+      if (c.suffix === null) {
+        if (rawPath === c.prefix) { shape = c; break; }
+        continue;
+      }
+      if (rawPath.length > c.prefix.length + c.suffix.length && rawPath.startsWith(c.prefix) && rawPath.endsWith(c.suffix)) {
+        shape = c;
+        rawAlias = rawPath.slice(c.prefix.length, rawPath.length - c.suffix.length);
+        break;
+      }
+    }
+    if (shape === undefined) throw new HttpError('RouteNotFound', `no route for ${rawPath}`);
+    const same = this.compiled.filter((c) => c.prefix === shape.prefix && c.suffix === shape.suffix);
+    const hit = same.find((c) => c.route.method === method);
+    if (hit === undefined) {
+      const allow = [...new Set(same.map((c) => c.route.method))].join(', ');
+      throw new HttpError('MethodNotAllowed', `${method} is not allowed on ${shape.route.path}; allowed: ${allow}`, { Allow: allow });
+    }
+    const alias = shape.suffix === null ? '' : percentDecodeText(rawAlias, 'the alias in the path');
+    return { route: hit.route, alias };
+  }
+}
