@@ -7,34 +7,31 @@
 // without rows give {"tables":[]}; a standalone find(...) gives one {"columns":null,"name":alias}
 // per matching alias.
 import type { QueryResult } from '../../engine/index.js';
-import { cellText } from './json-cells.js';
-import { CHUNK_CHARS, utf8 } from './text-chunks.js';
+import { cellWriter } from './json-cells.js';
+import { JsonBytes } from './json-bytes.js';
 
 export function* encodeApiQuery(result: QueryResult): Generator<Uint8Array, void, undefined> {
-  if (result.kind === 'find') {
-    const tables = (result.aliases ?? []).map((a) => `{"columns":null,"name":${JSON.stringify(a)}}`);
-    yield utf8(`{"tables":[${tables.join(',')}]}`);
-    return;
-  }
-  let out = '{"tables":[';
-  const tables = result.kind === 'ok' ? [] : result.tables;
+  const w = new JsonBytes();
+  w.ascii('{"tables":[');
+  const aliases = result.kind === 'find' ? result.aliases ?? [] : [];
+  for (let a = 0; a < aliases.length; a++) w.text(`${a > 0 ? ',' : ''}{"columns":null,"name":${JSON.stringify(aliases[a])}}`);
+  const tables = result.kind === 'rows' ? result.tables : [];
   for (let t = 0; t < tables.length; t++) {
     const table = tables[t];
-    out += t === 0 ? '{"columns":[' : ',{"columns":[';
+    w.ascii(t === 0 ? '{"columns":[' : ',{"columns":[');
     for (let c = 0; c < table.columns.length; c++) {
       const column = table.columns[c];
-      const text = cellText(column, 'rfc3339');
-      out += c === 0 ? '{"data":[' : ',{"data":[';
+      const cell = cellWriter(column, 'rfc3339');
+      w.ascii(c === 0 ? '{"data":[' : ',{"data":[');
       for (let i = 0; i < table.rowCount; i++) {
-        out += i === 0 ? text(i) : `,${text(i)}`;
-        if (out.length >= CHUNK_CHARS) {
-          yield utf8(out);
-          out = '';
-        }
+        if (i > 0) w.byte(44); // ','
+        cell(w, i);
+        if (w.isFull) yield w.take();
       }
-      out += `],"name":${JSON.stringify(column.name)},"type":"${column.type}"}`;
+      w.text(`],"name":${JSON.stringify(column.name)},"type":"${column.type}"}`);
     }
-    out += ']}';
+    w.ascii(']}');
   }
-  yield utf8(`${out}]}`);
+  w.ascii(']}');
+  yield w.take();
 }

@@ -2,24 +2,12 @@
 // `array[i]` allocates a heap BigInt; at millions of values per second that allocation, not the
 // formatting, is the cost. The two halves are plain int32 numbers, and whenever hi·2^32 + lo is
 // within ±2^53 that sum is computed exactly in a double (both terms and the sum are integers
-// below 2^53), so its digits are the int64's digits. Anything wider goes through BigInt.
+// below 2^53), so its digits are the int64's digits; callers take anything wider through BigInt.
 import { endianness } from 'node:os';
 
 const IS_LITTLE_ENDIAN = endianness() === 'LE';
-/** hi words in [-2^21, 2^21) give |hi·2^32 + lo| ≤ 2^53: exact as a double. */
-const SAFE_HI = 2 ** 21;
-const TWO_32 = 4294967296;
 
-/** The 32-bit words of an int64 array (little-endian: word 2i is the low half of value i). */
+/** The 32-bit words of an int64 array (word 2i is the low half of value i), or null on big-endian machines. */
 export function int64Words(values: BigInt64Array): Int32Array | null {
   return IS_LITTLE_ENDIAN ? new Int32Array(values.buffer, values.byteOffset, values.length * 2) : null;
-}
-
-/** Decimal digits of values[i], exact for the whole int64 range. */
-export function int64Digits(values: BigInt64Array, words: Int32Array | null, i: number): string {
-  if (words !== null) {
-    const hi = words[2 * i + 1];
-    if (hi >= -SAFE_HI && hi < SAFE_HI) return String(hi * TWO_32 + (words[2 * i] >>> 0));
-  }
-  return String(values[i]);
 }

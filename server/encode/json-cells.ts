@@ -1,60 +1,82 @@
-// JSON text of one result cell, chosen once per column so the per-cell work is a plain loop over
-// the column's typed array (SPEC §7): int64/count exact, doubles as JS prints them, null/NaN/
-// ±Infinity → null, strings and symbols escaped by JSON.stringify (which escapes control
-// characters and lone surrogates, so the text stays valid UTF-8), blobs as base64, timestamps in
-// the caller's style. Both JSON encoders use it.
+// Writers of one result cell's JSON, chosen once per column so the per-cell work is a plain loop
+// over the column's typed array (SPEC §7): int64/count exact, doubles as JS prints them (integral
+// ones digit by digit), null/NaN/±Infinity → null, strings and symbols escaped by JSON.stringify
+// (control characters, quotes, lone surrogates as \uXXXX, so the bytes stay valid UTF-8), blobs
+// as base64, timestamps in the caller's style. Both JSON encoders use them.
 import type { ResultColumn } from '../../engine/index.js';
-import { int64Digits, int64Words } from './int64-words.js';
-import { timeText } from './time-text.js';
-import type { TimeStyle } from './time-text.js';
+import { int64Words } from './int64-words.js';
+import type { JsonBytes } from './json-bytes.js';
+import { timeWriter } from './time-json.js';
+import type { TimeStyle } from './time-json.js';
 
-/** JSON text of row i of a column. */
-export type CellText = (i: number) => string;
+/** Writes the JSON of row i of a column. */
+export type CellWriter = (w: JsonBytes, i: number) => void;
 
-export function cellText(column: ResultColumn, timeStyle: TimeStyle): CellText {
+const SAFE_HI = 2 ** 21; // hi words in [-2^21, 2^21): |hi·2^32 + lo| ≤ 2^53, exact as a double
+const TWO_32 = 4294967296;
+const MAX_SAFE = 2 ** 53;
+
+export function cellWriter(column: ResultColumn, timeStyle: TimeStyle): CellWriter {
   const { nulls } = column;
-  const isNull = nulls === null ? () => false : (i: number) => nulls[i] !== 0;
   switch (column.type) {
     case 'none':
-      return () => 'null';
+      return writeNull;
     case 'double': {
       const values = column.values as Float64Array;
-      return (i) => {
+      return (w, i) => {
         const v = values[i];
-        // NaN, ±Infinity: not JSON numbers (v - v is NaN exactly for those).
-        return isNull(i) || v - v !== 0 ? 'null' : String(v);
+        // v - v is NaN exactly for NaN and ±Infinity, which JSON cannot hold.
+        if ((nulls !== null && nulls[i] !== 0) || v - v !== 0) writeNull(w);
+        else if (Number.isInteger(v) && v < MAX_SAFE && v > -MAX_SAFE) w.int(v);
+        else w.ascii(String(v));
       };
     }
     case 'int64':
     case 'count': {
+      // Exact int64 without a BigInt per value (see int64-words.ts); wider values via BigInt.
       const values = column.values as BigInt64Array;
       const words = int64Words(values);
-      return (i) => (isNull(i) ? 'null' : int64Digits(values, words, i));
+      return (w, i) => {
+        if (nulls !== null && nulls[i] !== 0) return writeNull(w);
+        if (words !== null) {
+          const hi = words[2 * i + 1];
+          if (hi >= -SAFE_HI && hi < SAFE_HI) return w.int(hi * TWO_32 + (words[2 * i] >>> 0));
+        }
+        w.ascii(String(values[i]));
+      };
     }
     case 'timestamp': {
-      const text = timeText(column.values as BigInt64Array, timeStyle);
-      return (i) => (isNull(i) ? 'null' : text(i));
+      const time = timeWriter(column.values as BigInt64Array, timeStyle);
+      return nulls === null ? time : (w, i) => (nulls[i] !== 0 ? writeNull(w) : time(w, i));
     }
     case 'string':
     case 'symbol': {
       const values = column.values as (string | null)[];
-      return (i) => {
+      return (w, i) => {
         const v = values[i];
-        return v === null || isNull(i) ? 'null' : JSON.stringify(v);
+        if (v === null || (nulls !== null && nulls[i] !== 0)) writeNull(w);
+        else w.text(JSON.stringify(v));
       };
     }
     case 'blob': {
       const values = column.values as (Uint8Array | null)[];
-      return (i) => {
+      return (w, i) => {
         const v = values[i];
-        return v === null || isNull(i) ? 'null' : `"${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')}"`;
+        if (v === null || (nulls !== null && nulls[i] !== 0)) return writeNull(w);
+        w.byte(34);
+        w.ascii(Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64'));
+        w.byte(34);
       };
     }
   }
 }
 
-/** JSON text of the row times of a table (null where `nulls[i]` is set). */
-export function rowTimeText(timestamps: BigInt64Array, nulls: Uint8Array | null, timeStyle: TimeStyle): CellText {
-  const text = timeText(timestamps, timeStyle);
-  return nulls === null ? text : (i) => (nulls[i] !== 0 ? 'null' : text(i));
+/** Writes the row times of a table (null where `nulls[i]` is set). */
+export function rowTimeWriter(timestamps: BigInt64Array, nulls: Uint8Array | null, timeStyle: TimeStyle): CellWriter {
+  const time = timeWriter(timestamps, timeStyle);
+  return nulls === null ? time : (w, i) => (nulls[i] !== 0 ? writeNull(w) : time(w, i));
+}
+
+function writeNull(w: JsonBytes): void {
+  w.ascii('null');
 }

@@ -4,39 +4,42 @@
 // result gives tables_count 0 and tables []. A standalone find(...) gives one table per
 // matching alias with no columns and no rows — the shape api/query uses for finds.
 import type { QueryResult, ResultTable } from '../../engine/index.js';
-import { cellText, rowTimeText } from './json-cells.js';
-import type { CellText } from './json-cells.js';
-import { CHUNK_CHARS, utf8 } from './text-chunks.js';
+import { cellWriter, rowTimeWriter } from './json-cells.js';
+import type { CellWriter } from './json-cells.js';
+import { JsonBytes } from './json-bytes.js';
 
 export type DateFormat = 'js' | 'native';
 
 export function* encodeQueryExp(query: string, result: QueryResult, dateFormat: DateFormat): Generator<Uint8Array, void, undefined> {
+  const w = new JsonBytes();
   const aliases = result.kind === 'find' ? result.aliases ?? [] : [];
-  const tableCount = result.kind === 'find' ? aliases.length : result.tables.length;
-  let out = `{"query":${JSON.stringify(query)},"scanned_rows_count":${result.scannedRowsCount},"tables_count":${tableCount},"tables":[`;
-  if (result.kind === 'find') {
-    out += aliases.map((a) => `{"table_name":${JSON.stringify(a)},"rows_count":0,"columns_count":0,"columns_names":[],"results":[]}`).join(',');
-  } else {
-    for (let t = 0; t < result.tables.length; t++) {
-      const table = result.tables[t];
-      if (t > 0) out += ',';
-      out += tableHead(table);
-      const cells: CellText[] = [rowTimeText(table.timestamps, table.timestampNulls, dateFormat)];
-      for (const c of table.columns) cells.push(cellText(c, dateFormat));
-      for (let i = 0; i < table.rowCount; i++) {
-        out += i === 0 ? '[' : ',[';
-        out += cells[0](i);
-        for (let c = 1; c < cells.length; c++) out += `,${cells[c](i)}`;
-        out += ']';
-        if (out.length >= CHUNK_CHARS) {
-          yield utf8(out);
-          out = '';
-        }
-      }
-      out += ']}';
-    }
+  const tables = result.kind === 'rows' ? result.tables : [];
+  const tableCount = result.kind === 'find' ? aliases.length : tables.length;
+  w.text(`{"query":${JSON.stringify(query)},"scanned_rows_count":${result.scannedRowsCount},"tables_count":${tableCount},"tables":[`);
+  for (let a = 0; a < aliases.length; a++) {
+    w.text(`${a > 0 ? ',' : ''}{"table_name":${JSON.stringify(aliases[a])},"rows_count":0,"columns_count":0,"columns_names":[],"results":[]}`);
   }
-  yield utf8(`${out}]}`);
+  for (let t = 0; t < tables.length; t++) {
+    const table = tables[t];
+    if (t > 0) w.byte(44); // ','
+    w.text(tableHead(table));
+    const time = rowTimeWriter(table.timestamps, table.timestampNulls, dateFormat);
+    const cells: CellWriter[] = table.columns.map((c) => cellWriter(c, dateFormat));
+    for (let i = 0; i < table.rowCount; i++) {
+      if (i > 0) w.byte(44);
+      w.byte(91); // '['
+      time(w, i);
+      for (let c = 0; c < cells.length; c++) {
+        w.byte(44);
+        cells[c](w, i);
+      }
+      w.byte(93); // ']'
+      if (w.isFull) yield w.take();
+    }
+    w.ascii(']}');
+  }
+  w.ascii(']}');
+  yield w.take();
 }
 
 function tableHead(table: ResultTable): string {

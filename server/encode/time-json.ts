@@ -1,4 +1,4 @@
-// JSON text of int64-nanosecond times in the three styles the wire formats use (SPEC §7):
+// JSON of int64-nanosecond times in the three styles the wire formats use (SPEC §7):
 //   'js'      "2017-01-01T00:00:00.000Z"          query_exp date_format=js (millisecond precision)
 //   'native'  {"tv_sec":1483228800,"tv_nsec":0}   query_exp date_format=native
 //   'rfc3339' "2017-01-01T00:00:00.5Z"             api/query (nanoseconds, trailing zeros trimmed)
@@ -7,30 +7,29 @@
 // in time order and share days. Sub-second parts use floor semantics, as Date does: 1 ns before
 // the epoch is 1969-12-31T23:59:59.999999999Z.
 import { int64Words } from './int64-words.js';
+import type { JsonBytes } from './json-bytes.js';
 
 export type TimeStyle = 'js' | 'native' | 'rfc3339';
 
-/** Formats `values[i]` (not null) as JSON text; one per column, since it caches the last day. */
-export type TimeText = (i: number) => string;
-
-const pad = (n: number, width: number) => String(n).padStart(width, '0');
-const P2 = Array.from({ length: 100 }, (_, i) => pad(i, 2));
-const P3 = Array.from({ length: 1000 }, (_, i) => pad(i, 3));
-/** Three digits with trailing zeros removed (for a non-zero last group): 500 → "5", 50 → "05". */
-const P3_TRIMMED = P3.map((s) => s.replace(/0+$/, ''));
+/** Writes the JSON of `values[i]` (not null). One per column: it caches the last day. */
+export type TimeWriter = (w: JsonBytes, i: number) => void;
 
 const NS_PER_S = 1_000_000_000n;
-/** |hi| < 2^30 keeps ns/2^9 below 2^53 (years 1824–2115); beyond that, BigInt does the split. */
+/** |hi| < 2^30 keeps ns/2^9 below 2^53 (years 1835–2104); beyond that, BigInt does the split. */
 const FAST_HI = 2 ** 30;
 /** 10^9 = 2^9 · 1953125: ns >> 9 is exact from the words, then one division by 1953125. */
 const FIVES = 1953125;
+const QUOTE = 34;
 
-export function timeText(values: BigInt64Array, style: TimeStyle): TimeText {
+export function timeWriter(values: BigInt64Array, style: TimeStyle): TimeWriter {
   const words = int64Words(values);
-  let sec = 0;
-  let nsec = 0;
-  let cachedDay = NaN;
-  let cachedDate = '';
+  // sec, nsec and the cached day live in a typed array, not in closure variables: a closure
+  // variable holding a number beyond the small-integer range is a heap allocation per write.
+  const state = new Float64Array([0, 0, NaN]);
+  const SEC = 0;
+  const NSEC = 1;
+  const DAY = 2;
+  const date = new Uint8Array(10); // "YYYY-MM-DD" of cachedDay
   /** Sets sec (floor) and nsec (0 … 999,999,999) of values[i]. */
   const split = (i: number): void => {
     const hi = words === null ? FAST_HI : words[2 * i + 1];
@@ -40,61 +39,80 @@ export function timeText(values: BigInt64Array, style: TimeStyle): TimeText {
       let s = Math.floor(m / FIVES);
       let rem = m - s * FIVES; // exact; the division's rounding can leave it one step off
       if (rem < 0) { s -= 1; rem += FIVES; } else if (rem >= FIVES) { s += 1; rem -= FIVES; }
-      sec = s;
-      nsec = rem * 512 + (lo & 511);
+      state[SEC] = s;
+      state[NSEC] = rem * 512 + (lo & 511);
     } else {
       const v = values[i];
       let s = v / NS_PER_S;
       if (v < s * NS_PER_S) s -= 1n;
-      sec = Number(s);
-      nsec = Number(v - s * NS_PER_S);
+      state[SEC] = Number(s);
+      state[NSEC] = Number(v - s * NS_PER_S);
     }
   };
-  /** "YYYY-MM-DDTHH:MM:SS" of `sec`. */
-  const dateTime = (): string => {
+  /** Writes "YYYY-MM-DDTHH:MM:SS" of state[SEC]. */
+  const dateTime = (w: JsonBytes): void => {
+    const sec = state[SEC];
     const day = Math.floor(sec / 86400);
-    if (day !== cachedDay) {
-      cachedDay = day;
-      cachedDate = civilDate(day);
+    if (day !== state[DAY]) {
+      state[DAY] = day;
+      civilDate(day, date);
     }
     const sod = sec - day * 86400;
     const h = Math.floor(sod / 3600);
     const rest = sod - h * 3600;
     const min = Math.floor(rest / 60);
-    return `${cachedDate}T${P2[h]}:${P2[min]}:${P2[rest - min * 60]}`;
+    const { buf } = w;
+    let p = w.pos;
+    for (let k = 0; k < 10; k++) buf[p++] = date[k];
+    buf[p++] = 84; // 'T'
+    w.pos = p;
+    w.uint32(h, 2);
+    w.buf[w.pos++] = 58; // ':'
+    w.uint32(min, 2);
+    w.buf[w.pos++] = 58;
+    w.uint32(rest - min * 60, 2);
   };
   switch (style) {
     case 'native':
-      return (i) => {
+      return (w, i) => {
         split(i);
-        return `{"tv_sec":${sec},"tv_nsec":${nsec}}`;
+        w.ascii('{"tv_sec":');
+        w.int(state[SEC]);
+        w.ascii(',"tv_nsec":');
+        w.int(state[NSEC]);
+        w.byte(125); // '}'
       };
     case 'js':
-      return (i) => {
+      return (w, i) => {
         split(i);
-        return `"${dateTime()}.${P3[Math.floor(nsec / 1_000_000)]}Z"`;
+        w.reserve(32);
+        w.buf[w.pos++] = QUOTE;
+        dateTime(w);
+        w.buf[w.pos++] = 46; // '.'
+        w.uint32(Math.floor(state[NSEC] / 1_000_000), 3);
+        w.buf[w.pos++] = 90; // 'Z'
+        w.buf[w.pos++] = QUOTE;
       };
     case 'rfc3339':
-      return (i) => {
+      return (w, i) => {
         split(i);
-        return `"${dateTime()}${fraction(nsec)}Z"`;
+        w.reserve(40);
+        w.buf[w.pos++] = QUOTE;
+        dateTime(w);
+        const nsec = state[NSEC];
+        if (nsec !== 0) {
+          w.buf[w.pos++] = 46;
+          w.uint32(nsec, 9);
+          while (w.buf[w.pos - 1] === 48) w.pos--; // trailing zeros trimmed; nsec ≠ 0 keeps a digit
+        }
+        w.buf[w.pos++] = 90;
+        w.buf[w.pos++] = QUOTE;
       };
   }
 }
 
-/** ".123456789" with trailing zeros trimmed; "" for a whole second. */
-function fraction(nsec: number): string {
-  if (nsec === 0) return '';
-  const ms = Math.floor(nsec / 1_000_000);
-  const us = Math.floor(nsec / 1000) - ms * 1000;
-  const ns = nsec - Math.floor(nsec / 1000) * 1000;
-  if (ns !== 0) return `.${P3[ms]}${P3[us]}${P3_TRIMMED[ns]}`;
-  if (us !== 0) return `.${P3[ms]}${P3_TRIMMED[us]}`;
-  return `.${P3_TRIMMED[ms]}`;
-}
-
 /** "YYYY-MM-DD" of a day number since 1970-01-01 (Hinnant's civil_from_days, proleptic Gregorian). */
-function civilDate(day: number): string {
+function civilDate(day: number, out: Uint8Array): void {
   const z = day + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
@@ -105,5 +123,6 @@ function civilDate(day: number): string {
   const m = mp < 10 ? mp + 3 : mp - 9;
   const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
   // int64 nanoseconds span the years 1677–2262: always four digits.
-  return `${y}-${P2[m]}-${P2[d]}`;
+  const text = `${y}-${m < 10 ? '0' : ''}${m}-${d < 10 ? '0' : ''}${d}`;
+  for (let k = 0; k < 10; k++) out[k] = text.charCodeAt(k);
 }

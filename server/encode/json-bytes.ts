@@ -1,0 +1,117 @@
+// A byte writer for the JSON encoders: digits, times and ASCII go straight into a Buffer, and
+// the encoder takes a ~64 KiB chunk whenever `isFull` (checked between values). Building JSON as
+// JS strings costs a string allocation per cell and a flattening pass; writing integers and
+// times digit by digit does neither, which is where most of a time-series result's cells are.
+// Each chunk is a fresh buffer, so chunks already handed out are never written again.
+
+/** Bytes per chunk handed out (a chunk may run over by one value). */
+export const CHUNK_BYTES = 64 * 1024;
+const SLACK = 4096;
+
+/** "00" … "99" as byte pairs, for writing two digits at a time. */
+const PAIRS = new Uint8Array(200);
+for (let i = 0; i < 100; i++) {
+  PAIRS[2 * i] = 48 + Math.floor(i / 10);
+  PAIRS[2 * i + 1] = 48 + (i % 10);
+}
+
+export class JsonBytes {
+  buf: Buffer = Buffer.allocUnsafe(CHUNK_BYTES + SLACK);
+  pos = 0;
+
+  get isFull(): boolean {
+    return this.pos >= CHUNK_BYTES;
+  }
+
+  /** The bytes written since the last take; the writer continues in a fresh buffer. */
+  take(): Uint8Array {
+    const out = this.buf.subarray(0, this.pos);
+    this.buf = Buffer.allocUnsafe(CHUNK_BYTES + SLACK);
+    this.pos = 0;
+    return out;
+  }
+
+  /** Room for n more bytes (grows the current buffer for a value larger than the slack). */
+  reserve(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n + SLACK));
+    this.buf.copy(bigger, 0, 0, this.pos);
+    this.buf = bigger;
+  }
+
+  byte(c: number): void {
+    this.reserve(1);
+    this.buf[this.pos++] = c;
+  }
+
+  /** Text known to be ASCII (keys, numbers as JS prints them, base64). */
+  ascii(s: string): void {
+    const n = s.length;
+    this.reserve(n);
+    const { buf } = this;
+    let p = this.pos;
+    if (n > 64) p += buf.write(s, p, 'latin1');
+    else for (let i = 0; i < n; i++) buf[p++] = s.charCodeAt(i);
+    this.pos = p;
+  }
+
+  /** Any text as UTF-8 (JSON.stringify output: lone surrogates already escaped). */
+  text(s: string): void {
+    const n = s.length;
+    this.reserve(n * 3);
+    const { buf } = this;
+    let p = this.pos;
+    if (n <= 32) {
+      for (let i = 0; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) {
+          this.pos += buf.write(s, this.pos, 'utf8');
+          return;
+        }
+        buf[p++] = c;
+      }
+      this.pos = p;
+    } else {
+      this.pos += buf.write(s, p, 'utf8');
+    }
+  }
+
+  /** An integer with |n| < 2^53, as decimal digits. */
+  int(n: number): void {
+    this.reserve(20);
+    if (n < 0) {
+      this.buf[this.pos++] = 45; // '-'
+      n = -n;
+    }
+    if (n < 4294967296) {
+      this.uint32(n, 1);
+      return;
+    }
+    const high = Math.floor(n / 1e9);
+    this.uint32(high, 1);
+    this.uint32(n - high * 1e9, 9);
+  }
+
+  /** A uint32 as at least `minDigits` digits (zero-padded). Caller reserved room. */
+  uint32(n: number, minDigits: number): void {
+    let digits = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 1e4 ? 4 : n < 1e5 ? 5 : n < 1e6 ? 6 : n < 1e7 ? 7 : n < 1e8 ? 8 : n < 1e9 ? 9 : 10;
+    if (digits < minDigits) digits = minDigits;
+    const { buf } = this;
+    let p = this.pos + digits;
+    this.pos = p;
+    while (n >= 100) {
+      const q = Math.floor(n / 100);
+      const r = (n - q * 100) * 2;
+      buf[--p] = PAIRS[r + 1];
+      buf[--p] = PAIRS[r];
+      n = q;
+    }
+    if (n >= 10) {
+      buf[--p] = PAIRS[2 * n + 1];
+      buf[--p] = PAIRS[2 * n];
+    } else {
+      buf[--p] = 48 + n;
+    }
+    while (p > this.pos - digits) buf[--p] = 48;
+  }
+}
