@@ -12,6 +12,7 @@ export const HTTP_ERROR_CODES = [
   'RouteNotFound', //     no route has this path
   'MethodNotAllowed', //  the path is known, the method is not
   'BodyTooLarge', //      request body over max_in_buffer_size
+  'UnknownAction', //     PATCH with an action the bridge does not know (SPEC §3: 422)
   'NotReady', //          the database is still opening (recovery)
   'InternalError', //     a bug: anything that is not an SvcError or HttpError
 ] as const;
@@ -44,6 +45,7 @@ export const STATUS_OF: Record<ErrorCode | HttpErrorCode, number> = {
   RouteNotFound: 404,
   MethodNotAllowed: 405,
   BodyTooLarge: 413,
+  UnknownAction: 422,
   NotReady: 503,
   InternalError: 500,
 };

@@ -1,15 +1,85 @@
 // The route table: every path the server answers, as constants, and one (method, path, handler)
-// entry per route with how it is guarded and compressed. Dispatch (http/dispatch.ts) matches
-// against this list only; a route that is not here does not exist.
+// entry per route with how it is guarded (access), compressed and whether it takes a body.
+// Dispatch (http/dispatch.ts) matches against this list only; a route not here does not exist.
+//
+// `:alias` is the rest of the path after the prefix, minus the suffix, percent-decoded (see
+// http/router.ts). Access: `public` never needs a token, `token` always, `bridge` when the policy
+// says (security on). Compression: REST answers always (SPEC §4), bridge answers over 1 KiB.
+import { login } from './handlers/api/login.js';
+import { readOption } from './handlers/api/options.js';
+import { apiQuery } from './handlers/api/query.js';
 import { liveness, readiness } from './handlers/api/status.js';
-import type { Route } from './handlers/context.js';
+import { createBlob, describeBlob, listBlobs, readBlob, replaceBlob } from './handlers/bridge/blobs.js';
+import { describeEntry, entryTags, listEntries, patchEntry, removeEntry } from './handlers/bridge/entries.js';
+import { queryExpGet, queryExpPost, queryFindGet, queryFindPost } from './handlers/bridge/query.js';
+import { describeTag, taggedEntries } from './handlers/bridge/tags.js';
+import type { Handler, Route } from './handlers/context.js';
 
 export const PATHS = {
+  // REST (seed 001)
+  login: '/api/login',
+  query: '/api/query',
+  optionMaxInBufferSize: '/api/option/max-in-buffer-size',
+  optionParallelism: '/api/option/parallelism',
   liveness: '/api/status/liveness',
   readiness: '/api/status/readiness',
+  // web bridge (seed 000)
+  entries: '/api/v1/entries',
+  entry: '/api/v1/entries/:alias',
+  entryTags: '/api/v1/entries/:alias/tags',
+  blobs: '/api/v1/blobs',
+  blob: '/api/v1/blobs/:alias',
+  blobContent: '/api/v1/blobs/:alias/content',
+  blobTags: '/api/v1/blobs/:alias/tags',
+  tag: '/api/v1/tags/:alias',
+  tagEntries: '/api/v1/tags/:alias/entries',
+  tagTags: '/api/v1/tags/:alias/tags',
+  queryExp: '/query_exp',
+  queryFind: '/query_find',
 } as const;
 
+type Method = Route['method'];
+
+function rest(method: Method, path: string, handler: Handler, access: 'public' | 'token' = 'token'): Route {
+  return { method, path, handler, access, compress: 'always', hasBody: method === 'POST' || method === 'PUT' };
+}
+
+function bridge(method: Method, path: string, handler: Handler): Route {
+  return { method, path, handler, access: 'bridge', compress: 'large', hasBody: method === 'POST' || method === 'PUT' };
+}
+
 export const ROUTES: readonly Route[] = [
-  { method: 'GET', path: PATHS.liveness, handler: liveness, access: 'public', compress: 'always', hasBody: false },
-  { method: 'GET', path: PATHS.readiness, handler: readiness, access: 'public', compress: 'always', hasBody: false },
+  rest('POST', PATHS.login, login, 'public'),
+  rest('POST', PATHS.query, apiQuery),
+  rest('GET', PATHS.optionMaxInBufferSize, readOption('max-in-buffer-size')),
+  rest('GET', PATHS.optionParallelism, readOption('parallelism')),
+  rest('GET', PATHS.liveness, liveness, 'public'),
+  rest('GET', PATHS.readiness, readiness, 'public'),
+
+  bridge('GET', PATHS.entries, listEntries),
+  bridge('GET', PATHS.entry, describeEntry),
+  bridge('PATCH', PATHS.entry, patchEntry(null)),
+  bridge('DELETE', PATHS.entry, removeEntry(null)),
+  bridge('GET', PATHS.entryTags, entryTags(null)),
+
+  bridge('GET', PATHS.blobs, listBlobs),
+  bridge('GET', PATHS.blob, describeBlob),
+  bridge('POST', PATHS.blob, createBlob),
+  bridge('PUT', PATHS.blob, replaceBlob),
+  bridge('PATCH', PATHS.blob, patchEntry('blob')),
+  bridge('DELETE', PATHS.blob, removeEntry('blob')),
+  bridge('GET', PATHS.blobContent, readBlob),
+  bridge('PUT', PATHS.blobContent, replaceBlob),
+  bridge('GET', PATHS.blobTags, entryTags('blob')),
+
+  bridge('GET', PATHS.tag, describeTag),
+  bridge('PATCH', PATHS.tag, patchEntry('tag')),
+  bridge('DELETE', PATHS.tag, removeEntry('tag')),
+  bridge('GET', PATHS.tagEntries, taggedEntries),
+  bridge('GET', PATHS.tagTags, entryTags('tag')),
+
+  bridge('GET', PATHS.queryExp, queryExpGet),
+  bridge('POST', PATHS.queryExp, queryExpPost),
+  bridge('GET', PATHS.queryFind, queryFindGet),
+  bridge('POST', PATHS.queryFind, queryFindPost),
 ];

@@ -10,8 +10,11 @@ import type { HttpResponse } from '../uws.js';
 
 const gzipAsync = promisify(gzipCb);
 
-/** `always`: gzip every body when accepted (REST routes, SPEC §4); `large`: only bodies over 1 KiB. */
-export type CompressPolicy = 'always' | 'large';
+/**
+ * `always`: gzip every body when accepted (REST routes, SPEC §4); `large`: only bodies over 1 KiB
+ * (bridge); `never`: content that is compressed already (PNG, zip, …).
+ */
+export type CompressPolicy = 'always' | 'large' | 'never';
 
 export const COMPRESS_THRESHOLD = 1024;
 /** Bodies up to this size are compressed synchronously (cheaper than a thread-pool hop). */
@@ -176,7 +179,8 @@ export class Reply {
   }
 
   private shouldGzip(size: number): boolean {
-    return this.gzipOk && (this.compress === 'always' ? size > 0 : size > COMPRESS_THRESHOLD);
+    if (!this.gzipOk || this.compress === 'never') return false;
+    return this.compress === 'always' ? size > 0 : size > COMPRESS_THRESHOLD;
   }
 
   private writeHead(status: number, headers: Headers): void {

@@ -1,0 +1,70 @@
+// The bridge's query methods (seed 000 endpoints 14, 15): /query_exp (GET, or POST with a JSON
+// body for long queries) and /query_find. Read-only: a write statement is a 400 naming
+// POST /api/query. A client that disconnects cancels its query through the reply's signal.
+import { ARROW_STREAM_MIME, encodeArrowStream, encodeQueryExp } from '../../encode/index.js';
+import type { DateFormat } from '../../encode/index.js';
+import { HttpError } from '../../errors.js';
+import { database } from '../context.js';
+import type { RouteContext } from '../context.js';
+import { isRecord, jsonBody, requiredParam } from '../request-input.js';
+
+interface QueryInput {
+  readonly query: string;
+  readonly dateFormat: string | undefined;
+}
+
+/** GET /query_exp?query=…&date_format=js|native */
+export async function queryExpGet(ctx: RouteContext): Promise<void> {
+  const { query } = ctx.request;
+  await queryExp(ctx, { query: requiredParam(query, 'query', 'the query text'), dateFormat: query.get('date_format') });
+}
+
+/** POST /query_exp with `{"query": …, "date_format": …}` */
+export async function queryExpPost(ctx: RouteContext): Promise<void> {
+  await queryExp(ctx, await queryBody(ctx));
+}
+
+/** GET /query_find?query=find(…) → {"query","results":[aliases]} */
+export async function queryFindGet(ctx: RouteContext): Promise<void> {
+  await queryFind(ctx, requiredParam(ctx.request.query, 'query', 'a find(...) query'));
+}
+
+/** POST /query_find with `{"query": …}` */
+export async function queryFindPost(ctx: RouteContext): Promise<void> {
+  await queryFind(ctx, (await queryBody(ctx)).query);
+}
+
+async function queryExp(ctx: RouteContext, input: QueryInput): Promise<void> {
+  const dateFormat = parseDateFormat(input.dateFormat);
+  const result = await database(ctx).query(input.query, { readOnly: true, signal: ctx.reply.signal });
+  if (wantsArrow(ctx.request.accept)) {
+    await ctx.reply.stream(200, { 'Content-Type': ARROW_STREAM_MIME }, encodeArrowStream(result));
+    return;
+  }
+  await ctx.reply.stream(200, { 'Content-Type': 'application/json' }, encodeQueryExp(input.query, result, dateFormat));
+}
+
+async function queryFind(ctx: RouteContext, text: string): Promise<void> {
+  const result = await database(ctx).query(text, { readOnly: true, signal: ctx.reply.signal });
+  if (result.kind !== 'find') throw new HttpError('BadRequest', 'query_find takes a find(...) query; use /query_exp for SELECT and SHOW');
+  await ctx.reply.json(200, { query: text, results: result.aliases ?? [] });
+}
+
+async function queryBody(ctx: RouteContext): Promise<QueryInput> {
+  const body = jsonBody(await ctx.body());
+  if (!isRecord(body) || typeof body['query'] !== 'string') throw new HttpError('BadRequest', 'the body must be a JSON object {"query": "<text>", "date_format": "js" | "native"}');
+  const dateFormat = body['date_format'];
+  if (dateFormat !== undefined && typeof dateFormat !== 'string') throw new HttpError('BadRequest', "'date_format' must be \"js\" or \"native\"");
+  return { query: body['query'], dateFormat: dateFormat ?? ctx.request.query.get('date_format') };
+}
+
+function parseDateFormat(v: string | undefined): DateFormat {
+  if (v === undefined || v === 'native') return 'native';
+  if (v === 'js') return 'js';
+  throw new HttpError('BadRequest', `'date_format' must be js or native, got '${v}'`);
+}
+
+/** True when the Accept header names the Arrow stream type (any parameters, any position). */
+export function wantsArrow(accept: string): boolean {
+  return accept.split(',').some((part) => part.split(';')[0]!.trim().toLowerCase() === ARROW_STREAM_MIME);
+}
