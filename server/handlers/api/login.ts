@@ -6,8 +6,9 @@ import { isRecord, jsonBody } from '../request-input.js';
 
 export async function login(ctx: RouteContext): Promise<void> {
   const body = jsonBody(await ctx.body());
-  const username = isRecord(body) ? body['username'] ?? '' : undefined;
-  const secretKey = isRecord(body) ? body['secret_key'] ?? '' : undefined;
+  // A missing field counts as empty (the security-off key file); any other type is a mistake.
+  const username = isRecord(body) ? (body['username'] === undefined ? '' : body['username']) : undefined;
+  const secretKey = isRecord(body) ? (body['secret_key'] === undefined ? '' : body['secret_key']) : undefined;
   if (typeof username !== 'string' || typeof secretKey !== 'string') {
     throw new HttpError('BadRequest', 'the body must be the key file {"username": "<name>", "secret_key": "<key>"} (both empty while security is off)');
   }
