@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { parseCli, usage, UsageError } from './options.js';
 import type { CliCommand } from './options.js';
 import { startServer } from './start-server.js';
+import type { RunningServer } from './start-server.js';
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -24,25 +25,35 @@ async function main(): Promise<void> {
   if (command.kind === 'help') { process.stdout.write(usage()); return; }
   if (command.kind === 'version') { process.stdout.write(`svc_rest ${version()}\n`); return; }
   const { options } = command;
-  let server;
+  // Signals are handled from the start: one that arrives while the database is still recovering
+  // closes the server as soon as it is up.
+  let stopRequested: string | null = null;
+  let stopNow: ((signal: string) => void) | null = null;
+  const onSignal = (signal: string): void => {
+    if (stopRequested !== null) return;
+    stopRequested = signal;
+    stopNow?.(signal);
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  let server: RunningServer;
   try {
     server = await startServer(options);
   } catch (e) {
     process.stderr.write(`svc_rest: cannot start: ${(e as Error).message}\n`);
     process.exit(1);
   }
-  let isStopping = false;
-  const stop = (signal: string): void => {
-    if (isStopping) return;
-    isStopping = true;
+  stopNow = (signal) => {
     process.stderr.write(`svc_rest: ${signal}: finishing in-flight requests, then checkpoint\n`);
     server.close().then(() => process.exit(0), (e: unknown) => {
       process.stderr.write(`svc_rest: close failed: ${(e as Error).message}\n`);
       process.exit(1);
     });
   };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  if (stopRequested !== null) {
+    stopNow(stopRequested);
+    return;
+  }
   process.stdout.write(`svc_rest listening on http://${options.host}:${server.port}\n`);
 }
 
