@@ -110,15 +110,17 @@ export class Reply {
       if (this.isAborted) return;
     }
     const all = { ...headers, ...encoding };
-    if (bytes === null || bytes.length === 0) {
+    if (bytes === null || bytes.length === 0 || closeConnection) {
+      // Closing replies are small error bodies: end() sends them and then closes gracefully.
+      const body = bytes ?? undefined;
       this.res.cork(() => {
         this.writeHead(status, all);
-        this.res.end(undefined, closeConnection);
+        this.res.end(body, closeConnection);
       });
       this.ended();
       return;
     }
-    await this.writeWhole(status, all, bytes, closeConnection);
+    await this.writeWhole(status, all, bytes);
   }
 
   /**
@@ -190,13 +192,12 @@ export class Reply {
   }
 
   /** tryEnd with the full size; continue from the socket's offset each time it drains. */
-  private writeWhole(status: number, headers: Headers, bytes: Uint8Array, closeConnection: boolean): Promise<void> {
+  private writeWhole(status: number, headers: Headers, bytes: Uint8Array): Promise<void> {
     const total = bytes.length;
     let start = 0;
     let isDone = false;
     this.res.cork(() => {
       this.writeHead(status, headers);
-      if (closeConnection) this.res.writeHeader('Connection', 'close');
       start = this.res.getWriteOffset();
       isDone = this.res.tryEnd(bytes, total)[1];
     });
