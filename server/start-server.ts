@@ -52,6 +52,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   await mkdir(dataDir, { recursive: true });
   const state: ServerState = {
     db: null,
+    isClosing: false,
     settings: {
       maxInBufferSize: options.maxInBufferSize ?? DEFAULT_MAX_IN_BUFFER_SIZE,
       parallelismCount: options.parallelismCount ?? DEFAULT_PARALLELISM_COUNT,
@@ -90,6 +91,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   state.db = db;
   let closing: Promise<void> | null = null;
   const close = async (): Promise<void> => {
+    state.isClosing = true;
     uws().us_listen_socket_close(listenSocket);
     while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     // Idle keep-alive connections would keep the process alive; nothing is in flight on them.

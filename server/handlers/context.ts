@@ -17,6 +17,8 @@ export interface ServerSettings {
 export interface ServerState {
   /** null while the database is still opening (recovery): data routes answer 503 meanwhile. */
   db: Database | null;
+  /** Set once close() began: readiness turns 503 so load balancers stop sending. */
+  isClosing: boolean;
   readonly settings: ServerSettings;
   readonly authority: TokenAuthority;
   readonly policy: AuthPolicy;

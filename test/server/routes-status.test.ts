@@ -1,6 +1,10 @@
 // Liveness and readiness: no token, JSON, gzip when asked for.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
+import type { Database } from '../../engine/index.js';
+import { HttpError, STATUS_OF } from '../../server/errors.js';
+import { readiness } from '../../server/handlers/api/status.js';
+import type { RouteContext, ServerState } from '../../server/handlers/context.js';
 import { request, startTestServer } from './helpers.js';
 import type { TestServer } from './helpers.js';
 
@@ -24,4 +28,18 @@ test('REST answers are gzipped whatever their size when the client accepts gzip'
   const plain = await request(t.base, 'GET', '/api/status/liveness', { headers: { 'Accept-Encoding': 'gzip;q=0' } });
   assert.equal(plain.headers['content-encoding'], undefined);
   assert.deepEqual(plain.json(), { status: 'up' });
+});
+
+describe('readiness is 503 while the server cannot take writes', () => {
+  const ctx = (state: Partial<ServerState>): RouteContext => ({ state: { db: null, isClosing: false, ...state } as ServerState } as RouteContext);
+  const cases: { name: string; state: Partial<ServerState> }[] = [
+    { name: 'database still opening', state: { db: null } },
+    { name: 'storage failed', state: { db: { hasFailed: true } as Database } },
+    { name: 'shutting down', state: { db: { hasFailed: false } as Database, isClosing: true } },
+  ];
+  for (const c of cases) {
+    test(c.name, () => {
+      assert.throws(() => readiness(ctx(c.state)), (e: unknown) => e instanceof HttpError && e.code === 'NotReady' && STATUS_OF[e.code] === 503);
+    });
+  }
 });

@@ -10,6 +10,7 @@ export function liveness(ctx: RouteContext): Promise<void> {
 export function readiness(ctx: RouteContext): Promise<void> {
   const db = ctx.state.db;
   if (db === null) throw new HttpError('NotReady', 'the database is still opening (recovering its log)');
+  if (ctx.state.isClosing) throw new HttpError('NotReady', 'the server is shutting down');
   if (db.hasFailed) throw new HttpError('NotReady', 'the database stopped accepting writes after a storage failure');
   return ctx.reply.json(200, { status: 'ready' });
 }
