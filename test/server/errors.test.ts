@@ -68,3 +68,33 @@ test('a client that disconnects in the middle of a large streamed answer leaves 
   const r = await request(t.base, 'GET', `/query_exp?query=${encodeURIComponent('SELECT count(v) FROM err.big')}`);
   assert.equal(r.json().tables[0].results[0][1], n);
 });
+
+test('a client that disconnects while its query runs fires the query\'s AbortSignal', { timeout: 10_000 }, async () => {
+  const db = t.server.db;
+  const original = db.query.bind(db);
+  let seen: AbortSignal | undefined;
+  const aborted = new Promise<void>((resolve) => {
+    db.query = ((text: string, options: { signal?: AbortSignal } = {}) => {
+      seen = options.signal;
+      // Stands in for a long query: it ends when its signal says the client went away.
+      return new Promise((resolveQuery, reject) => options.signal?.addEventListener('abort', () => {
+        resolve();
+        reject(new SvcError('QueryCancelled', 'cancelled'));
+      }));
+    }) as typeof db.query;
+  });
+  try {
+    const url = new URL(t.base);
+    const req = httpRequest({ host: url.hostname, port: url.port, path: `/query_exp?query=${encodeURIComponent('SELECT * FROM slow')}`, agent: false });
+    req.on('error', () => undefined);
+    req.end();
+    while (seen === undefined) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(seen.aborted, false);
+    req.destroy();
+    await aborted;
+    assert.equal(seen.aborted, true);
+  } finally {
+    db.query = original;
+  }
+  assert.equal((await request(t.base, 'GET', '/api/status/liveness')).status, 200);
+});

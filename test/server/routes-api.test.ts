@@ -124,3 +124,13 @@ describe('compression and login', () => {
     }
   });
 });
+
+describe('Arrow', () => {
+  test('Accept: application/vnd.apache.arrow.stream on /api/query → an Arrow IPC stream, gzipped like every /api answer', async () => {
+    const r = await query({ query: 'SELECT price FROM api.t' }, { Accept: 'application/vnd.apache.arrow.stream', 'Accept-Encoding': 'gzip' });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers['content-type'], 'application/vnd.apache.arrow.stream');
+    assert.equal(r.headers['content-encoding'], 'gzip');
+    assert.equal(r.body.readUInt32LE(0), 0xffffffff);
+  });
+});
