@@ -1,5 +1,6 @@
 // The targets of issues 2 and 3, evaluated on this run's results. Each line says what was
 // measured; a target whose cases did not run (filtered out, or failed) shows `?`.
+import { ENCODE_SUITE, LIVENESS_SUITE, SMALL_HTTP_SUITES } from './cases/http.js';
 import type { CaseResult, Metric } from './harness.js';
 import { fmt, rate } from './report.js';
 import type { Target } from './report.js';
@@ -47,5 +48,25 @@ export function evaluateTargets(results: readonly CaseResult[], metrics: readonl
     const svc = get(suite, 'svc');
     add(`${suite}: stats-answered < 1 ms`, svc === undefined ? null : `${fmt(svc.ms)} ms`, svc === undefined ? null : svc.ms < 1);
   }
+
+  // Issue 7 (HTTP on loopback; the bench's servers share the machine with the load generator).
+  for (const suite of SMALL_HTTP_SUITES) {
+    const x = get(suite, 'svc')?.ratios['node:http'];
+    add(`${suite}: ≥ 2× node:http req/s`, x === undefined ? null : `${x.toFixed(2)}×`, x === undefined ? null : x >= 2);
+  }
+  const valuesPerSec = (name: string, valuesPerRow: number) => {
+    const r = get(ENCODE_SUITE, name);
+    return r === undefined || r.rows === null ? null : (r.rows * valuesPerRow) / (r.ms / 1000);
+  };
+  for (const [name, perRow] of [['query_exp JSON (js)', 2], ['query_exp JSON (native)', 2], ['api/query JSON', 1]] as const) {
+    const v = valuesPerSec(name, perRow);
+    add(`encode ${name} ≥ 5 M values/s`, v === null ? null : `${rate(v)} values/s`, v === null ? null : v >= 5e6);
+  }
+  const arrow = get(ENCODE_SUITE, 'Arrow IPC stream')?.ratios['query_exp JSON (js)'];
+  add('encode Arrow ≥ 10× query_exp JSON', arrow === undefined ? null : `${arrow.toFixed(1)}×`, arrow === undefined ? null : arrow >= 10);
+  const overHttp = get('http: /query_exp 1 M rows, JSON vs Arrow', 'svc Arrow')?.ratios['svc JSON'];
+  add('1 M rows over HTTP: Arrow vs JSON (svc)', overHttp === undefined ? null : `${overHttp.toFixed(1)}×`, overHttp === undefined ? null : 'info');
+  const live = metrics.find((m) => m.suite === LIVENESS_SUITE && m.name === 'svc liveness p99');
+  add('liveness p99 < 50 ms during a heavy query', live === undefined ? null : `${fmt(live.value)} ms`, live === undefined ? null : live.value < 50);
   return targets;
 }

@@ -1,0 +1,302 @@
+// Issue 7, HTTP on loopback: svc_rest (uWebSockets.js) beside the same handlers on node:http,
+// both in one child process over one database (bench/peers/http-servers.ts), loaded from this
+// process with autocannon. Each request kind is a suite of the two peers doing the SAME number
+// of requests (calibrated once against svc to last ~BENCH_HTTP_SECONDS), so ms/run and the
+// rows/s column (= requests/s) compare directly; p50/p99 latencies are recorded as metrics.
+// Plus: the 1 M-row result as JSON vs Arrow over HTTP, liveness p99 while a ~2 s query runs,
+// and the encoders alone on a real 1 M-row db.query result (values/s, no HTTP).
+//   BENCH_HTTP_ROWS=1_000_000   rows of the served table (the "1 M-row result")
+//   BENCH_HTTP_SECONDS=2        target length of one load run
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
+import type { EventEmitter } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { Database } from '../../engine/index.js';
+import type { QueryResult } from '../../engine/index.js';
+import { ARROW_STREAM_MIME, encodeApiQuery, encodeArrowStream, encodeQueryExp } from '../../server/encode/index.js';
+import { makeSeries, tempDir, toBatches } from '../data.js';
+import { defineCase, recordMetric } from '../harness.js';
+import { fmt } from '../report.js';
+import type { Case, Suite } from '../harness.js';
+import { insertAll } from './ingest.js';
+
+// ---- autocannon (no bundled types: the slice of its API used here) ----------------------------
+
+interface LoadOptions {
+  readonly url: string;
+  readonly connections: number;
+  readonly amount?: number;
+  readonly duration?: number;
+  readonly headers?: Record<string, string>;
+  readonly timeout?: number;
+}
+interface Instance extends EventEmitter { stop(): void }
+const autocannon = createRequire(import.meta.url)('autocannon') as (options: LoadOptions, done: (error: Error | null) => void) => Instance;
+
+/** One load run as seen from its responses: autocannon's own totals come on its next 1 s tick. */
+interface Load {
+  /** From the start to the last expected response (the `amount`-th), or to the end of `duration`. */
+  readonly ms: number;
+  /** Response times in ms, ascending. */
+  readonly latencies: Float64Array;
+  readonly ok: number;
+  readonly non2xx: number;
+  readonly errors: number;
+}
+
+/** Runs autocannon; with `amount`, resolves at the amount-th response rather than at its next tick. */
+function load(options: LoadOptions): Promise<Load> {
+  return new Promise((resolve, reject) => {
+    const latencies: number[] = [];
+    let ok = 0;
+    let non2xx = 0;
+    let errors = 0;
+    let isSettled = false;
+    const t0 = performance.now();
+    const finish = () => {
+      if (isSettled) return;
+      isSettled = true;
+      const ms = performance.now() - t0;
+      instance.stop();
+      resolve({ ms, latencies: Float64Array.from(latencies).sort(), ok, non2xx, errors });
+    };
+    const instance = autocannon({ timeout: 60, ...options }, (error) => (error === null ? finish() : reject(error)));
+    instance.on('response', (_client: unknown, status: number, _bytes: number, responseTime: number) => {
+      latencies.push(responseTime);
+      if (status >= 200 && status < 300) ok++;
+      else non2xx++;
+      if (options.amount !== undefined && latencies.length >= options.amount) finish();
+    });
+    instance.on('reqError', () => errors++);
+  });
+}
+
+function percentile(sorted: Float64Array, q: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+// ---- the servers ---------------------------------------------------------------------------
+
+const ROWS = Number((process.env.BENCH_HTTP_ROWS ?? '1000000').replaceAll('_', ''));
+const LOAD_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 2);
+const CHILD = fileURLToPath(new URL('../peers/http-servers.js', import.meta.url));
+
+interface Servers {
+  readonly ports: { readonly svc: number; readonly 'node:http': number };
+  readonly blob: string;
+  readonly child: ChildProcess;
+}
+
+let servers: Promise<Servers> | null = null;
+
+function startServers(): Promise<Servers> {
+  servers ??= new Promise<Servers>((resolve, reject) => {
+    const child = spawn(process.execPath, [CHILD, String(ROWS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const killChild = () => child.kill('SIGKILL');
+    process.once('exit', killChild);
+    child.once('exit', (code) => reject(new Error(`the HTTP bench servers exited (${code}) before they were ready`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => {
+      const ready = JSON.parse(line) as { svc: number; peer: number; blob: string };
+      resolve({ ports: { svc: ready.svc, 'node:http': ready.peer }, blob: ready.blob, child });
+    });
+  });
+  return servers;
+}
+
+/** Stops the server process (SIGTERM: both servers close, the data is removed). */
+export async function releaseHttpServers(): Promise<void> {
+  if (servers === null) return;
+  const s = await servers.catch(() => null);
+  servers = null;
+  if (s === null || s.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => s.child.once('exit', resolve));
+  s.child.kill('SIGTERM');
+  await exited;
+}
+
+type Peer = keyof Servers['ports'];
+
+/** One GET, body read and counted (for the answer checks and the heavy-query loop). */
+function get(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, headers }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (b: Buffer) => parts.push(b));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+// ---- request kinds -------------------------------------------------------------------------
+
+interface Kind {
+  readonly suite: string;
+  readonly path: (s: Servers) => string;
+  readonly headers?: Record<string, string>;
+  readonly connections: number;
+  /** Requests per run: fixed, or calibrated (null) from a short svc run. */
+  readonly amount: number | null;
+  /** Rows of one answer (for rows/s); requests/s is shown when absent. */
+  readonly rowsPerRequest?: number;
+}
+
+const q = (text: string, dateFormat = 'js') => `/query_exp?query=${encodeURIComponent(text)}&date_format=${dateFormat}`;
+const SMALL_AGGREGATE = 'SELECT count(v), avg(v) FROM t IN RANGE(2021-07-01, +1d)';
+const THOUSAND_ROWS = 'SELECT v FROM t IN RANGE(2021-07-02T12:00, +1d) LIMIT 1000';
+const ALL_ROWS = 'SELECT v FROM t';
+/** ~2 s of engine work with a 10-row answer: sorting the whole table. */
+const HEAVY = 'SELECT * FROM t ORDER BY v DESC LIMIT 10';
+
+const SMALL_KINDS: readonly Kind[] = [
+  { suite: 'http: GET blob content (1 KiB)', path: (s) => `/api/v1/blobs/${encodeURIComponent(s.blob)}/content`, connections: 10, amount: null },
+  { suite: 'http: /query_exp small aggregate', path: () => q(SMALL_AGGREGATE), connections: 10, amount: null },
+  { suite: 'http: /query_exp 1,000 rows', path: () => q(THOUSAND_ROWS), connections: 10, amount: null },
+];
+
+/** The encoders on `SELECT v FROM t` (query_exp: 2 values a row, the row time and v; api/query: 1). */
+export const ENCODE_SUITE = 'http: encoders alone, 1 M-row result';
+/** The small-request suites, whose svc ÷ node:http ratio has a target. */
+export const SMALL_HTTP_SUITES = SMALL_KINDS.map((k) => k.suite);
+export const LIVENESS_SUITE = 'http: liveness during a heavy query';
+
+async function calibrate(kind: Kind): Promise<number> {
+  const s = await startServers();
+  const r = await load({ url: `http://127.0.0.1:${s.ports.svc}${kind.path(s)}`, connections: kind.connections, duration: 1, headers: kind.headers });
+  return Math.max(kind.connections * 10, Math.round((r.ok / r.ms) * 1000 * LOAD_SECONDS));
+}
+
+/** A suite of svc vs node:http on one request kind; latencies of each peer's fastest round are recorded. */
+function loadSuite(kind: Kind, cases: readonly { name: string; peer: Peer; headers?: Record<string, string>; vs?: string[] }[]): Suite {
+  let amount = kind.amount ?? 0;
+  const best = new Map<string, Load>();
+  return {
+    name: kind.suite,
+    mode: 'once',
+    rounds: 2,
+    async setup() {
+      await startServers();
+      if (kind.amount === null) amount = await calibrate(kind);
+    },
+    async teardown() {
+      for (const [name, r] of best) {
+        recordMetric(kind.suite, `${name} p50`, percentile(r.latencies, 0.5), 'ms', `${fmt((r.ok / r.ms) * 1000)} req/s, ${kind.connections} connections`);
+        recordMetric(kind.suite, `${name} p99`, percentile(r.latencies, 0.99), 'ms');
+      }
+    },
+    cases: cases.map((c): Case<Servers, Load> => defineCase({
+      name: c.name,
+      vs: c.vs,
+      rows: () => amount * (kind.rowsPerRequest ?? 1),
+      setup: () => startServers(),
+      async run(s) {
+        const r = await load({ url: `http://127.0.0.1:${s.ports[c.peer]}${kind.path(s)}`, connections: kind.connections, amount, headers: c.headers ?? kind.headers });
+        const kept = best.get(c.name);
+        if (kept === undefined || r.ms < kept.ms) best.set(c.name, r);
+        return r;
+      },
+      async check(r, s) {
+        const problems: string[] = [];
+        if (r.errors > 0 || r.non2xx > 0) problems.push(`${r.errors} errors or timeouts, ${r.non2xx} non-2xx`);
+        if (r.ok < amount) problems.push(`${r.ok} answers of ${amount}`);
+        // Both peers give the same bytes for the same request.
+        const [mine, svc] = await Promise.all([get(s.ports[c.peer], kind.path(s), c.headers ?? kind.headers), get(s.ports.svc, kind.path(s), c.headers ?? kind.headers)]);
+        if (mine.status !== 200 || !mine.body.equals(svc.body)) problems.push(`answer differs from svc's (status ${mine.status}, ${mine.body.length} vs ${svc.body.length} bytes)`);
+        return problems;
+      },
+    })),
+  };
+}
+
+const smallSuites = SMALL_KINDS.map((kind) => loadSuite(kind, [
+  { name: 'svc', peer: 'svc', vs: ['node:http'] },
+  { name: 'node:http', peer: 'node:http' },
+]));
+
+const ARROW = { Accept: ARROW_STREAM_MIME };
+const bigResultSuite = loadSuite(
+  { suite: 'http: /query_exp 1 M rows, JSON vs Arrow', path: () => q(ALL_ROWS), connections: 1, amount: 2, rowsPerRequest: ROWS },
+  [
+    { name: 'svc JSON', peer: 'svc', vs: ['node:http JSON'] },
+    { name: 'svc Arrow', peer: 'svc', headers: ARROW, vs: ['svc JSON', 'node:http Arrow'] },
+    { name: 'node:http JSON', peer: 'node:http' },
+    { name: 'node:http Arrow', peer: 'node:http', headers: ARROW },
+  ],
+);
+
+/** Liveness latency on svc while a loop keeps a ~2 s query running (1 connection each). */
+const livenessSuite: Suite = {
+  name: LIVENESS_SUITE,
+  mode: 'once',
+  rounds: 1,
+  setup: async () => void (await startServers()),
+  cases: (['svc', 'node:http'] as const).map((peer) => defineCase({
+    name: peer,
+    setup: () => startServers(),
+    async run(s) {
+      const port = s.ports[peer];
+      let isRunning = true;
+      let heavyDone = 0;
+      const heavy = (async () => {
+        while (isRunning) {
+          const r = await get(port, q(HEAVY));
+          if (r.status !== 200) throw new Error(`heavy query: status ${r.status}`);
+          heavyDone++;
+        }
+      })();
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the query is running
+      const r = await load({ url: `http://127.0.0.1:${port}/api/status/liveness`, connections: 1, duration: Math.max(3, LOAD_SECONDS) });
+      isRunning = false;
+      await heavy;
+      recordMetric(LIVENESS_SUITE, `${peer} liveness p99`, percentile(r.latencies, 0.99), 'ms',
+        `p50 ${fmt(percentile(r.latencies, 0.5))} ms, max ${fmt(percentile(r.latencies, 1))} ms over ${r.ok} requests; ${heavyDone} heavy queries ran meanwhile`);
+      return { r, heavyDone };
+    },
+    check: ({ r, heavyDone }) => [
+      ...(r.errors > 0 || r.non2xx > 0 ? [`${r.errors} errors, ${r.non2xx} non-2xx`] : []),
+      ...(heavyDone === 0 ? ['no heavy query finished during the run'] : []),
+    ],
+  })),
+};
+
+// ---- the encoders alone ----------------------------------------------------------------------
+
+let encodeFixture: { result: QueryResult; close: () => Promise<void> } | null = null;
+
+/** Bytes of an encoder's whole answer (chunks counted, not kept). */
+function drain(chunks: Iterable<Uint8Array>): number {
+  let bytes = 0;
+  for (const c of chunks) bytes += c.byteLength;
+  return bytes;
+}
+
+const encodeSuite: Suite = {
+  name: ENCODE_SUITE,
+  mode: 'once',
+  rounds: 3,
+  async setup() {
+    const dir = await tempDir('encode');
+    const db = await Database.open({ dataDir: dir.path, durability: 'none', sweepIntervalMs: 0 });
+    await db.createTable('t', [{ name: 'v', type: 'DOUBLE' }]);
+    await insertAll(db, 't', toBatches(makeSeries(ROWS, ['v'], 7)), 8);
+    const result = await db.query(ALL_ROWS);
+    encodeFixture = { result, close: async () => { await db.close(); await dir.remove(); } };
+  },
+  async teardown() {
+    await encodeFixture?.close();
+    encodeFixture = null;
+  },
+  cases: [
+    defineCase({ name: 'query_exp JSON (js)', rows: ROWS, run: () => drain(encodeQueryExp(ALL_ROWS, encodeFixture!.result, 'js')) }),
+    defineCase({ name: 'query_exp JSON (native)', rows: ROWS, run: () => drain(encodeQueryExp(ALL_ROWS, encodeFixture!.result, 'native')) }),
+    defineCase({ name: 'api/query JSON', rows: ROWS, run: () => drain(encodeApiQuery(encodeFixture!.result)) }),
+    defineCase({ name: 'Arrow IPC stream', rows: ROWS, vs: ['query_exp JSON (js)', 'api/query JSON'], run: () => drain(encodeArrowStream(encodeFixture!.result)) }),
+  ],
+};
+
+export const httpSuites: readonly Suite[] = [...smallSuites, bigResultSuite, livenessSuite, encodeSuite];
