@@ -564,8 +564,9 @@ async function snapshot(agent: http.Agent, base: string, token: string): Promise
   assert.deepEqual([...typeOf.keys()].sort(), [...aliases].sort(), 'snapshot: entries by prefix and find(type=…) disagree');
   const get = async (path: string) => {
     const r = await send(agent, base, 'GET', path);
-    const isText = /json|text/.test(String(r.headers['content-type'] ?? '')) && r.body.toString('utf8') === new TextDecoder().decode(r.body);
-    return `${r.status} ${r.headers['content-type'] ?? ''} ${isText ? r.body.toString('utf8') : r.body.toString('base64')}`;
+    // JSON descriptions as text (readable in a failure); contents as base64 (exact bytes).
+    const isJson = String(r.headers['content-type'] ?? '').includes('json') && !path.endsWith('/content');
+    return `${r.status} ${r.headers['content-type'] ?? ''} ${isJson ? r.body.toString('utf8') : r.body.toString('base64')}`;
   };
   for (const alias of aliases) {
     const type = typeOf.get(alias)!;
