@@ -5,8 +5,9 @@
 // returns exactly the selected columns (`SELECT *` selects `$timestamp` itself). Timestamps are
 // RFC 3339 UTC with nanoseconds, trailing zeros trimmed. CREATE, DROP, INSERT and a result
 // without rows give {"tables":[]}; a standalone find(...) gives one {"columns":null,"name":alias}
-// per matching alias.
+// per matching alias. Double columns are written a block at a time (double-blocks.ts).
 import type { QueryResult } from '../../engine/index.js';
+import { DOUBLE_BLOCK, doubleBlockText } from './double-blocks.js';
 import { cellWriter } from './json-cells.js';
 import { JsonBytes } from './json-bytes.js';
 
@@ -21,12 +22,21 @@ export function* encodeApiQuery(result: QueryResult): Generator<Uint8Array, void
     w.ascii(t === 0 ? '{"columns":[' : ',{"columns":[');
     for (let c = 0; c < table.columns.length; c++) {
       const column = table.columns[c];
-      const cell = cellWriter(column, 'rfc3339');
       w.ascii(c === 0 ? '{"data":[' : ',{"data":[');
-      for (let i = 0; i < table.rowCount; i++) {
-        if (i > 0) w.byte(44); // ','
-        cell(w, i);
-        if (w.isFull) yield w.take();
+      if (column.type === 'double') {
+        const values = column.values as Float64Array;
+        for (let i = 0; i < table.rowCount; i += DOUBLE_BLOCK) {
+          if (i > 0) w.byte(44); // ','
+          w.ascii(doubleBlockText(values, column.nulls, i, Math.min(table.rowCount, i + DOUBLE_BLOCK)));
+          if (w.isFull) yield w.take();
+        }
+      } else {
+        const cell = cellWriter(column, 'rfc3339');
+        for (let i = 0; i < table.rowCount; i++) {
+          if (i > 0) w.byte(44);
+          cell(w, i);
+          if (w.isFull) yield w.take();
+        }
       }
       w.text(`],"name":${JSON.stringify(column.name)},"type":"${column.type}"}`);
     }

@@ -173,6 +173,15 @@ describe('chunks', () => {
     assert.equal(apiText(r), refApiQuery(r));
     assert.equal(expText('q', r, 'js'), refQueryExp('q', r, 'js'));
   });
+  test('double columns longer than a block of 1,024, with nulls, NaN and ±Infinity', () => {
+    const n = 5000;
+    const specials = [NaN, Infinity, -Infinity, -0, 5e-324, 1e21, 0.1];
+    const values = Float64Array.from({ length: n }, (_, i) => (i % 97 === 0 ? specials[i % specials.length] : (i - 2500) / 7));
+    const nulls = Array.from({ length: n }, (_, i) => (i % 13 === 0 ? 1 : 0));
+    const r = rows(table('t', Array.from({ length: n }, (_, i) => BigInt(i)), [col('a', 'double', values, nulls), col('b', 'double', values)]));
+    assert.equal(apiText(r), refApiQuery(r));
+    assert.equal(expText('q', r, 'js'), refQueryExp('q', r, 'js'));
+  });
   test('a value larger than a chunk is written whole', () => {
     const big = new Uint8Array(200_000).map((_, i) => i);
     const r = rows(table('t', [0n, 1n], [col('b', 'blob', [big, Uint8Array.of(1)]), col('s', 'string', ['é'.repeat(100_000), 'x'])]));
