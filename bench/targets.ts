@@ -1,4 +1,4 @@
-// The targets of issues 2 and 3, evaluated on this run's results. Each line says what was
+// The targets of issues 2, 3 and 7, evaluated on this run's results. Each line says what was
 // measured; a target whose cases did not run (filtered out, or failed) shows `?`.
 import { ENCODE_SUITE, LIVENESS_SUITE, SMALL_HTTP_SUITES } from './cases/http.js';
 import type { CaseResult, Metric } from './harness.js';
