@@ -4,7 +4,7 @@
 // (control characters, quotes, lone surrogates as \uXXXX, so the bytes stay valid UTF-8), blobs
 // as base64, timestamps in the caller's style. Both JSON encoders use them.
 import type { ResultColumn } from '../../engine/index.js';
-import { int64Words } from './int64-words.js';
+import { exactInt64, int64Words } from './int64-words.js';
 import type { JsonBytes } from './json-bytes.js';
 import { timeWriter } from './time-json.js';
 import type { TimeStyle } from './time-json.js';
@@ -12,8 +12,6 @@ import type { TimeStyle } from './time-json.js';
 /** Writes the JSON of row i of a column. */
 export type CellWriter = (w: JsonBytes, i: number) => void;
 
-const SAFE_HI = 2 ** 21; // hi words in [-2^21, 2^21): |hi·2^32 + lo| ≤ 2^53, exact as a double
-const TWO_32 = 4294967296;
 const MAX_SAFE = 2 ** 53;
 
 export function cellWriter(column: ResultColumn, timeStyle: TimeStyle): CellWriter {
@@ -38,11 +36,9 @@ export function cellWriter(column: ResultColumn, timeStyle: TimeStyle): CellWrit
       const words = int64Words(values);
       return (w, i) => {
         if (nulls !== null && nulls[i] !== 0) return writeNull(w);
-        if (words !== null) {
-          const hi = words[2 * i + 1];
-          if (hi >= -SAFE_HI && hi < SAFE_HI) return w.int(hi * TWO_32 + (words[2 * i] >>> 0));
-        }
-        w.ascii(String(values[i]));
+        const exact = words === null ? NaN : exactInt64(words, i);
+        if (exact === exact) w.int(exact);
+        else w.ascii(String(values[i]));
       };
     }
     case 'timestamp': {
