@@ -24,7 +24,8 @@ export interface DispatchDeps {
 
 export function dispatch(res: HttpResponse, req: HttpRequest, deps: DispatchDeps): void {
   const request = readRequest(req);
-  const reply = new Reply(res, acceptsGzip(request.acceptEncoding), request.path.startsWith('/api/') ? 'always' : 'large');
+  const isHead = request.method === 'HEAD';
+  const reply = new Reply(res, acceptsGzip(request.acceptEncoding), request.path.startsWith('/api/') ? 'always' : 'large', isHead);
   let body: BodyReader | null = null;
   let run: Promise<void>;
   try {

@@ -47,6 +47,8 @@ export class Reply {
     private readonly gzipOk: boolean,
     /** Set by the route once matched; errors before that use 'always' for /api paths. */
     public compress: CompressPolicy,
+    /** A HEAD request: the same status and headers as GET, never a body. */
+    private readonly isHead = false,
   ) {
     res.onAborted(() => {
       this.isAborted = true;
@@ -103,6 +105,7 @@ export class Reply {
     if (this.isFinished || this.hasStarted) return;
     this.hasStarted = true;
     let bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    if (this.isHead) return this.endHead(status, headers, bytes?.length ?? 0, closeConnection);
     let encoding: Headers = {};
     if (bytes !== null && this.shouldGzip(bytes.length)) {
       bytes = bytes.length <= SYNC_GZIP_LIMIT ? gzipSync(bytes) : await gzipAsync(bytes, { level: zc.Z_BEST_SPEED });
@@ -131,6 +134,8 @@ export class Reply {
    */
   async stream(status: number, headers: Headers, chunks: Iterable<Uint8Array>): Promise<void> {
     if (this.isFinished || this.hasStarted) return;
+    // HEAD of a result: the headers only, without encoding a body nobody will read.
+    if (this.isHead) { this.hasStarted = true; return this.endHead(status, headers, undefined, false); }
     const it = chunks[Symbol.iterator]();
     const gathered: Uint8Array[] = [];
     let size = 0;
@@ -178,6 +183,15 @@ export class Reply {
       }
       throw e;
     }
+  }
+
+  /** HEAD: status and headers; Content-Length is the identity body's, when known. */
+  private endHead(status: number, headers: Headers, length: number | undefined, closeConnection: boolean): void {
+    this.res.cork(() => {
+      this.writeHead(status, headers);
+      this.res.endWithoutBody(length, closeConnection);
+    });
+    this.ended();
   }
 
   private shouldGzip(size: number): boolean {

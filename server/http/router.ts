@@ -3,7 +3,8 @@
 // minus the route's suffix (`/content`, `/tags`, `/entries`), then percent-decoded as UTF-8. The
 // longest matching suffix wins, so `/api/v1/blobs/a/content` is the content of `a`; an alias that
 // itself ends in `/content` must encode that slash (`a%2Fcontent`). A known path with a method
-// no route serves is a 405 with `Allow`, an unknown path a 404.
+// no route serves is a 405 with `Allow`, an unknown path a 404. HEAD runs the GET route (the
+// reply then leaves the body out).
 import { HttpError } from '../errors.js';
 import { percentDecodeText } from './query-params.js';
 
@@ -57,9 +58,12 @@ export class Router<R extends RoutePattern> {
     }
     if (shape === undefined) throw new HttpError('RouteNotFound', `no route for ${rawPath}`);
     const same = this.compiled.filter((c) => c.prefix === shape.prefix && c.suffix === shape.suffix);
-    const hit = same.find((c) => c.route.method === method);
+    const wanted = method === 'HEAD' ? 'GET' : method;
+    const hit = same.find((c) => c.route.method === wanted);
     if (hit === undefined) {
-      const allow = [...new Set(same.map((c) => c.route.method))].join(', ');
+      const methods = new Set(same.map((c) => c.route.method));
+      if (methods.has('GET')) methods.add('HEAD');
+      const allow = [...methods].join(', ');
       throw new HttpError('MethodNotAllowed', `${method} is not allowed on ${shape.route.path}; allowed: ${allow}`, { Allow: allow });
     }
     const alias = shape.suffix === null ? '' : percentDecodeText(rawAlias, 'the alias in the path');

@@ -367,3 +367,35 @@ describe('5xx', () => {
     }
   });
 });
+
+describe('HEAD', () => {
+  test('runs the GET route and sends its status and headers without a body', { timeout: 20_000 }, async () => {
+    const a = fresh('head');
+    await blob(a, 'twelve bytes');
+    const url = new URL(t.base);
+    const raw = (path: string): Promise<string> => new Promise((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => socket.write(`HEAD ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+      let text = '';
+      // After the head, wait a moment: any body bytes a HEAD answer wrongly carried would arrive.
+      socket.on('data', (d) => { text += d.toString(); if (text.includes('\r\n\r\n')) setTimeout(() => socket.destroy(), 150); });
+      socket.on('error', reject);
+      socket.on('close', () => resolve(text));
+    });
+    const content = await raw(`/api/v1/blobs/${a}/content`);
+    assert.match(content, /^HTTP\/1\.1 200 /);
+    assert.match(content, /\r\nContent-Length: 12\r\n/);
+    assert.ok(content.endsWith('\r\n\r\n'), 'a HEAD answer has no body');
+    const missing = await raw(`/api/v1/blobs/${fresh('none')}`);
+    assert.match(missing, /^HTTP\/1\.1 404 /);
+    assert.ok(missing.endsWith('\r\n\r\n'));
+    const query = await raw(`/query_exp?query=${encodeURIComponent("find(tag='x')")}`);
+    assert.match(query, /^HTTP\/1\.1 200 /);
+    assert.ok(query.endsWith('\r\n\r\n'));
+    const wrong = await raw('/api/query');
+    assert.match(wrong, /^HTTP\/1\.1 405 /);
+    assert.ok(wrong.endsWith('\r\n\r\n'));
+  });
+  test('Allow lists HEAD beside GET', async () => {
+    assert.equal((await req('POST', '/api/v1/entries')).headers.allow, 'GET, HEAD');
+  });
+});
