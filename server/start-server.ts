@@ -63,20 +63,25 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const inFlight = new Set<Promise<void>>();
   const router = new Router<Route>(ROUTES);
   const app = createApp();
-  app.any('/*', (res, req) => dispatch(res, req, {
+  const deps = {
     router,
     state,
     log,
-    track: (done) => {
+    track: (done: Promise<void>) => {
       inFlight.add(done);
       void done.finally(() => inFlight.delete(done));
     },
-  }));
+  };
+  app.any('/*', (res, req) => dispatch(res, req, deps));
   const listenSocket = await new Promise<us_listen_socket>((resolve, reject) => {
     app.listen(host, options.port ?? DEFAULT_PORT, (s) => {
       if (s === false) reject(new Error(`cannot listen on ${host}:${options.port ?? DEFAULT_PORT} (address in use or not available)`));
       else resolve(s);
     });
+  }).catch(async (e: unknown) => {
+    app.close();
+    await log.close();
+    throw e;
   });
   const port = uws().us_socket_local_port(listenSocket as never);
   let db: Database;

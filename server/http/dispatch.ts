@@ -36,7 +36,9 @@ export function dispatch(res: HttpResponse, req: HttpRequest, deps: DispatchDeps
   } catch (e) {
     run = fail(reply, e, request, deps, hasUnreadBody(request, body));
   }
-  deps.track(Promise.all([run, reply.done()]).then(() => {
+  deps.track(Promise.allSettled([run, reply.done()]).then(([outcome]) => {
+    // Only a failure inside the error path itself lands here; it must not take the process down.
+    if (outcome.status === 'rejected') deps.log.bug(request.method, request.path, outcome.reason);
     deps.log.request(request.method, request.path, reply.status, performance.now() - request.startedAt, reply.aborted);
   }));
 }

@@ -1,5 +1,9 @@
 // Liveness and readiness: no token, JSON, gzip when asked for.
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '../../server/index.js';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '../../engine/index.js';
 import { HttpError, STATUS_OF } from '../../server/errors.js';
@@ -41,5 +45,16 @@ describe('readiness is 503 while the server cannot take writes', () => {
     test(c.name, () => {
       assert.throws(() => readiness(ctx(c.state)), (e: unknown) => e instanceof HttpError && e.code === 'NotReady' && STATUS_OF[e.code] === 503);
     });
+  }
+});
+
+test('a port in use is an error at start-up, and the data directory is left unlocked', async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'svc-port-test-'));
+  try {
+    await assert.rejects(startServer({ dataDir, host: '127.0.0.1', port: t.server.port, durability: 'none', logToStderr: false }), /cannot listen on 127\.0\.0\.1:\d+/);
+    const ok = await startServer({ dataDir, host: '127.0.0.1', port: 0, durability: 'none', logToStderr: false });
+    await ok.close();
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
   }
 });
