@@ -31,7 +31,9 @@ export function dispatch(res: HttpResponse, req: HttpRequest, deps: DispatchDeps
   try {
     const match = deps.router.match(request.method, request.path);
     reply.compress = match.route.compress;
-    if (match.route.hasBody) body = startBody(res, request.contentLength, deps.state.settings.maxInBufferSize);
+    // Any declared body is received (within the limit) before the handler acts, on every route:
+    // a write never happens while its request is still arriving or is about to be refused.
+    if (match.route.hasBody || declaresBody(request)) body = startBody(res, request.contentLength, deps.state.settings.maxInBufferSize);
     run = handle(match.route, match.alias, request, reply, body, deps);
   } catch (e) {
     run = fail(reply, e, request, deps, hasUnreadBody(request, body));
@@ -46,6 +48,7 @@ export function dispatch(res: HttpResponse, req: HttpRequest, deps: DispatchDeps
 async function handle(route: Route, alias: string, request: RequestInfo, reply: Reply, body: BodyReader | null, deps: DispatchDeps): Promise<void> {
   try {
     await authorize(deps.state.policy, deps.state.authority, route.access, request.authorization, request.query.get('token'));
+    if (body !== null) await body.body;
     const ctx: RouteContext = {
       request,
       alias,
@@ -74,7 +77,10 @@ async function fail(reply: Reply, e: unknown, request: RequestInfo, deps: Dispat
 
 /** A reply sent before the whole declared body arrived must close the connection. */
 function hasUnreadBody(request: RequestInfo, body: BodyReader | null): boolean {
-  if (body !== null) return !body.isComplete();
+  return body !== null ? !body.isComplete() : declaresBody(request);
+}
+
+function declaresBody(request: RequestInfo): boolean {
   return (request.contentLength !== '' && request.contentLength !== '0') || request.transferEncoding !== '';
 }
 

@@ -62,7 +62,8 @@ export function request(base: string, method: string, path: string, init: Reques
       port: url.port,
       method,
       path,
-      headers: { Connection: 'close', ...init.headers },
+      // node:http sends no Content-Length for a GET or DELETE body unless told to.
+      headers: { Connection: 'close', ...(init.body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(init.body)) }), ...init.headers },
       agent: false,
     }, (res) => {
       const parts: Buffer[] = [];

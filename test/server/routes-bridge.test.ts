@@ -399,3 +399,29 @@ describe('HEAD', () => {
     assert.equal((await req('POST', '/api/v1/entries')).headers.allow, 'GET, HEAD');
   });
 });
+
+describe('413 on every route, before anything changes', () => {
+  const routes: { method: string; path: (a: string) => string }[] = [
+    { method: 'PATCH', path: (a) => `/api/v1/entries/${a}?action=attachTag&tag=t413` },
+    { method: 'PATCH', path: (a) => `/api/v1/blobs/${a}?action=setExpiry&expiry=0` },
+    { method: 'DELETE', path: (a) => `/api/v1/entries/${a}` },
+    { method: 'DELETE', path: (a) => `/api/v1/blobs/${a}` },
+    { method: 'PUT', path: (a) => `/api/v1/blobs/${a}/content` },
+    { method: 'GET', path: (a) => `/api/v1/blobs/${a}` },
+  ];
+  for (const r of routes) {
+    test(`${r.method} ${r.path(':alias')} with a body over the limit → 413, unchanged`, async () => {
+      const a = fresh('big413');
+      await blob(a, 'kept');
+      assertError(await req(r.method, r.path(a), 'b'.repeat(5000)), 413, 'BodyTooLarge');
+      assert.equal((await req('GET', `/api/v1/blobs/${a}/content`)).text(), 'kept');
+      assert.deepEqual((await req('GET', `/api/v1/entries/${a}/tags`)).json().aliases, []);
+    });
+  }
+  test('a small body on a route that takes none is read and ignored', async () => {
+    const a = fresh('smallbody');
+    await blob(a);
+    assert.equal((await req('DELETE', `/api/v1/entries/${a}`, 'ignored')).status, 200);
+    assertError(await req('GET', `/api/v1/blobs/${a}`), 404, 'AliasNotFound');
+  });
+});
