@@ -123,7 +123,7 @@ function randomText(rand: Rng, n: number): string {
   return s;
 }
 
-/** Percent-encodes text byte by byte in one of several styles, some of them invalid. */
+/** Percent-encodes text in one of several valid styles (withBadEscape adds invalid ones). */
 function encodeSegment(rand: Rng, text: string): string {
   const r = rand();
   if (r < 0.55) return encodeURIComponent(text);
