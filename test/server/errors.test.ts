@@ -98,3 +98,16 @@ test('a client that disconnects while its query runs fires the query\'s AbortSig
   }
   assert.equal((await request(t.base, 'GET', '/api/status/liveness')).status, 200);
 });
+
+test('a client that disconnects in the middle of its body leaves nothing in flight (close does not hang)', { timeout: 20_000 }, async () => {
+  const other = await startTestServer();
+  const url = new URL(other.base);
+  const { connect } = await import('node:net');
+  await new Promise<void>((resolve) => {
+    const socket = connect(Number(url.port), url.hostname, () => {
+      socket.write('POST /api/v1/blobs/half HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly part of it');
+      setTimeout(() => { socket.destroy(); resolve(); }, 100);
+    });
+  });
+  await other.stop();
+});
