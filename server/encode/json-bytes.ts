@@ -9,10 +9,10 @@ export const CHUNK_BYTES = 64 * 1024;
 const SLACK = 4096;
 
 /** "00" … "99" as byte pairs, for writing two digits at a time. */
-const PAIRS = new Uint8Array(200);
+export const DIGIT_PAIRS = new Uint8Array(200);
 for (let i = 0; i < 100; i++) {
-  PAIRS[2 * i] = 48 + Math.floor(i / 10);
-  PAIRS[2 * i + 1] = 48 + (i % 10);
+  DIGIT_PAIRS[2 * i] = 48 + Math.floor(i / 10);
+  DIGIT_PAIRS[2 * i + 1] = 48 + (i % 10);
 }
 
 export class JsonBytes {
@@ -102,13 +102,13 @@ export class JsonBytes {
     while (n >= 100) {
       const q = Math.floor(n / 100);
       const r = (n - q * 100) * 2;
-      buf[--p] = PAIRS[r + 1];
-      buf[--p] = PAIRS[r];
+      buf[--p] = DIGIT_PAIRS[r + 1];
+      buf[--p] = DIGIT_PAIRS[r];
       n = q;
     }
     if (n >= 10) {
-      buf[--p] = PAIRS[2 * n + 1];
-      buf[--p] = PAIRS[2 * n];
+      buf[--p] = DIGIT_PAIRS[2 * n + 1];
+      buf[--p] = DIGIT_PAIRS[2 * n];
     } else {
       buf[--p] = 48 + n;
     }

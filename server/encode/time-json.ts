@@ -7,6 +7,7 @@
 // in time order and share days. Sub-second parts use floor semantics, as Date does: 1 ns before
 // the epoch is 1969-12-31T23:59:59.999999999Z.
 import { int64Words } from './int64-words.js';
+import { DIGIT_PAIRS } from './json-bytes.js';
 import type { JsonBytes } from './json-bytes.js';
 
 export type TimeStyle = 'js' | 'native' | 'rfc3339';
@@ -61,16 +62,20 @@ export function timeWriter(values: BigInt64Array, style: TimeStyle): TimeWriter 
     const h = Math.floor(sod / 3600);
     const rest = sod - h * 3600;
     const min = Math.floor(rest / 60);
+    const s2 = (rest - min * 60) * 2;
     const { buf } = w;
     let p = w.pos;
     for (let k = 0; k < 10; k++) buf[p++] = date[k];
     buf[p++] = 84; // 'T'
+    buf[p++] = DIGIT_PAIRS[h * 2];
+    buf[p++] = DIGIT_PAIRS[h * 2 + 1];
+    buf[p++] = 58; // ':'
+    buf[p++] = DIGIT_PAIRS[min * 2];
+    buf[p++] = DIGIT_PAIRS[min * 2 + 1];
+    buf[p++] = 58;
+    buf[p++] = DIGIT_PAIRS[s2];
+    buf[p++] = DIGIT_PAIRS[s2 + 1];
     w.pos = p;
-    w.uint32(h, 2);
-    w.buf[w.pos++] = 58; // ':'
-    w.uint32(min, 2);
-    w.buf[w.pos++] = 58;
-    w.uint32(rest - min * 60, 2);
   };
   switch (style) {
     case 'native':
@@ -88,10 +93,13 @@ export function timeWriter(values: BigInt64Array, style: TimeStyle): TimeWriter 
         w.reserve(32);
         w.buf[w.pos++] = QUOTE;
         dateTime(w);
-        w.buf[w.pos++] = 46; // '.'
-        w.uint32(Math.floor(state[NSEC] / 1_000_000), 3);
-        w.buf[w.pos++] = 90; // 'Z'
-        w.buf[w.pos++] = QUOTE;
+        const { buf } = w;
+        let p = w.pos;
+        buf[p++] = 46; // '.'
+        p = threeDigits(buf, p, Math.floor(state[NSEC] / 1_000_000));
+        buf[p++] = 90; // 'Z'
+        buf[p++] = QUOTE;
+        w.pos = p;
       };
     case 'rfc3339':
       return (w, i) => {
@@ -100,15 +108,33 @@ export function timeWriter(values: BigInt64Array, style: TimeStyle): TimeWriter 
         w.buf[w.pos++] = QUOTE;
         dateTime(w);
         const nsec = state[NSEC];
+        const { buf } = w;
+        let p = w.pos;
         if (nsec !== 0) {
-          w.buf[w.pos++] = 46;
-          w.uint32(nsec, 9);
-          while (w.buf[w.pos - 1] === 48) w.pos--; // trailing zeros trimmed; nsec ≠ 0 keeps a digit
+          buf[p++] = 46; // '.'
+          const ms = Math.floor(nsec / 1_000_000);
+          const below = nsec - ms * 1_000_000;
+          const us = Math.floor(below / 1000);
+          p = threeDigits(buf, p, ms);
+          p = threeDigits(buf, p, us);
+          p = threeDigits(buf, p, below - us * 1000);
+          while (buf[p - 1] === 48) p--; // trailing zeros trimmed; nsec ≠ 0 keeps a digit
         }
-        w.buf[w.pos++] = 90;
-        w.buf[w.pos++] = QUOTE;
+        buf[p++] = 90; // 'Z'
+        buf[p++] = QUOTE;
+        w.pos = p;
       };
   }
+}
+
+/** Writes n (0 … 999) as three digits at p; returns the position after them. */
+function threeDigits(buf: Uint8Array, p: number, n: number): number {
+  const hundreds = Math.floor(n / 100);
+  const pair = (n - hundreds * 100) * 2;
+  buf[p] = 48 + hundreds;
+  buf[p + 1] = DIGIT_PAIRS[pair];
+  buf[p + 2] = DIGIT_PAIRS[pair + 1];
+  return p + 3;
 }
 
 /** "YYYY-MM-DD" of a day number since 1970-01-01 (Hinnant's civil_from_days, proleptic Gregorian). */
