@@ -17,7 +17,7 @@ import type { Rng } from '../prng.js';
 import { aliasPath, allPages, keepAliveAgent, killServer, send, spawnServer } from './server-process.js';
 import type { ServerProcess } from './server-process.js';
 
-const ROUNDS = 22;
+const ROUNDS = 20;
 const TABLE = 'crash_rows';
 const TAGS = ['t/0', 't/1', 't/2', 't/3'];
 /** Rows of INSERT `b` have ids b * ROW_STRIDE + k, so an id names its statement. */
@@ -338,7 +338,7 @@ describe('svc_rest crash recovery over HTTP', () => {
     try {
       for (let i = 0; i < ROUNDS; i++) {
         // Mostly mid-stream kills; now and then one right after the writers start.
-        const killAfterMs = rand() < 0.15 ? randInt(rand, 0, 30) : randInt(rand, 50, 1200);
+        const killAfterMs = rand() < 0.15 ? randInt(rand, 0, 30) : randInt(rand, 50, 1000);
         await round(dataDir, m, rand, killAfterMs, randInt(rand, 1, 6));
       }
       // The last kill's open writes are settled by this restart; then a clean stop (checkpoint)
