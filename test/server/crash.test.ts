@@ -4,17 +4,19 @@
 // SIGKILLed at a random moment, over and over on the same data directory. After each restart the
 // test reads everything back over HTTP and checks: every write answered with a 2xx (or a 304) is
 // there; nothing is there that was never written; no row appears twice and an INSERT is all or
-// nothing; a write whose answer never came is either absent or there whole. Writes to one alias
-// are sent one at a time (the order of two in-flight writes to one alias is not defined), so at
-// the kill each alias has at most one write whose fate is open: its state after the restart is
-// either the acknowledged one or that plus the open write. The seed is printed on failure;
+// nothing; a write whose answer never came is either absent or there whole. Some start-ups are
+// killed too, mid-recovery, before anything is read. Writes to one alias are sent one at a time
+// (the order of two in-flight writes to one alias is not defined), so at the kill each alias has
+// at most one write whose fate is open: its state after the restart is either the acknowledged
+// one or that plus the open write. The seed is printed on failure;
 // CRASH_SEED=<n> replays the choices (not the kill moments' effects, which depend on timing).
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import type http from 'node:http';
 import { describe, it } from 'node:test';
 import { prng, randInt, tempDir } from '../engine/helpers.js';
 import type { Rng } from '../prng.js';
-import { aliasPath, allPages, keepAliveAgent, killServer, send, spawnServer } from './server-process.js';
+import { aliasPath, allPages, CLI, keepAliveAgent, killServer, send, spawnServer } from './server-process.js';
 import type { ServerProcess } from './server-process.js';
 
 const ROUNDS = 20;
@@ -309,6 +311,17 @@ async function round(dataDir: string, m: Model, rand: Rng, killAfterMs: number, 
   }
 }
 
+/** Starts the server and SIGKILLs it `ms` later, most likely while it is still recovering. */
+async function killDuringStartup(dataDir: string, ms: number): Promise<void> {
+  const child = spawn(process.execPath, [CLI, '--data-dir', dataDir, '--port', '0', '--host', '127.0.0.1', '--durability', 'fsync'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+  const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('exit', (c, sig) => resolve([c, sig])));
+  clearTimeout(timer);
+  assert.equal(signal, 'SIGKILL', `svc_rest exited on its own during start-up (code ${code}): ${stderr}`);
+}
+
 /** Starts the server, checks the data, and stops it with SIGTERM: exit 0 after a checkpoint. */
 async function verifyAndStop(dataDir: string, m: Model): Promise<void> {
   const server = await spawnServer(dataDir, ['--durability', 'fsync']);
@@ -340,6 +353,8 @@ describe('svc_rest crash recovery over HTTP', () => {
         // Mostly mid-stream kills; now and then one right after the writers start.
         const killAfterMs = rand() < 0.15 ? randInt(rand, 0, 30) : randInt(rand, 50, 1000);
         await round(dataDir, m, rand, killAfterMs, randInt(rand, 1, 6));
+        // Now and then the next start-up (its WAL replay) is killed too, before anything is read.
+        if (i % 4 === 1) await killDuringStartup(dataDir, randInt(rand, 0, 400));
       }
       // The last kill's open writes are settled by this restart; then a clean stop (checkpoint)
       // and one more start check the checkpoint path too.
