@@ -1,9 +1,10 @@
 // Writers of one result cell's JSON, chosen once per column so the per-cell work is a plain loop
-// over the column's typed array (SPEC §7): int64/count exact, doubles as JS prints them (integral
-// ones digit by digit), null/NaN/±Infinity → null, strings and symbols escaped by JSON.stringify
+// over the column's typed array (SPEC §7): int64/count exact, doubles as JS prints them (a block
+// at a time, double-blocks.ts), null/NaN/±Infinity → null, strings and symbols escaped by JSON.stringify
 // (control characters, quotes, lone surrogates as \uXXXX, so the bytes stay valid UTF-8), blobs
 // as base64, timestamps in the caller's style. Both JSON encoders use them.
 import type { ResultColumn } from '../../engine/index.js';
+import { doubleCellWriter } from './double-blocks.js';
 import { exactInt64, int64Words } from './int64-words.js';
 import type { JsonBytes } from './json-bytes.js';
 import { timeWriter } from './time-json.js';
@@ -12,23 +13,14 @@ import type { TimeStyle } from './time-json.js';
 /** Writes the JSON of row i of a column. */
 export type CellWriter = (w: JsonBytes, i: number) => void;
 
-const MAX_SAFE = 2 ** 53;
 
 export function cellWriter(column: ResultColumn, timeStyle: TimeStyle): CellWriter {
   const { nulls } = column;
   switch (column.type) {
     case 'none':
       return writeNull;
-    case 'double': {
-      const values = column.values as Float64Array;
-      return (w, i) => {
-        const v = values[i];
-        // v - v is NaN exactly for NaN and ±Infinity, which JSON cannot hold.
-        if ((nulls !== null && nulls[i] !== 0) || v - v !== 0) writeNull(w);
-        else if (Number.isInteger(v) && v < MAX_SAFE && v > -MAX_SAFE) w.int(v);
-        else w.ascii(String(v));
-      };
-    }
+    case 'double':
+      return doubleCellWriter(column.values as Float64Array, nulls);
     case 'int64':
     case 'count': {
       // Exact int64 without a BigInt per value (see int64-words.ts); wider values via BigInt.
