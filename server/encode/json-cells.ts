@@ -1,8 +1,8 @@
 // Writers of one result cell's JSON, chosen once per column so the per-cell work is a plain loop
 // over the column's typed array (SPEC §7): int64/count exact, doubles as JS prints them (a block
-// at a time, double-blocks.ts), null/NaN/±Infinity → null, strings and symbols escaped by JSON.stringify
-// (control characters, quotes, lone surrogates as \uXXXX, so the bytes stay valid UTF-8), blobs
-// as base64, timestamps in the caller's style. Both JSON encoders use them.
+// at a time, double-blocks.ts), null/NaN/±Infinity → null, strings and symbols escaped by
+// JSON.stringify (control characters, quotes, lone surrogates as \uXXXX, so the bytes stay valid
+// UTF-8), blobs as base64, timestamps in the caller's style. Both JSON encoders use them.
 import type { ResultColumn } from '../../engine/index.js';
 import { doubleCellWriter } from './double-blocks.js';
 import { exactInt64, int64Words } from './int64-words.js';

@@ -16,7 +16,7 @@ export type TimeStyle = 'js' | 'native' | 'rfc3339';
 export type TimeWriter = (w: JsonBytes, i: number) => void;
 
 const NS_PER_S = 1_000_000_000n;
-/** |hi| < 2^30 keeps ns/2^9 below 2^53 (years 1835–2104); beyond that, BigInt does the split. */
+/** |hi| < 2^30 keeps ns/2^9 below 2^53 (years 1824–2116); beyond that, BigInt does the split. */
 const FAST_HI = 2 ** 30;
 /** 10^9 = 2^9 · 1953125: ns >> 9 is exact from the words, then one division by 1953125. */
 const FIVES = 1953125;
@@ -30,7 +30,7 @@ export function timeWriter(values: BigInt64Array, style: TimeStyle): TimeWriter 
   const SEC = 0;
   const NSEC = 1;
   const DAY = 2;
-  const date = new Uint8Array(10); // "YYYY-MM-DD" of cachedDay
+  const date = new Uint8Array(10); // "YYYY-MM-DD" of state[DAY]
   /** Sets sec (floor) and nsec (0 … 999,999,999) of values[i]. */
   const split = (i: number): void => {
     const hi = words === null ? FAST_HI : words[2 * i + 1];
