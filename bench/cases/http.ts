@@ -2,9 +2,11 @@
 // both in one child process over one database (bench/peers/http-servers.ts), loaded from this
 // process with autocannon. Each request kind is a suite of the two peers doing the SAME number
 // of requests (calibrated once against svc to last ~BENCH_HTTP_SECONDS), so ms/run and the
-// rows/s column (= requests/s) compare directly; p50/p99 latencies are recorded as metrics.
-// Plus: the 1 M-row result as JSON vs Arrow over HTTP, liveness p99 while a ~1 s query runs,
-// and the encoders alone on a real 1 M-row db.query result (values/s, no HTTP).
+// rows/s column (= requests/s) compare directly; p50/p99 latencies and the server process's CPU
+// per request (/proc: what the server spends, whatever else the shared machine runs) are
+// recorded as metrics. Plus: the 1 M-row result as JSON vs Arrow over HTTP, liveness p99 while
+// ~1 s scans run (probed one request at a time), and the encoders alone on a real 1 M-row
+// db.query result (values/s of wall time and of CPU time, no HTTP).
 //   BENCH_HTTP_ROWS=1_000_000   rows of the served table (the "1 M-row result")
 //   BENCH_HTTP_SECONDS=2        target length of one load run
 import { spawn } from 'node:child_process';
