@@ -137,6 +137,8 @@ async function verify(c: Client, m: Model): Promise<void> {
   // ---- blobs and tags --------------------------------------------------------------------
   const present = new Set(await allPages(c.agent, c.base, '/api/v1/entries?prefix=b%2F&limit=1000'));
   const tagsPresent = new Set(await allPages(c.agent, c.base, '/api/v1/entries?prefix=t%2F&limit=1000'));
+  const stray = (await allPages(c.agent, c.base, '/api/v1/entries?prefix=&limit=1000')).filter((a) => !present.has(a) && !tagsPresent.has(a) && a !== TABLE);
+  assert.deepEqual(stray, [], 'entries nobody wrote');
   for (const t of tagsPresent) assert.ok(m.tagsTried.has(t), `tag entry ${t} appeared but no attach ever named it`);
   for (const t of m.tagEntries) assert.ok(tagsPresent.has(t), `tag entry ${t} existed before and is gone`);
   const actualTags = new Map<string, Set<string>>();
