@@ -55,7 +55,6 @@ describe('close', () => {
       ['insert (empty batch)', () => db.insert('table', { $timestamp: [] })],
       ['insertRows', () => db.insertRows('table', [{ $timestamp: 1n, v: 1 }])],
       ['scan', () => db.scan('table', 0n, 10n)],
-      ['table', () => db.table('table')],
       ['findEntries', () => db.findEntries({ withTags: [], withoutTags: [], types: [] })],
       ['checkpoint', () => db.checkpoint()],
       ['query', () => db.query('SELECT 1')],

@@ -2,6 +2,7 @@
 // `at` names the token (its first occurrence, or the n-th with `nth`), so offsets stay readable.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { catalogOf } from '../../engine/database.js';
 import type { Database } from '../../engine/database.js';
 import { SvcError } from '../../engine/errors.js';
 import type { ErrorCode } from '../../engine/errors.js';
@@ -107,12 +108,12 @@ describe('query errors', () => {
   });
 
   it('stops a query past its deadline', async () => {
-    await assert.rejects(executeQuery(db, 'SELECT count(close) FROM stocks.apple GROUP BY 1ns', { deadlineMs: -1 }),
+    await assert.rejects(executeQuery(catalogOf(db), 'SELECT count(close) FROM stocks.apple GROUP BY 1ns', { deadlineMs: -1 }),
       (e: unknown) => e instanceof SvcError && e.code === 'QueryTimeout' && /budget/.test(e.message));
   });
 
   it('rejects non-string query text', async () => {
-    await assert.rejects(executeQuery(db, 42 as unknown as string), (e: unknown) => e instanceof SvcError && e.code === 'InvalidArgument');
+    await assert.rejects(executeQuery(catalogOf(db), 42 as unknown as string), (e: unknown) => e instanceof SvcError && e.code === 'InvalidArgument');
   });
 
   it('leaves the table unchanged when an INSERT fails', async () => {

@@ -1,19 +1,25 @@
-// Streams record batches into an Arrow IPC file on disk. Arrow's writer emits zero-copy chunks
-// (message headers plus views of the column buffers); they are written as they come, with at
-// most IN_FLIGHT bytes queued, so a checkpoint of a large table neither builds one huge buffer
-// (tableToIPC would copy the whole table) nor blocks the event loop while it serializes.
+// Streams record batches into an Arrow IPC stream file on disk. Arrow's writer emits zero-copy
+// chunks (message headers plus views of the column buffers); they are written as they come, with
+// at most IN_FLIGHT bytes queued, so a checkpoint neither builds one huge buffer (tableToIPC
+// would copy everything) nor blocks the event loop while it serializes. The stream format (not
+// the file format) lets the reader stream it back without seeking to a footer.
 import { open } from 'node:fs/promises';
 import { crc32c } from '@node-rs/crc32';
-import { RecordBatchFileWriter } from 'apache-arrow';
+import { RecordBatchStreamWriter } from 'apache-arrow';
 import type { RecordBatch } from 'apache-arrow';
 
 const IN_FLIGHT = 64 * 1024 * 1024;
 
+export interface FileSum {
+  readonly size: number;
+  readonly crc: number;
+}
+
 /** Writes `batches` to `path` (fsynced); returns the file's size and crc32c. */
-export async function writeArrowFile(path: string, batches: readonly RecordBatch[]): Promise<{ size: number; crc: number }> {
+export async function writeArrowFile(path: string, batches: readonly RecordBatch[]): Promise<FileSum> {
   const fh = await open(path, 'w');
   try {
-    const writer = new RecordBatchFileWriter();
+    const writer = new RecordBatchStreamWriter();
     let size = 0;
     let crc = 0;
     let produced = 0;
@@ -33,7 +39,7 @@ export async function writeArrowFile(path: string, batches: readonly RecordBatch
     void consume.catch(() => undefined).finally(() => { isDone = true; waiting.wake?.(); });
     for (const batch of batches) {
       writer.write(batch);
-      produced += batch.data.children.reduce((sum, d) => sum + bodyBytes(d), 0);
+      produced += batchBytes(batch);
       while (!isDone && produced - size > IN_FLIGHT) await new Promise<void>((resolve) => { waiting.wake = resolve; });
       waiting.wake = null;
     }
@@ -46,7 +52,9 @@ export async function writeArrowFile(path: string, batches: readonly RecordBatch
   }
 }
 
-/** Approximate bytes of a column's buffers (enough for back-pressure). */
-function bodyBytes(data: RecordBatch['data']['children'][number]): number {
-  return (data.values?.byteLength ?? 0) + (data.valueOffsets?.byteLength ?? 0) + (data.nullBitmap?.byteLength ?? 0);
+/** Approximate bytes of a batch's buffers (enough for back-pressure and for sizing files). */
+export function batchBytes(batch: RecordBatch): number {
+  let sum = 0;
+  for (const d of batch.data.children) sum += (d.values?.byteLength ?? 0) + (d.valueOffsets?.byteLength ?? 0) + (d.nullBitmap?.byteLength ?? 0);
+  return sum;
 }
