@@ -262,7 +262,7 @@ const modes: Mode[] = [
 ];
 
 async function checkpointNames(dataDir: string): Promise<string[]> {
-  return (await readdir(join(dataDir, 'checkpoints'))).filter((n) => /^\d{12}$/.test(n));
+  return (await readdir(join(dataDir, 'checkpoints'))).filter((n) => /^\d{12}\.manifest$/.test(n));
 }
 
 describe('reopen', () => {

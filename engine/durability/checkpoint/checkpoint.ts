@@ -11,7 +11,7 @@
 // written to a temporary file, fsynced, renamed and the directory fsynced again. Until that
 // rename the previous manifest is the database, and the new files are leftovers; after it, the
 // files no manifest names are deleted (on open too, for a checkpoint cut short by a crash).
-import { readdir, rm } from 'node:fs/promises';
+import { open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeData, RecordBatch, Struct } from 'apache-arrow';
 import type { Vector } from 'apache-arrow';
@@ -30,6 +30,13 @@ import { readEntryFile, writeEntryFiles } from './entries-file.js';
 import type { EntryItem } from './entries-file.js';
 import { checkpointName, checkpointsDir, listManifests, manifestName, OWNED_NAME, readManifest, writeManifest } from './manifest.js';
 import type { BatchRef, DataFile, Manifest, TableManifest } from './manifest.js';
+
+/**
+ * Written once the first manifest is durable and never removed: with it, a directory without a
+ * manifest has lost one (damage), and without it, data files there are leftovers of a first
+ * checkpoint that a crash cut short (deleted).
+ */
+const FORMAT_MARKER = 'FORMAT';
 
 /** A frozen copy of the state taken synchronously, written out asynchronously. */
 export interface Snapshot {
@@ -67,6 +74,8 @@ export class Checkpointer {
   private readonly persisted = new WeakMap<BatchView, BatchLocation>();
   /** The data files the newest durable manifest names. */
   private files: Record<string, DataFile> = {};
+  /** FORMAT_MARKER is known to exist. */
+  private hasMarker = false;
 
   constructor(readonly dataDir: string) {}
 
@@ -76,12 +85,17 @@ export class Checkpointer {
     const seq = (await listManifests(this.dataDir)).at(-1);
     if (seq === undefined) {
       const names = await readdir(dir);
+      if (names.includes(FORMAT_MARKER)) {
+        throw new SvcError('CheckpointCorrupt', `the checkpoint manifest in ${dir} is missing; the write-ahead log it covered is gone, so restore the data directory from a backup`);
+      }
       if (names.some((n) => /^\d{12}$/.test(n))) {
         throw new SvcError('CheckpointCorrupt', `the checkpoint in ${dir} has the layout of an earlier svc version, which this one does not read`);
       }
+      // No checkpoint ever completed here: data files are leftovers of a first one cut short.
       await this.removeUnnamed(null);
       return 0;
     }
+    this.hasMarker = true;
     const manifest = await readManifest(this.dataDir, seq, damaged);
     const sumOf = (name: string): DataFile => manifest.files[name] ?? (() => { throw damaged(join(dir, name)); })();
     const attachments: [string, string][] = [];
@@ -152,6 +166,11 @@ export class Checkpointer {
     await syncDir(dir);
     const manifest: Manifest = { version: 2, walStart: snap.walStart, files, entries, tables };
     await writeManifest(this.dataDir, seq, manifest);
+    if (!this.hasMarker) {
+      await writeSynced(join(dir, FORMAT_MARKER), 'svc checkpoints, format 2\n');
+      await syncDir(dir);
+      this.hasMarker = true;
+    }
     for (const [view, at] of placed) this.persisted.set(view, at);
     this.files = files;
     await this.removeUnnamed(seq);
@@ -245,6 +264,16 @@ function withDictionaries(table: Table, view: BatchView, dictionaries: (Vector |
     return makeData({ type: data.type, length: data.length, nullCount: data.nullCount, data: data.values, nullBitmap: data.nullBitmap, dictionary } as never);
   });
   return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: batch.numRows, nullCount: 0, children }));
+}
+
+async function writeSynced(path: string, text: string): Promise<void> {
+  const fh = await open(path, 'w');
+  try {
+    await fh.writeFile(text);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
 }
 
 function damaged(path: string): SvcError {
