@@ -66,6 +66,8 @@ const CASES: Case[] = [
   { query: 'CREATE TABLE t3 (a DOUBLE, a INT64)', code: Q, at: 'a', nth: 2 },
   { query: 'CREATE TABLE t3 ($x DOUBLE)', code: Q, at: '$x' },
   { query: 'CREATE TABLE t3 (a DOUBLE) SHARD_SIZE 1mon', code: Q, at: '1mon' },
+  { query: 'CREATE TABLE t3 (a DOUBLE) SHARD_SIZE = 1ns', code: Q, at: '1ns', message: /at least 1s/ },
+  { query: 'CREATE TABLE t3 (a DOUBLE) SHARD_SIZE 999ms', code: Q, at: '999ms', message: /at least 1s/ },
   { query: 'CREATE TABLE stocks.apple (a DOUBLE)', code: 'AliasAlreadyExists', at: 'stocks.apple' },
   { query: 'DROP TABLE nope', code: 'TableNotFound', at: 'nope' },
 ];
