@@ -30,6 +30,12 @@ export function evaluateTargets(results: readonly CaseResult[], metrics: readonl
   }
   const reopen = get('storage', 'reopen from checkpoint');
   add('reopen from a checkpoint ≤ 1 s', reopen === undefined ? null : `${fmt(reopen.ms)} ms`, reopen === undefined ? null : reopen.ms <= 1000);
+  const full = get('storage', 'checkpoint write (full)');
+  const incremental = get('storage', 'checkpoint after 1 % new data');
+  if (full !== undefined && incremental !== undefined) {
+    const share = incremental.ms / full.ms;
+    add('checkpoint after 1 % new data ≤ 5 % of a full one', `${fmt(incremental.ms)} ms vs ${fmt(full.ms)} ms = ${(share * 100).toFixed(1)} %`, share <= 0.05);
+  }
 
   for (const r of results.filter((r) => r.suite.startsWith('query: ') && r.name === 'svc')) {
     const svc = get(r.suite, 'svc');

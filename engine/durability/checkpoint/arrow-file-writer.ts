@@ -7,8 +7,10 @@ import { open } from 'node:fs/promises';
 import { crc32c } from '@node-rs/crc32';
 import { RecordBatchStreamWriter } from 'apache-arrow';
 import type { RecordBatch } from 'apache-arrow';
+import { writeAll } from '../write-all.js';
 
 const IN_FLIGHT = 64 * 1024 * 1024;
+const WRITE_BYTES = 1024 * 1024;
 
 export interface FileSum {
   readonly size: number;
@@ -25,14 +27,27 @@ export async function writeArrowFile(path: string, batches: readonly RecordBatch
     let produced = 0;
     // Resolved by the consumer after each chunk, while the producer waits for room.
     const waiting: { wake: (() => void) | null } = { wake: null };
+    // Arrow emits a header, each buffer and its padding as separate small chunks: gathered into
+    // one writev of about WRITE_BYTES, not one write call (a thread-pool round trip) apiece.
+    let pending: Uint8Array[] = [];
+    let pendingBytes = 0;
+    const flush = async () => {
+      const chunks = pending;
+      pending = [];
+      pendingBytes = 0;
+      size += await writeAll(fh, chunks, size);
+    };
     const consume = (async () => {
       for await (const chunk of writer) {
         crc = crc32c(chunk, crc);
-        let at = 0;
-        while (at < chunk.length) at += (await fh.write(chunk, at, chunk.length - at, size + at)).bytesWritten;
-        size += chunk.length;
-        waiting.wake?.();
+        pending.push(chunk);
+        pendingBytes += chunk.length;
+        if (pendingBytes >= WRITE_BYTES) {
+          await flush();
+          waiting.wake?.();
+        }
       }
+      await flush();
     })();
     // A failed write ends the consumer: wake the producer so the error surfaces, not a hang.
     let isDone = false;

@@ -9,6 +9,7 @@ import { FileWindow } from '../file-window.js';
 import { ioLimits } from '../io-limits.js';
 import { frameHeader, readFrame } from '../wal/frame.js';
 import type { FileSum } from './arrow-file-writer.js';
+import { writeAll } from '../write-all.js';
 
 export type EntryItem =
   | [kind: 'blob', alias: string, data: Uint8Array, mime: string, expiry: number]
@@ -30,12 +31,8 @@ export async function writeEntryFiles(items: Iterable<EntryItem>, pathOf: (n: nu
   let pendingBytes = 0;
   const flush = async () => {
     if (file === null) return;
-    for (const chunk of pending) {
-      file.crc = crc32c(chunk, file.crc);
-      let at = 0;
-      while (at < chunk.length) at += (await file.fh.write(chunk, at, chunk.length - at, file.size + at)).bytesWritten;
-      file.size += chunk.length;
-    }
+    for (const chunk of pending) file.crc = crc32c(chunk, file.crc);
+    file.size += await writeAll(file.fh, pending, file.size);
     pending = [];
     pendingBytes = 0;
   };
