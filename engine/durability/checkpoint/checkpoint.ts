@@ -160,7 +160,7 @@ export class Checkpointer {
     for (const { path, sum } of await writeEntryFiles(snap.entries, (n) => join(dir, `${prefix}-e${n}.bin`))) {
       const name = path.slice(dir.length + 1);
       entries.push(name);
-      files[name] = { ...sum, rows: 0 };
+      files[name] = { ...sum, rows: 0, ends: [], crcs: [] };
     }
     // The new files' names must be durable before a manifest names them.
     await syncDir(dir);
@@ -206,9 +206,8 @@ export class Checkpointer {
     const loaded: RecordBatch[] = new Array(t.batches.length);
     for (const [file, positions] of wanted) {
       const path = join(dir, file);
-      await readArrowFile(path, sumOf(file), (batch, index) => {
-        const position = positions.get(index);
-        if (position !== undefined) loaded[position] = batch;
+      await readArrowFile(path, sumOf(file), (index) => positions.has(index), (batch, index) => {
+        loaded[positions.get(index)!] = batch;
       }, () => damaged(path));
     }
     const { dictionaries } = table.layout;

@@ -16,6 +16,9 @@ const packr = new Packr({ int64AsType: 'bigint', useRecords: false, moreTypes: f
 export interface DataFile extends FileSum {
   /** Rows held by an Arrow file (live or not); 0 for entries files. */
   readonly rows: number;
+  /** An Arrow file's regions (see ArrowFileSum); empty for entries files. */
+  readonly ends: number[];
+  readonly crcs: number[];
 }
 
 export interface BatchRef {
