@@ -83,9 +83,10 @@ export class Checkpointer {
   async load(store: EntryStore, batchRows: number): Promise<number> {
     const dir = checkpointsDir(this.dataDir);
     const seq = (await listManifests(this.dataDir)).at(-1);
+    const names = await readdir(dir);
+    this.hasMarker = names.includes(FORMAT_MARKER);
     if (seq === undefined) {
-      const names = await readdir(dir);
-      if (names.includes(FORMAT_MARKER)) {
+      if (this.hasMarker) {
         throw new SvcError('CheckpointCorrupt', `the checkpoint manifest in ${dir} is missing; the write-ahead log it covered is gone, so restore the data directory from a backup`);
       }
       if (names.some((n) => /^\d{12}$/.test(n))) {
@@ -95,9 +96,12 @@ export class Checkpointer {
       await this.removeUnnamed(null);
       return 0;
     }
-    this.hasMarker = true;
     const manifest = await readManifest(this.dataDir, seq, damaged);
-    const sumOf = (name: string): DataFile => manifest.files[name] ?? (() => { throw damaged(join(dir, name)); })();
+    const sumOf = (name: string): DataFile => {
+      const sum = manifest.files[name];
+      if (sum === undefined) throw damaged(join(dir, name));
+      return sum;
+    };
     const attachments: [string, string][] = [];
     for (const name of manifest.entries) {
       await readEntryFile(join(dir, name), sumOf(name), (item) => {
