@@ -26,7 +26,8 @@ const WRITE_BYTES = 1024 * 1024;
  */
 export async function writeEntryFiles(items: Iterable<EntryItem>, pathOf: (n: number) => string): Promise<{ path: string; sum: FileSum }[]> {
   const out: { path: string; sum: FileSum }[] = [];
-  let file: { fh: FileHandle; path: string; size: number; crc: number } | null = null;
+  // `as`: assigned in closures, so the compiler must not narrow it to null below.
+  let file = null as { fh: FileHandle; path: string; size: number; crc: number } | null;
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
   const flush = async () => {
@@ -59,7 +60,7 @@ export async function writeEntryFiles(items: Iterable<EntryItem>, pathOf: (n: nu
     }
     await close();
   } finally {
-    await (file as { fh: FileHandle } | null)?.fh.close().catch(() => undefined);
+    await file?.fh.close().catch(() => undefined);
   }
   return out;
 }
