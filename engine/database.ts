@@ -16,8 +16,8 @@ import type { Entry, EntryType } from './catalog/entry-store.js';
 import { SvcError } from './errors.js';
 import { acquireLock } from './durability/lock-file.js';
 import { detectMime } from './catalog/mime.js';
-import { executeQuery } from './query/index.js';
-import type { QueryOptions } from './query/index.js';
+import { executeQuery, resolveLimits } from './query/index.js';
+import type { QueryLimits, QueryOptions } from './query/index.js';
 import type { QueryCatalog } from './query/catalog.js';
 import type { QueryResult } from './query/result.js';
 import { DAY_NS, DEFAULT_BATCH_ROWS } from './storage/table.js';
@@ -40,6 +40,8 @@ export interface OpenOptions {
   readonly sweepIntervalMs?: number;
   /** Where the database reports what it did on its own (sweeps, torn WAL tails). */
   readonly log?: (message: string) => void;
+  /** Default resource limits of every query (engine/query/limits.ts); a query's options override them. */
+  readonly queryLimits?: Partial<QueryLimits>;
 }
 
 export interface BlobDescription {
@@ -103,6 +105,7 @@ export class Database implements QueryCatalog {
   static async open(options: OpenOptions): Promise<Database> {
     const durability = options.durability ?? 'fsync';
     if (!['fsync', 'os', 'none'].includes(durability)) throw new SvcError('InvalidArgument', `durability must be fsync, os or none, got ${durability}`);
+    resolveLimits(options.queryLimits);
     const { dataDir } = options;
     const walDir = join(dataDir, 'wal');
     await mkdir(walDir, { recursive: true });
@@ -412,7 +415,7 @@ export class Database implements QueryCatalog {
    */
   query(text: string, options: QueryOptions = {}): Promise<QueryResult> {
     this.checkOpen();
-    return executeQuery(this, text, options);
+    return executeQuery(this, text, options, resolveLimits(this.options.queryLimits));
   }
 
   /** Live aliases matching every condition (for FIND). */
