@@ -130,16 +130,18 @@ export const MAX_EXPRESSION_DEPTH = 256;
 const depths = new WeakMap<Expr, number>();
 
 function depthOf(e: Expr | Star): number {
-  return depths.get(e as Expr) ?? 0;
+  return (e.kind === 'Logical' ? pendingChain(e)?.depth : depths.get(e as Expr)) ?? 0;
 }
 
 /** Records the depth of `node`, refusing it past MAX_EXPRESSION_DEPTH (at the token `at`). */
 function atDepth<T extends Expr>(node: T, at: Token, depth: number): T {
-  if (depth > MAX_EXPRESSION_DEPTH) {
-    throw new QuerySyntaxError(at.offset, [], `expression nested more than ${MAX_EXPRESSION_DEPTH} levels deep at offset ${at.offset}`);
-  }
+  if (depth > MAX_EXPRESSION_DEPTH) throw tooDeep(at);
   depths.set(node, depth);
   return node;
+}
+
+function tooDeep(at: Token): QuerySyntaxError {
+  return new QuerySyntaxError(at.offset, [], `expression nested more than ${MAX_EXPRESSION_DEPTH} levels deep at offset ${at.offset}`);
 }
 
 /** One level above its deepest child (a loop, not a spread: a call may have 100,000 arguments). */
@@ -153,29 +155,30 @@ export const binary = ([left, op, right]: [Expr, Token, Expr]): Binary =>
   nested({ kind: 'Binary', offset: left.offset, op: op.text as BinaryOperator, left, right }, op, [left, right]);
 
 /**
- * An AND/OR chain while parsing: its operands as an immutable list, newest first. The Earley
- * parser completes `orExpr OR andExpr` once per candidate right operand, so copying the operands
- * at each step would cost O(n²) for n terms; extending this list costs O(1), and `finishStatement`
- * turns the chains of the one surviving parse into arrays once.
+ * An AND/OR chain while parsing: its operands as an immutable list, newest first, kept in the
+ * node's `operands` field until `finishStatement` replaces it with the array. The Earley parser
+ * completes `orExpr OR andExpr` once per candidate right operand, so copying the operands at
+ * each step would cost O(n²) for n terms; extending this list costs O(1). (A WeakMap from node
+ * to list cost more: its entries for the many dead candidates made every GC slow.)
  */
-interface Chain {
-  readonly prev: Chain | null;
-  readonly item: Expr;
-  readonly length: number;
+class Chain {
+  constructor(readonly prev: Chain | null, readonly item: Expr, readonly length: number, readonly depth: number) {}
 }
 
-const chains = new WeakMap<Logical, Chain>();
-const PENDING: readonly Expr[] = Object.freeze([]);
+function pendingChain(e: Expr): Chain | null {
+  return e.kind === 'Logical' && (e.operands as unknown) instanceof Chain ? (e.operands as unknown as Chain) : null;
+}
 
 /** `a OR b` / `a AND b`; a left operand that is a chain of the same operator is extended. */
 export function logical([left, op, right]: [Expr, Token, Expr]): Logical {
   const operator = op.type === 'AND' ? 'AND' : 'OR';
-  const base = left.kind === 'Logical' && left.op === operator ? chains.get(left) : undefined;
-  const prefix: Chain = base ?? { prev: null, item: left, length: 1 };
-  const node: Logical = { kind: 'Logical', offset: left.offset, op: operator, operands: PENDING };
-  chains.set(node, { prev: prefix, item: right, length: prefix.length + 1 });
+  const base = left.kind === 'Logical' && left.op === operator ? pendingChain(left) : null;
   // Extending a chain keeps its level; only a new chain, or a deeper right operand, adds one.
-  return atDepth(node, op, Math.max(base === undefined ? 1 + depthOf(left) : depthOf(left), 1 + depthOf(right)));
+  const depth = Math.max(base === null ? 1 + depthOf(left) : base.depth, 1 + depthOf(right));
+  if (depth > MAX_EXPRESSION_DEPTH) throw tooDeep(op);
+  const prefix = base ?? new Chain(null, left, 1, depth);
+  const chain = new Chain(prefix, right, prefix.length + 1, depth);
+  return { kind: 'Logical', offset: left.offset, op: operator, operands: chain as unknown as Expr[] };
 }
 
 /** `x IN (v, …)`. */
@@ -330,12 +333,11 @@ export function finishStatement(s: Statement): Statement {
 function finishExpr(e: Expr | Star): void {
   switch (e.kind) {
     case 'Logical': {
-      const chain = chains.get(e);
-      if (chain !== undefined) {
+      const chain = pendingChain(e);
+      if (chain !== null) {
         const operands = new Array<Expr>(chain.length);
         for (let c: Chain | null = chain; c !== null; c = c.prev) operands[c.length - 1] = c.item;
         Object.assign(e, { operands });
-        chains.delete(e);
       }
       for (const o of e.operands) finishExpr(o);
       return;
