@@ -23,7 +23,7 @@ describe('wide and deep expressions', () => {
       assert.ok(e.kind === 'Logical', e.kind);
       assert.equal(e.op, c.op);
       assert.equal(e.operands.length, c.operands);
-      assert.equal(e.offset, 22);
+      assert.equal(e.offset, c.text.startsWith('(') ? 23 : 22); // a node starts at its first token inside any parentheses
       assert.ok(e.operands.every((o) => o.kind !== 'Logical' || o.op !== c.op), 'an operand repeats the operator');
     });
   }
