@@ -1,11 +1,11 @@
 // Conditions (WHERE, HAVING) evaluated into selection vectors. Scratch memory grows with the
-// nesting of a condition, not with its number of terms: each nesting level owns three selection
+// nesting of a condition, not with its number of terms: each nesting level owns four selection
 // buffers, reused by every term at that level, so 10,000 OR terms over 65,536-row batches need
 // the buffers of two levels, not 20,000 batch-sized ones.
 // - AND narrows: each term looks only at the rows the previous ones kept (ping-pong between the
 //   caller's output and one buffer of the level).
-// - OR keeps the rows no term accepted yet: each term looks only at those, and the answer is the
-//   input minus what is left at the end. A term that accepts nothing costs no copy.
+// - OR merges each term's rows into the accepted ones; once most rows are accepted, it keeps
+//   the rest instead and the later terms look only at that.
 // - NOT is the complement of its operand within the input.
 // Comparisons with null are false (SPEC §6), so `NOT (v > 1)` keeps rows where v is null. The
 // deadline is checked after every term, so a wide condition over a big batch stops in time.
@@ -75,22 +75,49 @@ function andInto(terms: readonly PlanExpr[], frame: Frame, rows: Rows, out: Int3
 
 function orInto(terms: readonly PlanExpr[], frame: Frame, rows: Rows, out: Int32Array, depth: number, deadline: Deadline): number {
   const hits = frame.scratch.level(depth, 0, frame.size);
-  const spareA = frame.scratch.level(depth, 1, frame.size);
-  const spareB = frame.scratch.level(depth, 2, frame.size);
-  let left = rows;
-  for (const term of terms) {
-    const n = into(term, frame, left, hits, depth + 1, deadline);
-    if (n > 0) {
-      const target = left.sel === spareA ? spareB : spareA;
-      left = { sel: target, lo: 0, hi: complement(left, { sel: hits, lo: 0, hi: n }, target) };
-      if (left.hi === 0) break;
-    }
+  const bufA = frame.scratch.level(depth, 1, frame.size);
+  const bufB = frame.scratch.level(depth, 2, frame.size);
+  const restBuf = frame.scratch.level(depth, 3, frame.size);
+  const total = rows.hi - rows.lo;
+  // While few rows are accepted, each term runs over every row (the kernels' fastest case) and
+  // its hits are merged into the accepted ones; once most are, the rest is kept instead and each
+  // term runs only over it, so a long OR costs ever less per term.
+  let accepted: Rows = { sel: bufA, lo: 0, hi: into(terms[0], frame, rows, bufA, depth + 1, deadline) };
+  let rest: Rows | null = null;
+  for (let t = 1; t < terms.length; t++) {
     deadline.check();
+    if (rest === null && 2 * accepted.hi > total && t + 1 < terms.length) rest = { sel: restBuf, lo: 0, hi: complement(rows, accepted, restBuf) };
+    if (rest !== null && rest.hi === 0) break;
+    const n = into(terms[t], frame, rest ?? rows, hits, depth + 1, deadline);
+    if (n === 0) continue;
+    const found: Rows = { sel: hits, lo: 0, hi: n };
+    if (rest !== null) rest = { sel: restBuf, lo: 0, hi: complement(rest, found, restBuf) };
+    else accepted = { sel: accepted.sel === bufA ? bufB : bufA, lo: 0, hi: union(accepted, found, accepted.sel === bufA ? bufB : bufA) };
   }
-  return complement(rows, left, out);
+  if (rest !== null) return complement(rows, rest, out);
+  out.set(accepted.sel!.subarray(0, accepted.hi));
+  return accepted.hi;
 }
 
-/** `all` minus `drop` (ascending positions, `drop` ⊆ `all`) into `out`. */
+/** The union of two ascending position lists, into `out`. */
+function union(a: Rows, b: Rows, out: Int32Array): number {
+  const as = a.sel!;
+  const bs = b.sel!;
+  let i = a.lo;
+  let j = b.lo;
+  let n = 0;
+  while (i < a.hi && j < b.hi) {
+    const x = as[i];
+    const y = bs[j];
+    if (x <= y) { out[n++] = x; i++; if (x === y) j++; } else { out[n++] = y; j++; }
+  }
+  for (; i < a.hi; i++) out[n++] = as[i];
+  for (; j < b.hi; j++) out[n++] = bs[j];
+  return n;
+}
+
+/** `all` minus `drop` (ascending positions, `drop` ⊆ `all`) into `out`, which may be `all.sel`
+ * itself (it writes at or behind where it reads) but not `drop.sel`. */
 function complement(all: Rows, drop: Rows, out: Int32Array): number {
   let j = drop.lo;
   let n = 0;

@@ -20,6 +20,9 @@ export class RunContext {
   readonly budget: ResultBudget;
   scannedRowsCount = 0;
   private sliceStart = performance.now();
+  private lastCheck = this.sliceStart;
+  /** Calls of `isDue` left before the clock is read again (see there). */
+  private skip = 0;
 
   constructor(
     readonly deadline: Deadline,
@@ -30,9 +33,18 @@ export class RunContext {
     this.budget = new ResultBudget(limits);
   }
 
-  /** True once the current slice has used its budget: the operator should `await pause()`. */
+  /**
+   * True once the current slice has used its budget: the operator should `await pause()`. A batch
+   * answered from its statistics takes about a microsecond, so reading the clock after each one
+   * would cost a few % of such a query: while batches go that fast, the clock is read every 16th
+   * call (at most ~1 ms late).
+   */
   isDue(): boolean {
-    return performance.now() - this.sliceStart >= this.sliceMs;
+    if (--this.skip > 0) return false;
+    const now = performance.now();
+    this.skip = now - this.lastCheck < 0.05 && this.sliceMs > 0 ? 16 : 1;
+    this.lastCheck = now;
+    return now - this.sliceStart >= this.sliceMs;
   }
 
   /** Yields to the event loop, then stops the query if it was cancelled or ran out of time. */

@@ -9,7 +9,7 @@ type Kind = 'f64' | 'i64' | 'bits' | 'sel' | 'aux';
 
 export class Scratch {
   private readonly buffers = new Map<string, Float64Array | BigInt64Array | Uint8Array | Int32Array>();
-  /** Condition buffers by nesting level × 3 + slot (exec/eval-condition.ts). */
+  /** Condition buffers by nesting level × 4 + slot (exec/eval-condition.ts). */
   private readonly levels: Int32Array[] = [];
 
   f64(id: number, size: number, tag: Kind = 'f64'): Float64Array {
@@ -32,11 +32,11 @@ export class Scratch {
   }
 
   /**
-   * Selection buffer `slot` (0–2) of condition nesting level `depth`. Every term at one level
+   * Selection buffer `slot` (0–3) of condition nesting level `depth`. Every term at one level
    * shares these, so condition scratch grows with nesting, not with the number of terms.
    */
   level(depth: number, slot: number, size: number): Int32Array {
-    const k = depth * 3 + slot;
+    const k = depth * 4 + slot;
     const have = this.levels[k];
     if (have !== undefined && have.length >= size) return have;
     const buffer = new Int32Array(Math.max(size, have === undefined ? 0 : have.length * 2, 16));
