@@ -86,7 +86,11 @@ function orInto(terms: readonly PlanExpr[], frame: Frame, rows: Rows, out: Int32
   let rest: Rows | null = null;
   for (let t = 1; t < terms.length; t++) {
     deadline.check();
-    if (rest === null && 2 * accepted.hi > total && t + 1 < terms.length) rest = { sel: restBuf, lo: 0, hi: complement(rows, accepted, restBuf) };
+    // Switching costs one pass; it pays back sooner the more terms remain.
+    const remaining = terms.length - t;
+    if (rest === null && remaining >= 2 && accepted.hi * (remaining >= 8 ? 4 : 2) > total) {
+      rest = { sel: restBuf, lo: 0, hi: complement(rows, accepted, restBuf) };
+    }
     if (rest !== null && rest.hi === 0) break;
     const n = into(terms[t], frame, rest ?? rows, hits, depth + 1, deadline);
     if (n === 0) continue;
