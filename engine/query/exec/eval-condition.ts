@@ -95,8 +95,12 @@ function orInto(terms: readonly PlanExpr[], frame: Frame, rows: Rows, out: Int32
     const n = into(terms[t], frame, rest ?? rows, hits, depth + 1, deadline);
     if (n === 0) continue;
     const found: Rows = { sel: hits, lo: 0, hi: n };
-    if (rest !== null) rest = { sel: restBuf, lo: 0, hi: complement(rest, found, restBuf) };
-    else accepted = { sel: accepted.sel === bufA ? bufB : bufA, lo: 0, hi: union(accepted, found, accepted.sel === bufA ? bufB : bufA) };
+    if (rest !== null) {
+      rest = { sel: restBuf, lo: 0, hi: complement(rest, found, restBuf) };
+    } else {
+      const target = accepted.sel === bufA ? bufB : bufA;
+      accepted = { sel: target, lo: 0, hi: union(accepted, found, target) };
+    }
   }
   if (rest !== null) return complement(rows, rest, out);
   out.set(accepted.sel!.subarray(0, accepted.hi));
