@@ -57,5 +57,5 @@ export function resolveLimits(options: Partial<QueryLimits> | undefined, default
 /** The QueryLimit error: what passed which limit, and how to raise it. */
 export function limitError(what: string, name: keyof QueryLimits, limit: number): SvcError {
   return new SvcError('QueryLimit',
-    `${what}, over the limit of ${limit.toLocaleString('en-US')} (${name}); narrow the query or raise ${name} in the query options or in the database's queryLimits`);
+    `${what}: the limit is ${limit.toLocaleString('en-US')} (${name}); narrow the query, or raise ${name} in the query options or in the database's queryLimits`);
 }

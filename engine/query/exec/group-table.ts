@@ -27,7 +27,7 @@ export class GroupTable {
   create(range: number, bucketHi: number, bucketLo: number, keys: Scalar[] = NO_KEYS): number {
     const g = this.count;
     // Refused before the group (and any growth of the accumulators) takes memory.
-    if (g >= this.maxGroups) throw limitError(`the query makes more than ${this.maxGroups.toLocaleString('en-US')} groups`, 'maxGroups', this.maxGroups);
+    if (g >= this.maxGroups) throw limitError('the query makes too many groups', 'maxGroups', this.maxGroups);
     this.count = g + 1;
     if (g >= this.ranges.length) this.grow();
     this.ranges[g] = range;

@@ -18,7 +18,7 @@ export class ResultBudget {
   /** Before `count` rows join a result table already holding `held`. */
   rows(held: number, count: number): void {
     const max = this.limits.maxResultRows;
-    if (held + count > max) throw limitError(`the result has more than ${max.toLocaleString('en-US')} rows`, 'maxResultRows', max);
+    if (held + count > max) throw limitError('the result has too many rows', 'maxResultRows', max);
   }
 
   /** Before the values of `vecs` at `rows`, and a time per row, are copied into a result. */
@@ -28,7 +28,7 @@ export class ResultBudget {
     for (const v of vecs) bytes += valueBytes(v, rows, n);
     this.bytes += bytes;
     const max = this.limits.maxResultBytes;
-    if (this.bytes > max) throw limitError(`the result takes more than ${max.toLocaleString('en-US')} bytes (estimated)`, 'maxResultBytes', max);
+    if (this.bytes > max) throw limitError('the result takes too many bytes (estimated)', 'maxResultBytes', max);
   }
 }
 
