@@ -60,6 +60,24 @@ describe('responsiveness', () => {
     await assert.rejects(scan, isCode('QueryCancelled'));
   });
 
+  it('a wide condition over one big batch lets timers run too', async () => {
+    const one = new FakeCatalog(65_536);
+    await one.createTable('t', [{ name: 'v', type: 'DOUBLE' }], { ifNotExists: false });
+    await one.insert('t', series(65_536));
+    let isDone = false;
+    let ticksDuring = 0;
+    const timer = setInterval(() => { if (!isDone) ticksDuring++; }, 1);
+    try {
+      await executeQuery(one, `SELECT count(v) FROM t WHERE ${slowWhere(600)}`);
+      isDone = true;
+    } finally {
+      clearInterval(timer);
+    }
+    // One batch of 39 M term tests: pausing only between batches would let the timer run once
+    // at most (before the batch); the batch cut into ~1 M-test slices lets it run again and again.
+    assert.ok(ticksDuring >= 5, `the interval ran ${ticksDuring} times while the query executed`);
+  });
+
   it('the deadline stops a wide condition inside one batch', async () => {
     const one = new FakeCatalog(65_536);
     await one.createTable('t', [{ name: 'v', type: 'DOUBLE' }], { ifNotExists: false });

@@ -20,6 +20,21 @@ import type { Rows } from './vec.js';
 
 const NONE: Rows = { sel: null, lo: 0, hi: 0 };
 
+/** Tests a condition makes per row at most: its comparisons, regexes and IN probes. */
+export function testsPerRow(e: PlanExpr): number {
+  switch (e.kind) {
+    case 'and':
+    case 'or': {
+      let n = 0;
+      for (const o of e.operands) n += testsPerRow(o);
+      return n;
+    }
+    case 'not': return testsPerRow(e.operand);
+    case 'const': return 0;
+    default: return 1;
+  }
+}
+
 /** The rows of `rows` where `e` holds; the selection vector is valid until the next call. */
 export function evalCondition(e: PlanExpr, frame: Frame, rows: Rows, deadline: Deadline): Rows {
   if (rows.hi <= rows.lo) return NONE;
