@@ -8,6 +8,12 @@ import { foldArith, foldCompare, foldNegate } from './fold.js';
 import type { ArithOp, CompareOp, PlanExpr, Scalar, ValueType } from './plan-expr.js';
 import { isBytesType, isNumericType, isTextType } from './plan-expr.js';
 import { ValueSet } from './value-set.js';
+import type { SetOperand } from './value-set.js';
+
+/** How values of an operand type meet an IN set. */
+function setOperand(t: ValueType): SetOperand {
+  return t === 'double' ? 'double' : t === 'int64' || t === 'timestamp' ? 'int64' : 'text';
+}
 
 export type NewId = () => number;
 
@@ -173,7 +179,7 @@ function mergeMemberships(id: NewId, operands: PlanExpr[], isAnd: boolean): Plan
     group.values.push(t.value);
   }
   for (const g of values.values()) {
-    const set = new ValueSet(g.column.type, g.values);
+    const set = new ValueSet(setOperand(g.column.type), g.values);
     out[g.at] = { kind: 'in', id: id(), type: 'bool', offset: out[g.at].offset, operand: termValues(g.column)[0], set, isNegated: isAnd };
   }
   return out;
@@ -198,7 +204,7 @@ export function bindIn(id: NewId, operand: PlanExpr, values: readonly PlanExpr[]
   }
   const parts = [...others];
   if (constants.length > 0) {
-    const set = new ValueSet(operand.type, constants);
+    const set = new ValueSet(setOperand(operand.type), constants);
     parts.push({ kind: 'in', id: id(), type: 'bool', offset, operand: termValues(operand)[0], set, isNegated });
   }
   return bindLogic(id, isNegated ? 'AND' : 'OR', parts, offset);

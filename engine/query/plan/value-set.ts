@@ -4,7 +4,12 @@
 // means exactly what `x = v` means (SPEC §6): numbers by value (an int64 meets a double as a
 // double), strings by UTF-16 code units, blobs byte-wise against a string's UTF-8 bytes, NaN
 // equal to nothing.
-import type { Scalar, ValueType } from './plan-expr.js';
+
+/** How the operand's values meet the set: as doubles, as int64 (and timestamps), or as text. */
+export type SetOperand = 'double' | 'int64' | 'text';
+
+/** A constant of the list (plan-expr.ts's Scalar, restated so that file can name this one). */
+type Value = number | bigint | string | Uint8Array | boolean | null;
 
 const encoder = new TextEncoder();
 
@@ -156,22 +161,22 @@ export class ValueSet {
   /** Number of distinct values given (for plan keys and messages). */
   readonly size: number;
 
-  /** `values`: non-null constants already checked comparable with an operand of `type`. */
-  constructor(type: ValueType, values: readonly Scalar[]) {
+  /** `values`: non-null constants already checked comparable with the operand. */
+  constructor(operand: SetOperand, values: readonly Value[]) {
     this.size = values.length;
-    const isNumber = type === 'double' || type === 'int64' || type === 'timestamp';
+    const isNumber = operand !== 'text';
     const bigints = values.filter((v): v is bigint => typeof v === 'bigint');
     const numbers = values.filter((v): v is number => typeof v === 'number');
-    this.int64 = isNumber && type !== 'double' ? new Int64Set(bigints) : null;
+    this.int64 = operand === 'int64' ? new Int64Set(bigints) : null;
     // A double operand meets every value as a double; an int64 one meets double literals so.
-    this.f64 = !isNumber ? null : new F64Set(type === 'double' ? [...numbers, ...bigints.map(Number)] : numbers);
+    this.f64 = !isNumber ? null : new F64Set(operand === 'double' ? [...numbers, ...bigints.map(Number)] : numbers);
     const strings = values.filter((v): v is string => typeof v === 'string');
     this.texts = isNumber ? null : new Set(strings);
     this.bytes = isNumber ? null : new BytesSet(strings.map((s) => encoder.encode(s)));
   }
 
   /** Membership of one value, for the per-value paths (group keys, constants). */
-  hasScalar(v: Scalar): boolean {
+  hasScalar(v: Value): boolean {
     if (typeof v === 'number') return this.f64?.has(v) === true;
     if (typeof v === 'bigint') {
       if (this.int64 !== null && this.int64.has(Number(BigInt.asIntN(32, v >> 32n)), Number(BigInt.asIntN(32, v)))) return true;
