@@ -416,7 +416,7 @@ export class Database {
    */
   query(text: string, options: QueryOptions = {}): Promise<QueryResult> {
     this.checkOpen();
-    return executeQuery(this.catalog, text, options);
+    return executeQuery(this.catalog, text, options, this.options.queryLimits);
   }
 
   /** Live aliases matching every condition (for FIND). */

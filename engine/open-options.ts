@@ -3,6 +3,8 @@
 // (a batchRows of 0 used to loop forever, a NaN threshold to checkpoint never).
 import { DEFAULT_SEGMENT_BYTES } from './durability/wal/wal-writer.js';
 import { SvcError } from './errors.js';
+import { resolveLimits } from './query/index.js';
+import type { QueryLimits } from './query/index.js';
 import { DEFAULT_BATCH_ROWS } from './storage/table.js';
 import type { Durability } from './types.js';
 
@@ -21,10 +23,12 @@ export interface OpenOptions {
   readonly sweepIntervalMs?: number;
   /** Where the database reports what it did on its own (sweeps, torn WAL tails). */
   readonly log?: (message: string) => void;
+  /** Default resource limits of every query (engine/query/limits.ts); a query's options override them. */
+  readonly queryLimits?: Partial<QueryLimits>;
 }
 
 /** OpenOptions with every default filled in. */
-export type ResolvedOptions = Required<Omit<OpenOptions, 'log'>> & Pick<OpenOptions, 'log'>;
+export type ResolvedOptions = Required<Omit<OpenOptions, 'log' | 'queryLimits'>> & Pick<OpenOptions, 'log'> & { readonly queryLimits: QueryLimits };
 
 /**
  * A checkpoint costs about the disk of the batches added since the last one, and 1 GiB of WAL
@@ -50,6 +54,7 @@ export function resolveOpenOptions(options: OpenOptions): ResolvedOptions {
     walSegmentBytes: integer('walSegmentBytes', options.walSegmentBytes ?? DEFAULT_SEGMENT_BYTES, MIN_SEGMENT_BYTES, 2 ** 31 - 1),
     sweepIntervalMs: integer('sweepIntervalMs', options.sweepIntervalMs ?? 1000, 0, 2 ** 31 - 1),
     log,
+    queryLimits: resolveLimits(options.queryLimits),
   };
 }
 

@@ -55,6 +55,12 @@ const CASES: Case[] = [
   { query: 'SELECT -note FROM stocks.apple', code: Q, at: '-' },
   { query: 'SELECT NOT close FROM stocks.apple', code: Q, at: 'NOT' },
   { query: 'SELECT close FROM stocks.apple WHERE close > 1 AND 2', code: Q, at: '2' },
+  { query: "SELECT close FROM stocks.apple WHERE close IN (1, 'a')", code: Q, at: "'a'", message: /cannot compare double with string/ },
+  { query: 'SELECT close FROM stocks.apple WHERE close IN (close > 1)', code: Q, at: 'close', nth: 3, message: /IN cannot compare conditions/ },
+  { query: 'SELECT close FROM stocks.apple WHERE close IN ()', code: 'QuerySyntax', at: ')' },
+  { query: 'SELECT close FROM stocks.apple IN RANGE(1500, +1d)', code: 'QuerySyntax', at: '1500', message: /outside the representable range: years 1678 to 2261/ },
+  { query: 'SELECT close FROM stocks.apple WHERE $timestamp > 2300-01-01', code: 'QuerySyntax', at: '2300-01-01', message: /outside the representable range: years 1678 to 2261/ },
+  { query: 'SELECT close FROM stocks.apple WHERE $timestamp > 2017-02-30', code: 'QuerySyntax', at: '2017-02-30', message: /a valid UTC date/ },
   { query: 'INSERT INTO nope ($timestamp, v) VALUES (now, 1)', code: Q, at: 'nope', message: /no table named 'nope'/ },
   { query: 'INSERT INTO stocks.apple ($timestamp, nope) VALUES (now, 1)', code: Q, at: 'nope' },
   { query: "INSERT INTO stocks.apple ($timestamp, close) VALUES (now, 'x')", code: Q, at: "'x'" },
@@ -110,7 +116,7 @@ describe('query errors', () => {
   });
 
   it('stops a query past its deadline', async () => {
-    await assert.rejects(executeQuery(catalogOf(db), 'SELECT count(close) FROM stocks.apple GROUP BY 1ns', { deadlineMs: -1 }),
+    await assert.rejects(executeQuery(catalogOf(db), 'SELECT count(close) FROM stocks.apple GROUP BY 1ns', { deadlineMs: 0 }),
       (e: unknown) => e instanceof SvcError && e.code === 'QueryTimeout' && /budget/.test(e.message));
   });
 
