@@ -4,8 +4,8 @@
 // another copy. Per insert nothing is allocated: allocating and dropping a copy of every batch
 // made V8 run a full mark-compact per ~64 MB of inserted data, which cost more than the copying.
 // Regions already written never change, so views handed to readers stay valid while more rows
-// are appended.
-import { sortPermutation } from './batch-input.js';
+// are appended. A tail takes rows of any time (late rows included) and sorts them when sealed.
+import { sortPermutation } from './radix-sort.js';
 import type { NormalizedBatch } from './batch-input.js';
 import { permuteColumn } from './column-values.js';
 import type { ColumnValues } from './column-values.js';
@@ -27,17 +27,27 @@ export class Tail {
   private columns: TailColumn[];
   /** True while every appended timestamp is >= the one before: sealing then needs no sort. */
   private isSorted = true;
+  /** The earliest timestamp held (meaningful when length > 0). */
+  minTs = 0n;
+  /** True once late rows came in: such a tail's size says nothing about the in-order stream. */
+  private hasLate = false;
 
   constructor(private readonly layout: TableLayout) {
     this.columns = this.emptyColumns();
   }
 
-  /** Copies rows [start, end) of a timestamp-sorted batch into the tail. */
-  append(batch: NormalizedBatch, start: number, end: number): void {
+  /**
+   * Copies rows [start, end) of a timestamp-sorted batch into the tail. Late rows (`isLate`: older
+   * than the shard's sealed data) trickle in, so their tail grows by doubling from their size
+   * instead of taking the in-order stream's size hint at once.
+   */
+  append(batch: NormalizedBatch, start: number, end: number, isLate = false): void {
     const n = end - start;
     if (n <= 0) return;
     if (this.length > 0 && batch.ts[start] < this.ts[this.length - 1]) this.isSorted = false;
-    this.reserve(this.length + n);
+    if (this.length === 0 || batch.ts[start] < this.minTs) this.minTs = batch.ts[start];
+    if (isLate) this.hasLate = true;
+    this.reserve(this.length + n, isLate);
     const at = this.length;
     this.ts.set(batch.ts.subarray(start, end), at);
     for (let c = 0; c < this.columns.length; c++) {
@@ -65,7 +75,8 @@ export class Tail {
         ? { type: col.type, values: col.values.subarray(0, n), nulls: col.nulls?.subarray(0, n) ?? null }
         : { type: col.type, values: col.values.slice(0, n) }) as ColumnValues),
     };
-    return this.isSorted ? rows : permuteRows(rows, sortPermutation(rows.ts)!);
+    const perm = this.isSorted ? null : sortPermutation(rows.ts);
+    return perm === null ? rows : permuteRows(rows, perm);
   }
 
   /**
@@ -76,10 +87,11 @@ export class Tail {
   take(): NormalizedBatch {
     const n = this.length;
     let rows = this.sorted();
-    if (this.isSorted && this.capacity - n > n >> MAX_SLACK_SHIFT) {
+    if (rows.ts.buffer === this.ts.buffer && this.capacity - n > n >> MAX_SLACK_SHIFT) {
       rows = { ts: rows.ts.slice(), columns: rows.columns.map((c) => permuteColumn(c, null, 0, n)) };
     }
-    this.layout.tailRowsHint = n;
+    if (!this.hasLate) this.layout.tailRowsHint = n;
+    this.hasLate = false;
     this.length = 0;
     this.capacity = 0;
     this.ts = new BigInt64Array(0);
@@ -89,10 +101,11 @@ export class Tail {
   }
 
   /** Grows the buffers to hold `rows` rows: first to the hinted size, then by doubling. */
-  private reserve(rows: number): void {
+  private reserve(rows: number, isLate: boolean): void {
     if (rows <= this.capacity) return;
     const { batchRows, tailRowsHint } = this.layout;
-    const wanted = this.capacity === 0 ? tailRowsHint + (tailRowsHint >> 6) : this.capacity * 2;
+    const hint = isLate ? 0 : tailRowsHint + (tailRowsHint >> 6);
+    const wanted = this.capacity === 0 ? hint : this.capacity * 2;
     const capacity = Math.max(rows, Math.min(batchRows, wanted));
     const n = this.length;
     const ts = new BigInt64Array(capacity);
