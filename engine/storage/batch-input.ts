@@ -1,11 +1,9 @@
 // Validates a user's columnar batch against a table schema and turns it into plain columns.
 // Typed arrays of the column's type are used as they are, not copied: a normalized batch lives
 // only for the insert call, during which the WAL writes it and the table copies the rows it keeps,
-// so the caller may still reuse its arrays once the call returns. Rows are sorted by timestamp here (stable
-// radix sort, so equal timestamps keep their order), once per insert.
+// so the caller may still reuse its arrays once the call returns. Rows keep the caller's order: the
+// table groups them by shard and each shard sorts its own rows (shard-partition.ts, tail.ts).
 import { nullColumn } from './column-values.js';
-import { sortPermutation } from './radix-sort.js';
-import { permuteRows } from './row-slices.js';
 import type { ColumnValues } from './column-values.js';
 import { SvcError } from '../errors.js';
 import { TIMESTAMP_COLUMN } from './arrow-schema.js';
@@ -38,8 +36,7 @@ export function normalizeBatch(table: string, schema: readonly ColumnDef[], inpu
     }
     return col;
   });
-  const perm = sortPermutation(ts);
-  return perm === null ? { ts, columns } : permuteRows({ ts, columns }, perm);
+  return { ts, columns };
 }
 
 function toColumn(def: ColumnDef, raw: unknown): ColumnValues {

@@ -10,6 +10,7 @@ import { buildBatch } from './batch-builder.js';
 import type { NormalizedBatch } from './batch-input.js';
 import { Compaction } from './compaction.js';
 import { sliceRows } from './row-slices.js';
+import { minTimestamp } from './shard-partition.js';
 import { Tail } from './tail.js';
 import type { TableLayout } from './table-layout.js';
 import type { BatchView } from '../types.js';
@@ -42,12 +43,13 @@ export class Shard {
     return this.runs.length > 0;
   }
 
-  /** Adds rows [start, end) of a sorted batch, all of which belong to this shard, to the tail. */
-  insert(batch: NormalizedBatch, start: number, end: number): void {
+  /** Adds rows [start, end) of a batch (`isSorted`: in time order), all of this shard, to the tail. */
+  insert(batch: NormalizedBatch, start: number, end: number, isSorted: boolean): void {
     const mainMax = this.main.length === 0 ? null : this.main[this.main.length - 1].maxTs;
     while (start < end) {
       const stop = Math.min(end, start + this.layout.batchRows - this.tail.length);
-      this.tail.append(batch, start, stop, mainMax !== null && batch.ts[start] < mainMax);
+      const min = isSorted ? batch.ts[start] : minTimestamp(batch.ts, start, stop);
+      this.tail.append(batch, start, stop, min, isSorted, mainMax !== null && min < mainMax);
       this.tailView = null;
       if (this.tail.length >= this.layout.batchRows) this.seal();
       start = stop;

@@ -1,9 +1,10 @@
-// A time-series table: schema plus time shards. Inserts split a sorted batch into per-shard
-// slices; scans walk the shards overlapping a range in time order. Reads see sealed batches and a
+// A time-series table: schema plus time shards. Inserts group a batch's rows by shard; scans walk the shards overlapping a range in time order. Reads see sealed batches and a
 // sorted view of each tail, so results never depend on when a tail was sealed. Late rows wait in
 // runs that a background compactor merges (shard.ts); a scan merges those it meets first.
 import type { NormalizedBatch } from './batch-input.js';
 import { Compactor } from './compactor.js';
+import { permuteRows } from './row-slices.js';
+import { partitionByShard } from './shard-partition.js';
 import { Shard } from './shard.js';
 import { TableLayout } from './table-layout.js';
 import type { BatchView, ColumnDef } from '../types.js';
@@ -38,21 +39,11 @@ export class Table {
     return n;
   }
 
-  /** Inserts a normalized (timestamp-sorted) batch. */
+  /** Inserts a normalized batch, its rows in any order: each shard gets its rows in their order. */
   insert(batch: NormalizedBatch): void {
-    const ts = batch.ts;
-    let start = 0;
-    while (start < ts.length) {
-      const id = this.shardId(ts[start]);
-      const limit = (id + 1n) * this.shardSize;
-      // Rows are sorted: binary-search the first row of the next shard.
-      let lo = start + 1;
-      let hi = ts.length;
-      while (lo < hi) { const mid = (lo + hi) >> 1; if (ts[mid] < limit) lo = mid + 1; else hi = mid; }
-      const end = lo;
-      this.shard(id).insert(batch, start, end);
-      start = end;
-    }
+    const parts = partitionByShard(batch.ts, this.shardSize, (ts) => this.shardId(ts));
+    const rows = parts.perm === null ? batch : permuteRows(batch, parts.perm);
+    for (let k = 0; k < parts.ids.length; k++) this.shard(parts.ids[k]).insert(rows, parts.starts[k], parts.starts[k + 1], parts.isSorted);
   }
 
   /**

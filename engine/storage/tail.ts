@@ -17,6 +17,8 @@ type TailColumn =
   | { readonly type: 'DOUBLE' | 'INT64' | 'TIMESTAMP'; values: Numeric; nulls: Uint8Array | null }
   | { readonly type: 'STRING' | 'SYMBOL' | 'BLOB'; values: unknown[] };
 
+/** The smallest allocation: growing a tail a few rows at a time costs more than the bytes saved. */
+const MIN_ROWS = 256;
 /** A sealed tail may keep buffers up to 1/16 larger than its rows; beyond that it is copied to size. */
 const MAX_SLACK_SHIFT = 4;
 
@@ -37,15 +39,16 @@ export class Tail {
   }
 
   /**
-   * Copies rows [start, end) of a timestamp-sorted batch into the tail. Late rows (`isLate`: older
-   * than the shard's sealed data) trickle in, so their tail grows by doubling from their size
-   * instead of taking the in-order stream's size hint at once.
+   * Copies rows [start, end) of a batch into the tail; `min` is their earliest timestamp and
+   * `isSorted` says whether they are in time order. Late rows (`isLate`: older than the shard's
+   * sealed data) trickle in, so their tail grows by doubling from their size instead of taking
+   * the in-order stream's size hint at once.
    */
-  append(batch: NormalizedBatch, start: number, end: number, isLate = false): void {
+  append(batch: NormalizedBatch, start: number, end: number, min: bigint, isSorted: boolean, isLate: boolean): void {
     const n = end - start;
     if (n <= 0) return;
-    if (this.length > 0 && batch.ts[start] < this.ts[this.length - 1]) this.isSorted = false;
-    if (this.length === 0 || batch.ts[start] < this.minTs) this.minTs = batch.ts[start];
+    if (!isSorted || (this.length > 0 && batch.ts[start] < this.ts[this.length - 1])) this.isSorted = false;
+    if (this.length === 0 || min < this.minTs) this.minTs = min;
     if (isLate) this.hasLate = true;
     this.reserve(this.length + n, isLate);
     const at = this.length;
@@ -104,7 +107,7 @@ export class Tail {
   private reserve(rows: number, isLate: boolean): void {
     if (rows <= this.capacity) return;
     const { batchRows, tailRowsHint } = this.layout;
-    const hint = isLate ? 0 : tailRowsHint + (tailRowsHint >> 6);
+    const hint = isLate ? MIN_ROWS : Math.max(MIN_ROWS, tailRowsHint + (tailRowsHint >> 6));
     const wanted = this.capacity === 0 ? hint : this.capacity * 2;
     const capacity = Math.max(rows, Math.min(batchRows, wanted));
     const n = this.length;
