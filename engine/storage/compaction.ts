@@ -7,7 +7,7 @@
 // order). The sources are never written; the job only reads them and builds new batches.
 import { buildBatch } from './batch-builder.js';
 import type { NormalizedBatch } from './batch-input.js';
-import { sortPermutation } from './radix-sort.js';
+import { sortPermutation } from './sort-permutation.js';
 import { concatRows, permuteRows, sliceRows } from './row-slices.js';
 import type { TableLayout } from './table-layout.js';
 import { viewRows } from './view-rows.js';

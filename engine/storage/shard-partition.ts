@@ -3,10 +3,10 @@
 // doubles (exact except within a few µs of a shard edge, where the row is recomputed exactly)
 // and are grouped by a stable counting sort: one pass, not a full sort. Each shard's part keeps
 // insertion order and is sorted later, once, when its tail is sealed or read.
-import { sortPermutation } from './radix-sort.js';
+import { sortPermutation } from './sort-permutation.js';
 
 export interface ShardParts {
-  /** Row order grouping the rows by shard (null: the input's own order already does). */
+  /** Row order grouping the rows by shard (null: the input's own order already does); tails read through it. */
   readonly perm: Uint32Array | null;
   /** Shard ids in ascending order, and the rows [starts[k], starts[k + 1]) of shard ids[k]. */
   readonly ids: bigint[];
@@ -85,11 +85,12 @@ function countingPartition(ts: BigInt64Array, shardSize: bigint, shardId: (ts: b
   return { perm, ids, starts, isSorted: false };
 }
 
-/** The earliest of ts[start..end) (compared through 32-bit words: no BigInt per row). */
-export function minTimestamp(ts: BigInt64Array, start: number, end: number): bigint {
+/** The earliest of rows [start, end) of ts, through `perm` when given (compared as 32-bit words). */
+export function minTimestamp(ts: BigInt64Array, perm: Uint32Array | null, start: number, end: number): bigint {
   const words = new Int32Array(ts.buffer, ts.byteOffset, ts.length * 2);
-  let best = start;
-  for (let i = start + 1; i < end; i++) {
+  let best = perm === null ? start : perm[start];
+  for (let k = start + 1; k < end; k++) {
+    const i = perm === null ? k : perm[k];
     const h = words[(i << 1) | 1];
     const bh = words[(best << 1) | 1];
     if (h < bh || (h === bh && words[i << 1] >>> 0 < words[best << 1] >>> 0)) best = i;

@@ -43,13 +43,16 @@ export class Shard {
     return this.runs.length > 0;
   }
 
-  /** Adds rows [start, end) of a batch (`isSorted`: in time order), all of this shard, to the tail. */
-  insert(batch: NormalizedBatch, start: number, end: number, isSorted: boolean): void {
+  /**
+   * Adds rows [start, end) of a batch (or with `perm`, rows perm[start..end)), all of this shard,
+   * to the tail; `isSorted`: they are in time order.
+   */
+  insert(batch: NormalizedBatch, perm: Uint32Array | null, start: number, end: number, isSorted: boolean): void {
     const mainMax = this.main.length === 0 ? null : this.main[this.main.length - 1].maxTs;
     while (start < end) {
       const stop = Math.min(end, start + this.layout.batchRows - this.tail.length);
-      const min = isSorted ? batch.ts[start] : minTimestamp(batch.ts, start, stop);
-      this.tail.append(batch, start, stop, min, isSorted, mainMax !== null && min < mainMax);
+      const min = isSorted ? batch.ts[perm === null ? start : perm[start]] : minTimestamp(batch.ts, perm, start, stop);
+      this.tail.append(batch, perm, start, stop, min, isSorted, mainMax !== null && min < mainMax);
       this.tailView = null;
       if (this.tail.length >= this.layout.batchRows) this.seal();
       start = stop;

@@ -3,7 +3,6 @@
 // runs that a background compactor merges (shard.ts); a scan merges those it meets first.
 import type { NormalizedBatch } from './batch-input.js';
 import { Compactor } from './compactor.js';
-import { permuteRows } from './row-slices.js';
 import { partitionByShard } from './shard-partition.js';
 import { Shard } from './shard.js';
 import { TableLayout } from './table-layout.js';
@@ -42,8 +41,7 @@ export class Table {
   /** Inserts a normalized batch, its rows in any order: each shard gets its rows in their order. */
   insert(batch: NormalizedBatch): void {
     const parts = partitionByShard(batch.ts, this.shardSize, (ts) => this.shardId(ts));
-    const rows = parts.perm === null ? batch : permuteRows(batch, parts.perm);
-    for (let k = 0; k < parts.ids.length; k++) this.shard(parts.ids[k]).insert(rows, parts.starts[k], parts.starts[k + 1], parts.isSorted);
+    for (let k = 0; k < parts.ids.length; k++) this.shard(parts.ids[k]).insert(batch, parts.perm, parts.starts[k], parts.starts[k + 1], parts.isSorted);
   }
 
   /**

@@ -5,9 +5,9 @@
 // made V8 run a full mark-compact per ~64 MB of inserted data, which cost more than the copying.
 // Regions already written never change, so views handed to readers stay valid while more rows
 // are appended. A tail takes rows of any time (late rows included) and sorts them when sealed.
-import { sortPermutation } from './radix-sort.js';
+import { sortPermutation } from './sort-permutation.js';
 import type { NormalizedBatch } from './batch-input.js';
-import { permuteColumn } from './column-values.js';
+import { gather64, permuteColumn } from './column-values.js';
 import type { ColumnValues } from './column-values.js';
 import { permuteRows } from './row-slices.js';
 import type { TableLayout } from './table-layout.js';
@@ -39,31 +39,35 @@ export class Tail {
   }
 
   /**
-   * Copies rows [start, end) of a batch into the tail; `min` is their earliest timestamp and
-   * `isSorted` says whether they are in time order. Late rows (`isLate`: older than the shard's
-   * sealed data) trickle in, so their tail grows by doubling from their size instead of taking
-   * the in-order stream's size hint at once.
+   * Copies rows [start, end) of a batch into the tail, or with `perm` the rows perm[start..end);
+   * `min` is their earliest timestamp and `isSorted` says whether they are in time order. Late
+   * rows (`isLate`: older than the shard's sealed data) trickle in, so their tail grows by
+   * doubling from their size instead of taking the in-order stream's size hint at once.
    */
-  append(batch: NormalizedBatch, start: number, end: number, min: bigint, isSorted: boolean, isLate: boolean): void {
+  append(batch: NormalizedBatch, perm: Uint32Array | null, start: number, end: number, min: bigint, isSorted: boolean, isLate: boolean): void {
     const n = end - start;
     if (n <= 0) return;
-    if (!isSorted || (this.length > 0 && batch.ts[start] < this.ts[this.length - 1])) this.isSorted = false;
+    const first = batch.ts[perm === null ? start : perm[start]];
+    if (!isSorted || (this.length > 0 && first < this.ts[this.length - 1])) this.isSorted = false;
     if (this.length === 0 || min < this.minTs) this.minTs = min;
     if (isLate) this.hasLate = true;
     this.reserve(this.length + n, isLate);
     const at = this.length;
-    this.ts.set(batch.ts.subarray(start, end), at);
+    copy64(batch.ts, this.ts, perm, start, end, at);
     for (let c = 0; c < this.columns.length; c++) {
       const dst = this.columns[c];
       const src = batch.columns[c];
       if (dst.type === 'DOUBLE' || dst.type === 'INT64' || dst.type === 'TIMESTAMP') {
         const { values, nulls } = src as { values: Numeric; nulls: Uint8Array | null };
-        (dst.values as Float64Array).set((values as Float64Array).subarray(start, end), at);
-        if (nulls !== null) (dst.nulls ??= new Uint8Array(this.capacity)).set(nulls.subarray(start, end), at);
+        copy64(values, dst.values, perm, start, end, at);
+        if (nulls === null) continue;
+        dst.nulls ??= new Uint8Array(this.capacity);
+        if (perm === null) dst.nulls.set(nulls.subarray(start, end), at);
+        else for (let i = start; i < end; i++) dst.nulls[at + i - start] = nulls[perm[i]];
       } else {
         const values = src.values as readonly unknown[];
         const list = dst.values as unknown[];
-        for (let i = start; i < end; i++) list.push(values[i]);
+        for (let i = start; i < end; i++) list.push(values[perm === null ? i : perm[i]]);
       }
     }
     this.length += n;
@@ -134,4 +138,10 @@ export class Tail {
       ? { type, values: type === 'DOUBLE' ? new Float64Array(0) : new BigInt64Array(0), nulls: null }
       : { type, values: [] }));
   }
+}
+
+/** Rows [start, end) of `src` (through `perm` when given) into `dst` from row `at`. */
+function copy64(src: Numeric, dst: Numeric, perm: Uint32Array | null, start: number, end: number, at: number): void {
+  if (perm === null) (dst as Float64Array).set((src as Float64Array).subarray(start, end), at);
+  else gather64(src, dst.subarray(at), perm, start, end - start);
 }
