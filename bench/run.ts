@@ -5,6 +5,7 @@
 //   BENCH_MAX_TIME=1       seconds benchmark.js spends per query case per round
 //   BENCH_ROUNDS=5         rounds per suite (default: 3 for long runs, 2 for queries)
 //   BENCH_DIR=/path        where temporary data directories go (default: the OS temp dir)
+//   BENCH_QUERY_ORDER=shuffled   load the query cases' rows shuffled (or within-hour, late-1%)
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ingestSuite } from './cases/ingest.js';
