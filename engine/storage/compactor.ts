@@ -39,12 +39,14 @@ export class Compactor {
 
   private run(): void {
     this.pending = null;
+    if (this.queue.size === 0) return;
     const until = performance.now() + SLICE_MS;
-    for (const shard of this.queue) {
-      while (shard.hasRuns && performance.now() < until) shard.compactStep();
-      if (shard.hasRuns) break;
-      this.queue.delete(shard);
-    }
+    // At least one step per turn, then more while the slice lasts.
+    do {
+      const shard = this.queue.values().next().value as Shard;
+      if (shard.hasRuns) shard.compactStep();
+      if (!shard.hasRuns) this.queue.delete(shard);
+    } while (this.queue.size > 0 && performance.now() < until);
     if (this.queue.size > 0 && !this.isStopped) {
       this.pending = setImmediate(() => this.run());
       this.pending.unref();
