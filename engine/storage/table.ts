@@ -41,7 +41,9 @@ export class Table {
   /** Inserts a normalized batch, its rows in any order: each shard gets its rows in their order. */
   insert(batch: NormalizedBatch): void {
     const parts = partitionByShard(batch.ts, this.shardSize, (ts) => this.shardId(ts));
-    for (let k = 0; k < parts.ids.length; k++) this.shard(parts.ids[k]).insert(batch, parts.perm, parts.starts[k], parts.starts[k + 1], parts.isSorted);
+    for (let k = 0; k < parts.ids.length; k++) {
+      this.shard(parts.ids[k], parts.isSorted).insert(batch, parts.perm, parts.starts[k], parts.starts[k + 1], parts.isSorted);
+    }
   }
 
   /**
@@ -89,13 +91,15 @@ export class Table {
     return ts >= 0n ? ts / this.shardSize : -((-ts - 1n) / this.shardSize) - 1n;
   }
 
-  private shard(id: bigint): Shard {
+  /** The shard `id`, created if missing; `isInOrder`: the rows come from a sorted insert. */
+  private shard(id: bigint, isInOrder = false): Shard {
     let s = this.shards.get(id);
     if (s !== undefined) return s;
     const newest = this.order.length === 0 ? null : this.order[this.order.length - 1];
-    // Time moved on: the previous newest shard will rarely get more rows, so seal its tail now
-    // rather than keep a half-empty growable buffer per shard.
-    if (newest !== null && id > newest) this.shards.get(newest)!.seal();
+    // Time moved on in an in-order stream: the previous newest shard will rarely get more rows,
+    // so seal its tail now rather than keep a half-empty growable buffer per shard. Not for
+    // unsorted inserts: their earlier shards still get rows, which would all become late runs.
+    if (isInOrder && newest !== null && id > newest) this.shards.get(newest)!.seal();
     s = new Shard(this.layout, (shard) => this.compactor.schedule(shard));
     this.shards.set(id, s);
     this.order.push(id);
