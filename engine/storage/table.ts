@@ -1,4 +1,5 @@
-// A time-series table: schema plus time shards. Inserts group a batch's rows by shard; scans walk the shards overlapping a range in time order. Reads see sealed batches and a
+// A time-series table: schema plus time shards. Inserts group a batch's rows by shard, in any
+// order; scans walk the shards overlapping a range in time order. Reads see sealed batches and a
 // sorted view of each tail, so results never depend on when a tail was sealed. Late rows wait in
 // runs that a background compactor merges (shard.ts); a scan merges those it meets first.
 import type { NormalizedBatch } from './batch-input.js';

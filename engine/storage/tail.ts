@@ -1,7 +1,7 @@
 // The mutable tail of a shard: rows appended since the last seal, in arrival order, copied into
 // column buffers the tail owns. The buffers are sized from the previous seal (ingestion rates are
 // steady, so most tails fill one allocation exactly) and become the sealed batch's arrays without
-// another copy. Per insert nothing is allocated: allocating and dropping a copy of every batch
+// another copy. Per in-order insert nothing is allocated: allocating and dropping a copy of every batch
 // made V8 run a full mark-compact per ~64 MB of inserted data, which cost more than the copying.
 // Regions already written never change, so views handed to readers stay valid while more rows
 // are appended. A tail takes rows of any time (late rows included) and sorts them when sealed.
