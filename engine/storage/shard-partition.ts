@@ -25,6 +25,8 @@ const EDGE = 8192;
 
 export function partitionByShard(ts: BigInt64Array, shardSize: bigint, shardId: (ts: bigint) => bigint): ShardParts {
   const n = ts.length;
+  // One row (late single-row inserts): nothing to sort or search.
+  if (n === 1) return { perm: null, ids: [shardId(ts[0])], starts: [0, 1], isSorted: true };
   if (shardSize >= MIN_FAST_SHARD) {
     const parts = countingPartition(ts, shardSize, shardId);
     if (parts !== null) return parts;
