@@ -142,6 +142,8 @@ export class Database {
     if (this.isClosed) return;
     this.isClosed = true;
     if (this.sweepTimer !== null) clearInterval(this.sweepTimer);
+    // Late runs not yet compacted are checkpointed as they are; the next open compacts them.
+    for (const e of this.store.entries.values()) if (e.type === 'ts') e.table.stopCompaction();
     try {
       await this.running?.catch(() => undefined);
       if (!this.wal.hasFailed) await this.runCheckpoint();
