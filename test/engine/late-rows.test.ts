@@ -4,7 +4,7 @@
 // Batches a reader holds never change, and a checkpoint's batches restore to the same rows.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Database } from '../../engine/database.js';
+import { catalogOf, Database } from '../../engine/database.js';
 import type { ColumnDef } from '../../engine/types.js';
 import { checkStats, prng, readRows, tempDir } from './helpers.js';
 import type { Row } from './helpers.js';
@@ -59,7 +59,7 @@ async function insert(db: Database, rows: Row[]): Promise<void> {
 }
 
 async function untilCompacted(db: Database): Promise<void> {
-  while (db.table('t')!.isCompacting) await new Promise((resolve) => setImmediate(resolve));
+  while (catalogOf(db).table('t')!.isCompacting) await new Promise((resolve) => setImmediate(resolve));
 }
 
 describe('late rows', () => {
@@ -103,14 +103,14 @@ describe('late rows', () => {
     await db.createTable('t', COLUMNS);
     for (const b of inBatches(rows, r, 40)) await insert(db, b);
     // Close at once: background compaction has not run, so the checkpoint holds overlapping runs.
-    const table = db.table('t')!;
+    const table = catalogOf(db).table('t')!;
     const stored = table.allBatches();
     assert.ok(stored.some((v, k) => k > 0 && v.minTs < stored[k - 1].maxTs), 'expected overlapping runs in the checkpoint');
     await db.close();
     db = await open(dir, 8);
-    assert.ok(db.table('t')!.isCompacting, 'runs restored from a checkpoint are queued for compaction');
+    assert.ok(catalogOf(db).table('t')!.isCompacting, 'runs restored from a checkpoint are queued for compaction');
     await untilCompacted(db);
-    const batches = db.table('t')!.allBatches();
+    const batches = catalogOf(db).table('t')!.allBatches();
     batches.forEach((v, k) => { if (k > 0) assert.ok(batches[k - 1].maxTs <= v.minTs, 'compacted batches overlap'); });
     assert.deepEqual(readRows(db, 't'), byTime(rows));
     await db.close();
@@ -155,7 +155,7 @@ describe('late rows', () => {
       await db.insert('t', { $timestamp: BigInt64Array.from(near), i: near.map((_, k) => BigInt(k)) });
     }
     const shardOf = (t: bigint): bigint => (t >= 0n ? t / size : -((-t - 1n) / size) - 1n);
-    for (const v of db.table('t')!.allBatches()) assert.equal(shardOf(v.minTs), shardOf(v.maxTs), `batch ${v.minTs}..${v.maxTs} spans two shards`);
+    for (const v of catalogOf(db).table('t')!.allBatches()) assert.equal(shardOf(v.minTs), shardOf(v.maxTs), `batch ${v.minTs}..${v.maxTs} spans two shards`);
     assert.deepEqual(readRows(db, 't').map((row) => row.$timestamp), [...ts].sort((a, b) => (a < b ? -1 : 1)));
     await db.close();
   });

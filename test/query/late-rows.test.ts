@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'node:test';
-import { Database } from '../../engine/database.js';
+import { catalogOf, Database } from '../../engine/database.js';
 import { executeQuery } from '../../engine/query/index.js';
 import type { QueryResult } from '../../engine/query/index.js';
 import { rowsOf } from './helpers.js';
@@ -95,8 +95,8 @@ it('shuffled and late rows answer every query as the same rows inserted sorted',
         const model = randomQuery(r, TABLES, times);
         const text = renderQuery(model);
         const where = `seed ${seed} round ${round} ${phase}: ${text}`;
-        const expected = await executeQuery(sorted, text, { now: 0n });
-        compare(await executeQuery(shuffled, text, { now: 0n }), expected, where);
+        const expected = await executeQuery(catalogOf(sorted), text, { now: 0n });
+        compare(await executeQuery(catalogOf(shuffled), text, { now: 0n }), expected, where);
         // The sorted side is itself right: spot-check it against the reference evaluator.
         if (q % 4 === 0) compareRows(expected, evaluate(model, tables).tables.map((t) => t.rows), `reference vs sorted\n${where}`);
       }
@@ -105,7 +105,7 @@ it('shuffled and late rows answer every query as the same rows inserted sorted',
     await shuffled.close();
     shuffled = await open(dirs[1]);
     await check('after reopen');
-    while (TABLES.some((t) => shuffled.table(t)!.isCompacting)) await new Promise((resolve) => setImmediate(resolve));
+    while (TABLES.some((t) => catalogOf(shuffled).table(t)!.isCompacting)) await new Promise((resolve) => setImmediate(resolve));
     await check('after background compaction');
     await sorted.close();
     await shuffled.close();
