@@ -5,10 +5,12 @@
 //   BENCH_MAX_TIME=1       seconds benchmark.js spends per query case per round
 //   BENCH_ROUNDS=5         rounds per suite (default: 3 for long runs, 2 for queries)
 //   BENCH_DIR=/path        where temporary data directories go (default: the OS temp dir)
+//   BENCH_QUERY_ORDER=shuffled   load the query cases' rows shuffled (or within-hour, late-1%)
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ingestSuite } from './cases/ingest.js';
 import { httpSuites, releaseHttpServers } from './cases/http.js';
+import { outOfOrderSuite } from './cases/out-of-order.js';
 import { duckThreads, QUERY_TEXTS, querySuites, releaseQueryFixture } from './cases/query.js';
 import { storageSuite } from './cases/storage.js';
 import { benchRows } from './data.js';
@@ -17,7 +19,7 @@ import type { CaseResult, Suite } from './harness.js';
 import { printMetrics, printTable, printTargets, writeJson } from './report.js';
 import { evaluateTargets } from './targets.js';
 
-const SUITES: readonly Suite[] = [ingestSuite, storageSuite, ...querySuites, ...httpSuites];
+const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, ...querySuites, ...httpSuites];
 const RESULTS_PATH = fileURLToPath(new URL('../../bench-results.json', import.meta.url));
 
 /** The suites to run, each reduced to its cases matching a filter (all when the suite name matches). */

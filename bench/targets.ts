@@ -4,6 +4,7 @@ import { ENCODE_SUITE, LIVENESS_SUITE, SMALL_HTTP_SUITES } from './cases/http.js
 import type { CaseResult, Metric } from './harness.js';
 import { fmt, rate } from './report.js';
 import type { Target } from './report.js';
+import { LATE_SINGLE_NAME, ORDER_NAMES } from './cases/out-of-order.js';
 
 export function evaluateTargets(results: readonly CaseResult[], metrics: readonly Metric[]): Target[] {
   const get = (suite: string, name: string) => results.find((r) => r.suite === suite && r.name === name && r.error === null && r.check !== 'mismatch');
@@ -31,6 +32,12 @@ export function evaluateTargets(results: readonly CaseResult[], metrics: readonl
   }
   const reopen = get('storage', 'reopen from checkpoint');
   add('reopen from a checkpoint ≤ 1 s', reopen === undefined ? null : `${fmt(reopen.ms)} ms`, reopen === undefined ? null : reopen.ms <= 1000);
+  const full = get('storage', 'checkpoint write (full)');
+  const incremental = get('storage', 'checkpoint after 1 % new data');
+  if (full !== undefined && incremental !== undefined) {
+    const share = incremental.ms / full.ms;
+    add('checkpoint after 1 % new data ≤ 5 % of a full one', `${fmt(incremental.ms)} ms vs ${fmt(full.ms)} ms = ${(share * 100).toFixed(1)} %`, share <= 0.05);
+  }
 
   for (const r of results.filter((r) => r.suite.startsWith('query: ') && r.name === 'svc')) {
     const svc = get(r.suite, 'svc');
@@ -76,5 +83,30 @@ export function evaluateTargets(results: readonly CaseResult[], metrics: readonl
   add('1 M rows over HTTP: Arrow vs JSON (svc)', overHttp === undefined ? null : `${overHttp.toFixed(1)}×`, overHttp === undefined ? null : 'info');
   const live = metrics.find((m) => m.suite === LIVENESS_SUITE && m.name === 'svc liveness p99');
   add('liveness p99 < 50 ms during a heavy query', live === undefined ? null : `${fmt(live.value)} ms`, live === undefined ? null : live.value < 50);
+
+  addOutOfOrderTargets(get, add);
   return targets;
+}
+
+/** Issue 8: out-of-order ingestion against the sorted rows, DuckDB's appender and itself. */
+function addOutOfOrderTargets(
+  get: (suite: string, name: string) => CaseResult | undefined,
+  add: (what: string, measured: string | null, isMet: Target['isMet']) => void,
+): void {
+  const suite = 'out-of-order';
+  const speed = (r: CaseResult | undefined): number | null => (r === undefined || r.rows === null ? null : r.rows / (r.ms / 1000));
+  const ratio = (name: string, peer: string, at: number, what: string): void => {
+    const x = get(suite, name)?.ratios[peer];
+    add(`${what} ≥ ${at}× ${peer}`, x === undefined ? null : `${x.toFixed(2)}×`, x === undefined ? null : x >= at);
+  };
+  ratio(`svc ${ORDER_NAMES.shuffled}`, `duckdb appender, ${ORDER_NAMES.shuffled}`, 1, 'fully shuffled');
+  ratio(`svc ${ORDER_NAMES.shuffled}`, 'svc sorted', 0.3, 'fully shuffled');
+  ratio(`svc ${ORDER_NAMES['within-hour']}`, 'svc sorted', 0.5, 'shuffled within each hour');
+  const single = get(suite, LATE_SINGLE_NAME);
+  const perSec = speed(single);
+  add('late single-row inserts ≥ 100,000 rows/s', perSec === null ? null : `${rate(perSec)} rows/s`, perSec === null ? null : perSec >= 100_000);
+  const all = speed(get(suite, `svc ${ORDER_NAMES.shuffled}`));
+  const tenth = speed(get(suite, 'svc fully shuffled, a tenth of the rows'));
+  const linear = all === null || tenth === null ? null : all / tenth;
+  add('fully shuffled rows/s at all rows ≥ 0.8× at a tenth (linear cost)', linear === null ? null : `${rate(all!)} vs ${rate(tenth!)} rows/s = ${linear.toFixed(2)}×`, linear === null ? null : linear >= 0.8);
 }

@@ -8,9 +8,11 @@ import type { AliasPage, PageOptions } from './catalog/alias-page.js';
 import { TIMESTAMP_COLUMN } from './storage/arrow-schema.js';
 import { normalizeBatch } from './storage/batch-input.js';
 import type { ColumnarBatch } from './storage/batch-input.js';
-import { checkpointsDir, listCheckpoints, loadCheckpoint, removeObsolete, takeSnapshot, writeCheckpoint } from './durability/checkpoint/checkpoint.js';
+import { Checkpointer, removeWalBefore, takeSnapshot } from './durability/checkpoint/checkpoint.js';
+import { checkpointsDir } from './durability/checkpoint/manifest.js';
+import { storageFailure } from './durability/storage-failure.js';
 import { isExpired, nowSeconds } from './catalog/expiry.js';
-import { checkAlias, checkColumns, incompatible, toBytes, toNs } from './input-checks.js';
+import { checkAlias, checkColumns, incompatible, shardSizeProblem, toBytes, toNs } from './input-checks.js';
 import { EntryStore } from './catalog/entry-store.js';
 import type { Entry, EntryType } from './catalog/entry-store.js';
 import { SvcError } from './errors.js';
@@ -19,28 +21,17 @@ import { detectMime } from './catalog/mime.js';
 import { executeQuery } from './query/index.js';
 import type { QueryOptions } from './query/index.js';
 import type { QueryCatalog } from './query/catalog.js';
+import { resolveOpenOptions } from './open-options.js';
+import type { OpenOptions, ResolvedOptions } from './open-options.js';
 import type { QueryResult } from './query/result.js';
-import { DAY_NS, DEFAULT_BATCH_ROWS } from './storage/table.js';
+import { DAY_NS } from './storage/table.js';
 import type { Table } from './storage/table.js';
 import type { BatchView, ColumnDef, Durability } from './types.js';
 import type { WalRecord } from './durability/wal/records.js';
 import { replayWal } from './durability/wal/wal-replay.js';
 import { WalWriter } from './durability/wal/wal-writer.js';
 
-export interface OpenOptions {
-  /** Directory holding the WAL, checkpoints and the lock file; created if missing. */
-  readonly dataDir: string;
-  /** When a write is acknowledged: after fsync (default), after write(2), or at once (no WAL). */
-  readonly durability?: Durability;
-  /** Rows per sealed batch. */
-  readonly batchRows?: number;
-  /** Take a checkpoint once this many WAL bytes were written since the last one (default 1 GiB). */
-  readonly checkpointWalBytes?: number;
-  /** How often expired entries are swept, in ms (0 = never; reads still hide them). */
-  readonly sweepIntervalMs?: number;
-  /** Where the database reports what it did on its own (sweeps, torn WAL tails). */
-  readonly log?: (message: string) => void;
-}
+export type { OpenOptions } from './open-options.js';
 
 export interface BlobDescription {
   readonly alias: string;
@@ -61,12 +52,12 @@ export interface TableDescription {
 export type ChangeResult = 'changed' | 'unchanged';
 
 /**
- * A checkpoint rewrites every table, so taking one mid-load costs as much disk as the load
- * itself; 1 GiB of WAL (PostgreSQL's max_wal_size default) keeps replay on open to about two
- * seconds (400 MB replays in ~0.8 s) while a bulk load of ~25 M rows runs without one.
+ * What queries see of `db`, tables included. Engine-internal (not exported by index.ts): tests
+ * drive executeQuery with it; the public API never hands out a Table, whose insert bypasses the WAL.
  */
-const DEFAULT_CHECKPOINT_WAL_BYTES = 1024 * 1024 * 1024;
-
+export function catalogOf(db: Database): QueryCatalog {
+  return db['catalog'];
+}
 
 /**
  * An open database.
@@ -78,8 +69,10 @@ const DEFAULT_CHECKPOINT_WAL_BYTES = 1024 * 1024 * 1024;
  * const result = await db.query('SELECT avg(price) FROM stocks');
  * await db.close();
  */
-export class Database implements QueryCatalog {
+export class Database {
   private readonly store: EntryStore;
+  /** What queries see of this database (tables included, which the public API never hands out). */
+  private readonly catalog: QueryCatalog;
   private isClosed = false;
   private running: Promise<void> | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
@@ -90,9 +83,20 @@ export class Database implements QueryCatalog {
     private readonly wal: WalWriter,
     store: EntryStore,
     private readonly releaseLock: () => Promise<void>,
-    private readonly options: OpenOptions,
+    private readonly options: ResolvedOptions,
+    private readonly checkpointer: Checkpointer,
   ) {
     this.store = store;
+    this.catalog = {
+      table: (name) => {
+        const e = this.liveEntry(name);
+        return e?.type === 'ts' ? e.table : undefined;
+      },
+      findEntries: (filter) => this.findEntries({ withTags: [...filter.withTags], withoutTags: [...filter.withoutTags], types: [...filter.types] }),
+      createTable: (name, columns, opts) => this.createTable(name, columns, opts),
+      dropTable: (name, ifExists) => this.dropTable(name, ifExists),
+      insert: (name, batch) => this.insert(name, batch),
+    };
   }
 
   /**
@@ -101,28 +105,31 @@ export class Database implements QueryCatalog {
    * const db = await Database.open({ dataDir: './data', durability: 'fsync' });
    */
   static async open(options: OpenOptions): Promise<Database> {
-    const durability = options.durability ?? 'fsync';
-    if (!['fsync', 'os', 'none'].includes(durability)) throw new SvcError('InvalidArgument', `durability must be fsync, os or none, got ${durability}`);
-    const { dataDir } = options;
+    const resolved = resolveOpenOptions(options);
+    const { dataDir, durability, batchRows } = resolved;
     const walDir = join(dataDir, 'wal');
-    await mkdir(walDir, { recursive: true });
-    await mkdir(checkpointsDir(dataDir), { recursive: true });
-    const releaseLock = await acquireLock(dataDir);
+    let releaseLock: () => Promise<void>;
     try {
-      const store = new EntryStore(options.batchRows ?? DEFAULT_BATCH_ROWS);
-      const checkpoints = await listCheckpoints(dataDir);
-      const latest = checkpoints.at(-1);
-      const walStart = latest === undefined ? 0 : await loadCheckpoint(dataDir, latest, store, options.batchRows ?? DEFAULT_BATCH_ROWS);
+      await mkdir(walDir, { recursive: true });
+      await mkdir(checkpointsDir(dataDir), { recursive: true });
+      releaseLock = await acquireLock(dataDir);
+    } catch (e) {
+      throw storageFailure(e, `could not open data directory ${dataDir}`);
+    }
+    try {
+      const store = new EntryStore(batchRows);
+      const checkpointer = new Checkpointer(dataDir);
+      const walStart = await checkpointer.load(store, batchRows);
       const replay = await replayWal(walDir, walStart, (r) => store.apply(r));
-      if (replay.tornAt !== null) options.log?.(`cut a torn record at the end of ${replay.tornAt.file} (offset ${replay.tornAt.offset})`);
-      await removeObsolete(dataDir, walStart, latest);
-      const wal = new WalWriter(walDir, Math.max(walStart, replay.lastSegment + 1), durability);
-      const db = new Database(dataDir, durability, wal, store, releaseLock, options);
+      if (replay.tornAt !== null) resolved.log?.(`cut a torn record at the end of ${replay.tornAt.file} (offset ${replay.tornAt.offset})`);
+      await removeWalBefore(dataDir, walStart);
+      const wal = new WalWriter(walDir, Math.max(walStart, replay.lastSegment + 1), durability, resolved.walSegmentBytes);
+      const db = new Database(dataDir, durability, wal, store, releaseLock, resolved, checkpointer);
       db.startSweep();
       return db;
     } catch (e) {
-      await releaseLock();
-      throw e;
+      await releaseLock().catch(() => undefined);
+      throw storageFailure(e, `could not open data directory ${dataDir}`);
     }
   }
 
@@ -135,12 +142,16 @@ export class Database implements QueryCatalog {
     if (this.isClosed) return;
     this.isClosed = true;
     if (this.sweepTimer !== null) clearInterval(this.sweepTimer);
+    // Late runs not yet compacted are checkpointed as they are; the next open compacts them.
+    for (const e of this.store.entries.values()) if (e.type === 'ts') e.table.stopCompaction();
     try {
       await this.running?.catch(() => undefined);
       if (!this.wal.hasFailed) await this.runCheckpoint();
+    } catch (e) {
+      throw storageFailure(e, 'the checkpoint on close failed');
     } finally {
       await this.wal.close();
-      await this.releaseLock();
+      await this.releaseLock().catch(() => undefined);
     }
   }
 
@@ -319,7 +330,8 @@ export class Database implements QueryCatalog {
     this.checkOpen();
     checkAlias(name);
     const shardSize = options.shardSize ?? DAY_NS;
-    if (typeof shardSize !== 'bigint' || shardSize <= 0n) throw new SvcError('InvalidArgument', 'shard size must be a positive duration');
+    const problem = shardSizeProblem(shardSize);
+    if (problem !== null) throw new SvcError('InvalidArgument', problem);
     checkColumns(columns);
     const records = this.purgeIfExpired(name);
     const existing = records.length > 0 ? undefined : this.store.entries.get(name);
@@ -397,12 +409,6 @@ export class Database implements QueryCatalog {
     return this.requireTable(name).scan(from, to);
   }
 
-  /** A table by name, or undefined. */
-  table(name: string): Table | undefined {
-    const e = this.liveEntry(name);
-    return e?.type === 'ts' ? e.table : undefined;
-  }
-
   // ---- queries -----------------------------------------------------------------------------
 
   /**
@@ -412,7 +418,7 @@ export class Database implements QueryCatalog {
    */
   query(text: string, options: QueryOptions = {}): Promise<QueryResult> {
     this.checkOpen();
-    return executeQuery(this, text, options);
+    return executeQuery(this.catalog, text, options, this.options.queryLimits);
   }
 
   /** Live aliases matching every condition (for FIND). */
@@ -437,7 +443,11 @@ export class Database implements QueryCatalog {
    */
   async checkpoint(): Promise<void> {
     this.checkOpen();
-    await this.runCheckpoint();
+    try {
+      await this.runCheckpoint();
+    } catch (e) {
+      throw storageFailure(e, 'the checkpoint failed');
+    }
   }
 
   /** True once a WAL write failed: the database then refuses writes. */
@@ -451,8 +461,8 @@ export class Database implements QueryCatalog {
       const walStart = this.wal.rotate();
       const snapshot = takeSnapshot(this.store, walStart);
       await this.wal.drain();
-      await writeCheckpoint(this.dataDir, walStart, snapshot);
-      await removeObsolete(this.dataDir, walStart, walStart);
+      await this.checkpointer.write(walStart, snapshot);
+      await removeWalBefore(this.dataDir, walStart);
     });
     this.running = next;
     void next.finally(() => { if (this.running === next) this.running = null; }).catch(() => undefined);
@@ -468,8 +478,7 @@ export class Database implements QueryCatalog {
     const durable = this.wal.append(records);
     if (this.wal.hasFailed) return durable;
     for (const r of records) this.store.apply(r);
-    const threshold = this.options.checkpointWalBytes ?? DEFAULT_CHECKPOINT_WAL_BYTES;
-    if (this.durability !== 'none' && this.running === null && this.wal.bytesSinceRotate > threshold) {
+    if (this.durability !== 'none' && this.running === null && this.wal.bytesSinceRotate > this.options.checkpointWalBytes) {
       this.runCheckpoint().catch((e) => this.options.log?.(`checkpoint failed: ${(e as Error).message}`));
     }
     await durable;
@@ -478,7 +487,7 @@ export class Database implements QueryCatalog {
   // ---- expiry ------------------------------------------------------------------------------
 
   private startSweep(): void {
-    const every = this.options.sweepIntervalMs ?? 1000;
+    const every = this.options.sweepIntervalMs;
     if (every <= 0) return;
     this.sweepTimer = setInterval(() => void this.sweep(), every);
     this.sweepTimer.unref();

@@ -27,6 +27,16 @@ export function checkColumns(columns: readonly ColumnDef[]): void {
   }
 }
 
+/** Shards are fixed time slices; finer than a second, a table would be mostly shard bookkeeping. */
+export const MIN_SHARD_SIZE_NS = 1_000_000_000n;
+
+/** Why `shardSize` is not a valid shard size, or null when it is. */
+export function shardSizeProblem(shardSize: unknown): string | null {
+  if (typeof shardSize !== 'bigint') return 'the shard size must be a duration in nanoseconds (a bigint)';
+  if (shardSize < MIN_SHARD_SIZE_NS) return `the shard size must be at least 1s (${MIN_SHARD_SIZE_NS} ns), got ${shardSize} ns`;
+  return null;
+}
+
 export function incompatible(alias: string, actual: EntryType, wanted: EntryType): SvcError {
   const names: Record<EntryType, string> = { blob: 'a blob', tag: 'a tag', ts: 'a table' };
   return new SvcError('IncompatibleType', `alias '${alias}' is ${names[actual]}, not ${names[wanted]}`);

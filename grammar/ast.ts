@@ -110,8 +110,7 @@ export interface NullLiteral {
 export type BinaryOperator =
   | '+' | '-' | '*' | '/'
   | '=' | '!=' | '<' | '<=' | '>' | '>='
-  | '~' | '!~' | '~*' | '!~*'
-  | 'AND' | 'OR';
+  | '~' | '!~' | '~*' | '!~*';
 
 export interface Binary {
   readonly kind: 'Binary';
@@ -144,6 +143,31 @@ export interface Call {
   readonly args: readonly (Expr | Star)[];
 }
 
+/**
+ * `a AND b AND …` or `a OR b OR …`: two or more operands of one logical operator. A chain is one
+ * node however long (`a OR b OR c` and `(a OR b) OR c` alike: AND and OR are associative), so a
+ * WHERE of 10,000 terms is a wide node, not a tree 10,000 levels deep.
+ */
+export interface Logical {
+  readonly kind: 'Logical';
+  readonly offset: number;
+  readonly op: 'AND' | 'OR';
+  readonly operands: readonly Expr[];
+}
+
+/**
+ * `x IN (v, …)` or `x NOT IN (v, …)`: `x IN (a, b)` means `x = a OR x = b` and `x NOT IN (a, b)`
+ * means `x != a AND x != b`, so a null `x` satisfies neither (SPEC §6: comparisons with null are
+ * false), and a NULL in the list never matches.
+ */
+export interface InList {
+  readonly kind: 'InList';
+  readonly offset: number;
+  readonly operand: Expr;
+  readonly values: readonly Expr[];
+  readonly isNegated: boolean;
+}
+
 /** Any expression. Durations appear in expressions only as operands (`now - 1h`). */
 export type Expr =
   | ColumnRef
@@ -153,6 +177,8 @@ export type Expr =
   | TimePoint
   | Duration
   | Binary
+  | Logical
+  | InList
   | Unary
   | Call;
 
@@ -167,7 +193,8 @@ export interface SelectColumn {
   /** The `AS` name, or null. */
   readonly alias: string | null;
   /** The expression's normalized text (SPEC §6): `sum(close)`, `(sum(x)/count(x))`; function
-   * names lowercased, no spaces, one pair of parentheses per binary operation and NOT. */
+   * names lowercased, no spaces, one pair of parentheses per binary operation, AND/OR chain,
+   * IN list and NOT. */
   readonly text: string;
   /** The output column name: `alias ?? text`. */
   readonly name: string;

@@ -3,7 +3,7 @@
 // Checks that need a token's content (a valid year, a whole LIMIT) throw QuerySyntaxError here:
 // the grammar itself never uses `reject`.
 import type {
-  Binary, BinaryOperator, Call, ColumnDefinition, ColumnRef, ColumnType, CreateTable, DropTable,
+  Binary, BinaryOperator, Call, InList, Logical, Statement, ColumnDefinition, ColumnRef, ColumnType, CreateTable, DropTable,
   Duration, Expr, Find, FindCondition, FindTag, FindType, GroupItem, Insert, InsertValue,
   NullLiteral, NumberLiteral, OrderItem, Range, RelativeTimeBase, Select, SelectColumn, Show, Star,
   StringLiteral, TableRef, TimePoint, Unary,
@@ -13,7 +13,7 @@ import { QuerySyntaxError } from './errors.js';
 import { formatExpr } from './format-expr.js';
 import { extendList, listItems, startList, type ListView } from './list-builder.js';
 import { parseDurationText, unitDuration as unitValue, unitOf } from './duration.js';
-import { INT64_MAX, parseTimeLiteral, yearStartNs } from './time.js';
+import { INT64_MAX, parseTimeLiteral, REPRESENTABLE_TIMES, yearStartNs } from './time.js';
 
 type Maybe<T> = T | null;
 
@@ -83,7 +83,11 @@ export function absoluteTime([t]: [Token]): TimePoint {
 
 /** A bare integer where a time point is required: the start of that year, UTC. */
 export function year([t]: [Token]): TimePoint {
-  const ns = /^\d+$/.test(t.text) ? yearStartNs(Number(t.text)) : null;
+  const isYear = /^\d+$/.test(t.text);
+  const ns = isYear ? yearStartNs(Number(t.text)) : null;
+  if (ns === null && isYear) {
+    throw new QuerySyntaxError(t.offset, [], `year ${t.text} at offset ${t.offset} is outside the representable range: ${REPRESENTABLE_TIMES}`);
+  }
   if (ns === null) {
     throw new QuerySyntaxError(t.offset, ['a time'], `expected a time (a year such as 2017, a date such as 2017-01-01, or now) at offset ${t.offset}, found '${t.text}'`);
   }
@@ -119,42 +123,91 @@ export const singleRange = ([, r]: [Token, Range]): ListView<Range> => startList
 // ---------------------------------------------------------------------------------------------
 // Expressions
 
-const KEYWORD_OPERATORS: Readonly<Record<string, BinaryOperator>> = { AND: 'AND', OR: 'OR' };
-
 /** Deepest expression nesting accepted. Later stages walk trees recursively; a 1 MiB query of
- * `x+x+…` would otherwise overflow their stacks instead of failing as a syntax error. */
+ * `x+x+…` would otherwise overflow their stacks instead of failing as a syntax error. An AND/OR
+ * chain is one node however long (see `logical`), so `a OR b OR …` adds one level, not one per term. */
 export const MAX_EXPRESSION_DEPTH = 256;
 const depths = new WeakMap<Expr, number>();
 
-function nested<T extends Expr>(node: T, at: Token, ...children: Expr[]): T {
-  const depth = 1 + Math.max(0, ...children.map((c) => depths.get(c) ?? 0));
-  if (depth > MAX_EXPRESSION_DEPTH) {
-    throw new QuerySyntaxError(at.offset, [], `expression nested more than ${MAX_EXPRESSION_DEPTH} levels deep at offset ${at.offset}`);
-  }
+function depthOf(e: Expr | Star): number {
+  return (e.kind === 'Logical' ? pendingChain(e)?.depth : depths.get(e as Expr)) ?? 0;
+}
+
+/** Records the depth of `node`, refusing it past MAX_EXPRESSION_DEPTH (at the token `at`). */
+function atDepth<T extends Expr>(node: T, at: Token, depth: number): T {
+  if (depth > MAX_EXPRESSION_DEPTH) throw tooDeep(at);
   depths.set(node, depth);
   return node;
 }
 
-export function binary([left, op, right]: [Expr, Token, Expr]): Binary {
-  const operator = KEYWORD_OPERATORS[op.type ?? ''] ?? (op.text as BinaryOperator);
-  return nested({ kind: 'Binary', offset: left.offset, op: operator, left, right }, op, left, right);
+function tooDeep(at: Token): QuerySyntaxError {
+  return new QuerySyntaxError(at.offset, [], `expression nested more than ${MAX_EXPRESSION_DEPTH} levels deep at offset ${at.offset}`);
+}
+
+/** One level above its deepest child (a loop, not a spread: a call may have 100,000 arguments). */
+function nested<T extends Expr>(node: T, at: Token, children: readonly (Expr | Star)[]): T {
+  let deepest = 0;
+  for (const c of children) deepest = Math.max(deepest, depthOf(c));
+  return atDepth(node, at, 1 + deepest);
+}
+
+export const binary = ([left, op, right]: [Expr, Token, Expr]): Binary =>
+  nested({ kind: 'Binary', offset: left.offset, op: op.text as BinaryOperator, left, right }, op, [left, right]);
+
+/**
+ * An AND/OR chain while parsing: its operands as an immutable list, newest first, kept in the
+ * node's `operands` field until `finishStatement` replaces it with the array. The Earley parser
+ * completes `orExpr OR andExpr` once per candidate right operand, so copying the operands at
+ * each step would cost O(n²) for n terms; extending this list costs O(1). (A WeakMap from node
+ * to list cost more: its entries for the many dead candidates made every GC slow.)
+ */
+class Chain {
+  constructor(readonly prev: Chain | null, readonly item: Expr, readonly length: number, readonly depth: number) {}
+}
+
+function pendingChain(e: Expr): Chain | null {
+  return e.kind === 'Logical' && (e.operands as unknown) instanceof Chain ? (e.operands as unknown as Chain) : null;
+}
+
+/** `a OR b` / `a AND b`; a left operand that is a chain of the same operator is extended. */
+export function logical([left, op, right]: [Expr, Token, Expr]): Logical {
+  const operator = op.type === 'AND' ? 'AND' : 'OR';
+  const base = left.kind === 'Logical' && left.op === operator ? pendingChain(left) : null;
+  // Extending a chain keeps its level; only a new chain, or a deeper right operand, adds one.
+  const depth = Math.max(base === null ? 1 + depthOf(left) : base.depth, 1 + depthOf(right));
+  if (depth > MAX_EXPRESSION_DEPTH) throw tooDeep(op);
+  const prefix = base ?? new Chain(null, left, 1, depth);
+  const chain = new Chain(prefix, right, prefix.length + 1, depth);
+  return { kind: 'Logical', offset: left.offset, op: operator, operands: chain as unknown as Expr[] };
+}
+
+/** `x IN (v, …)`. */
+export const inList = ([operand, t, , values]: [Expr, Token, Token, ListView<Expr>]): InList =>
+  inNode(operand, t, listItems(values), false);
+
+/** `x NOT IN (v, …)`. */
+export const notInList = ([operand, t, , , values]: [Expr, Token, Token, Token, ListView<Expr>]): InList =>
+  inNode(operand, t, listItems(values), true);
+
+function inNode(operand: Expr, t: Token, values: Expr[], isNegated: boolean): InList {
+  return nested({ kind: 'InList', offset: operand.offset, operand, values, isNegated }, t, [operand, ...values]);
 }
 
 export const unary = ([t, operand]: [Token, Expr]): Unary =>
-  nested({ kind: 'Unary', offset: t.offset, op: 'NOT', operand }, t, operand);
+  nested({ kind: 'Unary', offset: t.offset, op: 'NOT', operand }, t, [operand]);
 
 /** Unary minus; folded into number and duration literals so `-5` is the literal -5. */
 export function negate([t, operand]: [Token, Expr]): Expr {
   if (operand.kind === 'Number') return negateNumber(operand, t.offset);
   if (operand.kind === 'Duration') return negatedDuration(operand, t.offset);
-  return nested({ kind: 'Unary', offset: t.offset, op: '-', operand }, t, operand);
+  return nested({ kind: 'Unary', offset: t.offset, op: '-', operand }, t, [operand]);
 }
 
 /** f() or f(a, …): the function name is lowercased (aggregates are case-insensitive). */
 export function call(d: [Token, Token, ListView<Expr> | Token, ...Token[]]): Call {
   const [t, , list] = d;
   const args = 'array' in list ? listItems(list) : [];
-  return nested({ kind: 'Call', offset: t.offset, name: t.text.toLowerCase(), args }, t, ...args);
+  return nested({ kind: 'Call', offset: t.offset, name: t.text.toLowerCase(), args }, t, args);
 }
 
 export const callStar = ([t, , star]: [Token, Token, Token]): Call =>
@@ -165,15 +218,12 @@ export const callStar = ([t, , star]: [Token, Token, Token]): Call =>
 
 export const star = ([t]: [Token]): Star => ({ kind: 'Star', offset: t.offset });
 
-export function selectColumn([expr]: [Expr]): SelectColumn {
-  const text = formatExpr(expr);
-  return { kind: 'SelectColumn', offset: expr.offset, expr, alias: null, text, name: text };
-}
+/** `text` and `name` are filled in by `finishStatement`, once the parse is known. */
+export const selectColumn = ([expr]: [Expr]): SelectColumn =>
+  ({ kind: 'SelectColumn', offset: expr.offset, expr, alias: null, text: '', name: '' });
 
-export function selectColumnAs([expr, , alias]: [Expr, Token, Token]): SelectColumn {
-  const name = nameOf(alias);
-  return { kind: 'SelectColumn', offset: expr.offset, expr, alias: name, text: formatExpr(expr), name };
-}
+export const selectColumnAs = ([expr, , alias]: [Expr, Token, Token]): SelectColumn =>
+  ({ kind: 'SelectColumn', offset: expr.offset, expr, alias: nameOf(alias), text: '', name: '' });
 
 export const tableRef = ([t]: [Token]): TableRef => ({ kind: 'TableRef', offset: t.offset, name: nameOf(t) });
 
@@ -258,3 +308,44 @@ export const insert = ([t, , table, , names, , , rows]: InsertData): Insert =>
 export const row = ([, values]: [Token, ListView<InsertValue>]): InsertValue[] => listItems(values);
 
 export const show = ([t, name]: [Token, Token]): Show => ({ kind: 'Show', offset: t.offset, table: nameOf(name), tableOffset: name.offset });
+
+// ---------------------------------------------------------------------------------------------
+// After the parse
+
+/**
+ * Completes the one parse that survived, in one pass over its expressions: AND/OR chains become
+ * operand arrays and select items get their normalized text. Doing this per completion instead
+ * would cost O(n²) for long chains (see `Chain`). The walk recurses only as deep as the real
+ * nesting, which MAX_EXPRESSION_DEPTH bounds.
+ */
+export function finishStatement(s: Statement): Statement {
+  if (s.kind !== 'Select') return s;
+  for (const c of s.columns) {
+    if (c.kind !== 'SelectColumn') continue;
+    finishExpr(c.expr);
+    const text = formatExpr(c.expr);
+    Object.assign(c, { text, name: c.alias ?? text });
+  }
+  for (const e of [s.where, s.having, ...s.orderBy.map((o) => o.expr)]) if (e !== null) finishExpr(e);
+  return s;
+}
+
+function finishExpr(e: Expr | Star): void {
+  switch (e.kind) {
+    case 'Logical': {
+      const chain = pendingChain(e);
+      if (chain !== null) {
+        const operands = new Array<Expr>(chain.length);
+        for (let c: Chain | null = chain; c !== null; c = c.prev) operands[c.length - 1] = c.item;
+        Object.assign(e, { operands });
+      }
+      for (const o of e.operands) finishExpr(o);
+      return;
+    }
+    case 'Binary': finishExpr(e.left); finishExpr(e.right); return;
+    case 'Unary': finishExpr(e.operand); return;
+    case 'Call': for (const a of e.args) finishExpr(a); return;
+    case 'InList': finishExpr(e.operand); for (const v of e.values) finishExpr(v); return;
+    default: return;
+  }
+}

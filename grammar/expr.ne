@@ -1,6 +1,7 @@
 # Expressions, as a precedence ladder from loosest to tightest:
-# OR < AND < NOT < comparison/regex < + - < * / < unary minus < primary.
+# OR < AND < NOT < comparison/regex/IN < + - < * / < unary minus < primary.
 # Each level is left-associative except comparisons, which do not chain (`a < b < c` is an error).
+# AND and OR build one chain node per run of the same operator (build.ts `logical`).
 
 # nearleyc compiles each @include on its own, so every file names the lexer.
 @lexer lexer
@@ -9,19 +10,21 @@
 expr -> orExpr                     {% id %}
 
 # a OR b.
-orExpr -> orExpr %OR andExpr       {% b.binary %}
+orExpr -> orExpr %OR andExpr       {% b.logical %}
         | andExpr                  {% id %}
 
 # a AND b.
-andExpr -> andExpr %AND notExpr    {% b.binary %}
+andExpr -> andExpr %AND notExpr    {% b.logical %}
          | notExpr                 {% id %}
 
 # NOT a.
 notExpr -> %NOT notExpr            {% b.unary %}
          | comparison              {% id %}
 
-# a = b, a ~ 'regex', … (one comparison at most).
+# a = b, a ~ 'regex', a [NOT] IN (v, …) (one comparison at most).
 comparison -> additive compareOp additive {% b.binary %}
+            | additive %IN "(" argList ")"        {% b.inList %}
+            | additive %NOT %IN "(" argList ")"   {% b.notInList %}
             | additive             {% id %}
 
 # Comparison and regex operators (~* and !~* ignore case).

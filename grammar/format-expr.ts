@@ -1,6 +1,6 @@
 // Normalized text of an expression: the output column name of SPEC §6 (`sum(close)`,
 // `(sum(x)/count(x))`). Spacing and redundant parentheses of the query do not matter; every
-// binary operation and every NOT gets exactly one pair of parentheses, so the text is
+// binary operation, AND/OR chain, IN list and NOT gets exactly one pair of parentheses, so the text is
 // unambiguous and parses back to the same expression.
 import type { Expr, Star } from './ast.js';
 import { formatDuration } from './duration.js';
@@ -24,10 +24,11 @@ export function formatExpr(e: Expr | Star): string {
       return operand.startsWith('-') ? `-(${operand})` : `-${operand}`;
     }
     case 'Binary': {
-      const op = e.op === 'AND' || e.op === 'OR' ? ` ${e.op} ` : e.op;
       const right = formatExpr(e.right);
       // `(a--2)` would read as a comment; `(a-(-2))` reads back as the same expression.
-      return `(${formatExpr(e.left)}${op}${e.op === '-' && right.startsWith('-') ? `(${right})` : right})`;
+      return `(${formatExpr(e.left)}${e.op}${e.op === '-' && right.startsWith('-') ? `(${right})` : right})`;
     }
+    case 'Logical': return `(${e.operands.map(formatExpr).join(` ${e.op} `)})`;
+    case 'InList': return `(${formatExpr(e.operand)}${e.isNegated ? ' NOT' : ''} IN (${e.values.map(formatExpr).join(',')}))`;
   }
 }

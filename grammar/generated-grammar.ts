@@ -44,6 +44,7 @@ declare var SHOW: any;
 declare var OR: any;
 declare var AND: any;
 declare var NOT: any;
+declare var IN: any;
 declare var number: any;
 declare var string: any;
 declare var NULL: any;
@@ -184,13 +185,15 @@ const grammar: Grammar = {
     {"name": "value", "symbols": ["timeLiteral"], "postprocess": id},
     {"name": "show", "symbols": [(lexer.has("SHOW") ? {type: "SHOW"} : SHOW), "name"], "postprocess": b.show},
     {"name": "expr", "symbols": ["orExpr"], "postprocess": id},
-    {"name": "orExpr", "symbols": ["orExpr", (lexer.has("OR") ? {type: "OR"} : OR), "andExpr"], "postprocess": b.binary},
+    {"name": "orExpr", "symbols": ["orExpr", (lexer.has("OR") ? {type: "OR"} : OR), "andExpr"], "postprocess": b.logical},
     {"name": "orExpr", "symbols": ["andExpr"], "postprocess": id},
-    {"name": "andExpr", "symbols": ["andExpr", (lexer.has("AND") ? {type: "AND"} : AND), "notExpr"], "postprocess": b.binary},
+    {"name": "andExpr", "symbols": ["andExpr", (lexer.has("AND") ? {type: "AND"} : AND), "notExpr"], "postprocess": b.logical},
     {"name": "andExpr", "symbols": ["notExpr"], "postprocess": id},
     {"name": "notExpr", "symbols": [(lexer.has("NOT") ? {type: "NOT"} : NOT), "notExpr"], "postprocess": b.unary},
     {"name": "notExpr", "symbols": ["comparison"], "postprocess": id},
     {"name": "comparison", "symbols": ["additive", "compareOp", "additive"], "postprocess": b.binary},
+    {"name": "comparison", "symbols": ["additive", (lexer.has("IN") ? {type: "IN"} : IN), {"literal":"("}, "argList", {"literal":")"}], "postprocess": b.inList},
+    {"name": "comparison", "symbols": ["additive", (lexer.has("NOT") ? {type: "NOT"} : NOT), (lexer.has("IN") ? {type: "IN"} : IN), {"literal":"("}, "argList", {"literal":")"}], "postprocess": b.notInList},
     {"name": "comparison", "symbols": ["additive"], "postprocess": id},
     {"name": "compareOp", "symbols": [{"literal":"="}], "postprocess": id},
     {"name": "compareOp", "symbols": [{"literal":"!="}], "postprocess": id},

@@ -11,5 +11,5 @@ export type { DurationUnit, DurationValue } from './duration.js';
 export {
   INT64_MAX, INT64_MIN, NS_PER_DAY, addDuration, bucketStart, civilFromDays, daysFromCivil, daysInMonth,
   floorDiv, formatTimestamp, isBucketDuration, isDuration, isLeapYear, parseTimeLiteral, resolveRange,
-  resolveTimePoint, yearStartNs,
+  REPRESENTABLE_TIMES, resolveTimePoint, yearStartNs,
 } from './time.js';

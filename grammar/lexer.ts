@@ -11,7 +11,7 @@
 import moo from 'moo';
 import { QuerySyntaxError } from './errors.js';
 import { UNIT_SPELLINGS, parseDurationText, unitOf } from './duration.js';
-import { parseTimeLiteral } from './time.js';
+import { isValidTimeText, parseTimeLiteral, REPRESENTABLE_TIMES } from './time.js';
 
 /** A token as nearley sees it (moo's token: type, value = text as written, offset, …). */
 export type Token = moo.Token;
@@ -133,9 +133,10 @@ function checkToken(token: Token): QuerySyntaxError | null {
   const at = token.offset;
   switch (token.type) {
     case 'datetime':
-      return parseTimeLiteral(token.text) === null
-        ? new QuerySyntaxError(at, [], `invalid time '${token.text}' at offset ${at}: expected YYYY-MM-DD[THH:MM[:SS[.fraction]]][Z], a valid UTC date`)
-        : null;
+      if (parseTimeLiteral(token.text) !== null) return null;
+      return isValidTimeText(token.text)
+        ? new QuerySyntaxError(at, [], `time '${token.text}' at offset ${at} is outside the representable range: ${REPRESENTABLE_TIMES}`)
+        : new QuerySyntaxError(at, [], `invalid time '${token.text}' at offset ${at}: expected YYYY-MM-DD[THH:MM[:SS[.fraction]]][Z], a valid UTC date`);
     case 'duration': {
       const d = parseDurationText(token.text);
       return 'message' in d ? new QuerySyntaxError(at + d.index, [], `${d.message} (at offset ${at + d.index})`) : null;

@@ -5,6 +5,7 @@ import nearley from 'nearley';
 import type { Statement } from './ast.js';
 import { QuerySyntaxError } from './errors.js';
 import { QueryLexer, type Token } from './lexer.js';
+import { finishStatement } from './build.js';
 import compiledGrammar from './generated-grammar.js';
 
 const grammar = nearley.Grammar.fromCompiled(compiledGrammar as unknown as nearley.CompiledRules);
@@ -24,7 +25,7 @@ const TOKEN_CLASS_WORDS: Readonly<Record<string, string>> = {
 
 // Operators collapse into "an operator" when several are possible, to keep messages short.
 const OPERATORS: ReadonlySet<string> = new Set([
-  "'+'", "'-'", "'*'", "'/'", "'='", "'!='", "'<'", "'<='", "'>'", "'>='", "'~'", "'!~'", "'~*'", "'!~*'", 'AND', 'OR',
+  "'+'", "'-'", "'*'", "'/'", "'='", "'!='", "'<'", "'<='", "'>'", "'>='", "'~'", "'!~'", "'~*'", "'!~*'", 'AND', 'OR', 'IN', 'NOT',
 ]);
 
 /**
@@ -60,7 +61,7 @@ export function parseAll(text: string): Statement[] {
     const expected = expectedIn(columnsOf(parser).at(-1));
     throw new QuerySyntaxError(text.length, expected, `unexpected end of input at offset ${text.length}, expected ${joinWords(expected)}`);
   }
-  return results;
+  return results.map(finishStatement);
 }
 
 function columnsOf(parser: nearley.Parser): EarleyColumn[] {

@@ -53,14 +53,30 @@ export function floorDiv(a: bigint, b: bigint): bigint {
 
 /** Nanoseconds of midnight UTC, January 1st of `year`, or null outside int64. */
 export function yearStartNs(year: number): bigint | null {
+  // Far outside int64 anyway, and huge numbers would lose the day arithmetic's precision.
+  if (!Number.isSafeInteger(year) || Math.abs(year) > 1_000_000) return null;
   return inInt64(BigInt(daysFromCivil(year, 1, 1)) * NS_PER_DAY);
 }
 
+/** What error messages say about the instants a timestamp can hold (int64 nanoseconds, UTC). */
+export const REPRESENTABLE_TIMES = 'years 1678 to 2261 (int64 nanoseconds since 1970: 1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z)';
+
 /**
  * Nanoseconds of a literal like `2017-01-01`, `2017-01-01T10:00`, `2017-01-01T10:00:35.123456789Z`;
- * null when the text is not a valid date-time (month 13, Feb 30, 24:00, …) or is outside int64.
+ * null when the text is not a valid date-time (month 13, Feb 30, 24:00, …) or is outside int64
+ * (`isValidTimeText` tells the two apart).
  */
 export function parseTimeLiteral(text: string): bigint | null {
+  const ns = civilTimeNs(text);
+  return ns === null ? null : inInt64(ns);
+}
+
+/** True when `text` is a valid date-time, whether or not int64 nanoseconds can hold it. */
+export function isValidTimeText(text: string): boolean {
+  return civilTimeNs(text) !== null;
+}
+
+function civilTimeNs(text: string): bigint | null {
   const m = TIME_LITERAL.exec(text);
   if (m === null) return null;
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map((s) => Number(s ?? '0')) as
@@ -69,7 +85,7 @@ export function parseTimeLiteral(text: string): bigint | null {
   if (hour > 23 || minute > 59 || second > 59) return null;
   const fraction = BigInt((m[7] ?? '').padEnd(9, '0'));
   const seconds = BigInt(daysFromCivil(year, month, day)) * 86_400n + BigInt(hour * 3600 + minute * 60 + second);
-  return inInt64(seconds * 1_000_000_000n + fraction);
+  return seconds * 1_000_000_000n + fraction;
 }
 
 /**

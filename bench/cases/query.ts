@@ -7,6 +7,8 @@ import { Database } from '../../engine/index.js';
 import { compareAnswers, svcAnswer } from '../answer.js';
 import type { Answer } from '../answer.js';
 import { benchRows, DAY_NS, isoNs, makeSeries, MINUTE_NS, tempDir, toBatches } from '../data.js';
+import { arrive } from '../data-orders.js';
+import type { ArrivalOrder } from '../data-orders.js';
 import { defineCase } from '../harness.js';
 import type { Suite } from '../harness.js';
 import { handGroupBy, handRangeLimit, handSum } from '../peers/hand.js';
@@ -89,7 +91,8 @@ let fixture: { db: Database; duck: DuckPeer; remove: () => Promise<void> } | nul
 
 async function loadFixture(): Promise<NonNullable<typeof fixture>> {
   if (fixture !== null) return fixture;
-  const batches = toBatches(makeSeries(benchRows(), ['v'], 2));
+  // BENCH_QUERY_ORDER=shuffled (or within-hour, late-1%) loads the same rows in that arrival order.
+  const batches = toBatches(arrive(makeSeries(benchRows(), ['v'], 2), (process.env.BENCH_QUERY_ORDER ?? 'sorted') as ArrivalOrder));
   const dir = await tempDir('query');
   const db = await Database.open({ dataDir: dir.path, durability: 'none', sweepIntervalMs: 0 });
   await db.createTable('t', [{ name: 'v', type: 'DOUBLE' }]);

@@ -55,6 +55,8 @@ export class EntryStore {
   }
 
   private remove(alias: string): void {
+    const e = this.entries.get(alias);
+    if (e?.type === 'ts') e.table.stopCompaction();
     this.entries.delete(alias);
     for (const tag of this.tagsOf.get(alias) ?? []) unlink(this.entriesOf, tag, alias);
     this.tagsOf.delete(alias);

@@ -1,5 +1,6 @@
-// The time budget of one query. Operators call `check()` between batches (and every few thousand
-// groups), so a runaway query ends with QueryTimeout instead of freezing the process.
+// The time budget of one query. Operators call `check()` between batches, conditions after every
+// term, and the pacing of exec/run-context.ts at every pause, so a runaway query ends with
+// QueryTimeout instead of freezing the process. `budgetMs` is validated by executeQuery.
 import { performance } from 'node:perf_hooks';
 import { SvcError } from '../errors.js';
 
@@ -20,7 +21,12 @@ export class Deadline {
    */
   check(): void {
     if ((this.calls++ & 7) !== 0) return;
-    if (performance.now() > this.endsAt) {
+    this.checkNow();
+  }
+
+  /** Throws QueryTimeout if the budget is spent, reading the clock now. */
+  checkNow(): void {
+    if (performance.now() >= this.endsAt) {
       throw new SvcError('QueryTimeout', `the query ran longer than its ${this.budgetMs} ms budget and was stopped`);
     }
   }

@@ -7,6 +7,9 @@ import { SvcError } from '../errors.js';
 import { parseCached } from './ast-cache.js';
 import type { QueryCatalog } from './catalog.js';
 import { Deadline, DEFAULT_DEADLINE_MS } from './deadline.js';
+import { DEFAULT_SLICE_MS, RunContext } from './exec/run-context.js';
+import type { QueryLimits } from './limits.js';
+import { DEFAULT_QUERY_LIMITS, resolveLimits } from './limits.js';
 import { toSyntaxError } from './query-errors.js';
 import type { QueryResult } from './result.js';
 import { runCreate, runDrop } from './statements/run-ddl.js';
@@ -18,8 +21,9 @@ import { runShow } from './statements/run-show.js';
 /** Query texts above this many UTF-8 bytes are refused (SPEC §8: 413). */
 export const MAX_QUERY_BYTES = 1024 * 1024;
 
-export interface QueryOptions {
-  /** Time budget in milliseconds (default 30 s); past it the query ends with QueryTimeout. */
+/** Options of one query; the limits (limits.ts) default to the database's `queryLimits`. */
+export interface QueryOptions extends Partial<QueryLimits> {
+  /** Time budget in milliseconds, finite and ≥ 0 (default 30 s); past it the query ends with QueryTimeout. */
   readonly deadlineMs?: number;
   /** The query's `now` in nanoseconds since the epoch (default: the wall clock). */
   readonly now?: bigint;
@@ -27,6 +31,11 @@ export interface QueryOptions {
   readonly signal?: AbortSignal;
   /** Refuse CREATE, DROP and INSERT with ReadOnlyQuery (the web bridge's query methods only read). */
   readonly readOnly?: boolean;
+  /**
+   * Milliseconds of work after which a running SELECT yields to the event loop (default 8), so
+   * other callbacks (an HTTP server's requests) run while it works; 0 yields after every batch.
+   */
+  readonly yieldAfterMs?: number;
 }
 
 const WRITE_KINDS: ReadonlySet<Statement['kind']> = new Set(['CreateTable', 'DropTable', 'Insert']);
@@ -34,13 +43,13 @@ const WRITE_KINDS: ReadonlySet<Statement['kind']> = new Set(['CreateTable', 'Dro
 interface Run {
   readonly catalog: QueryCatalog;
   readonly nowNs: bigint;
-  readonly deadline: Deadline;
+  readonly ctx: RunContext;
 }
 
 type Handlers = { readonly [K in Statement['kind']]: (ast: Extract<Statement, { kind: K }>, run: Run) => QueryResult | Promise<QueryResult> };
 
 const HANDLERS: Handlers = {
-  Select: (ast, run) => runSelect(ast, run.catalog, run.nowNs, run.deadline),
+  Select: (ast, run) => runSelect(ast, run.catalog, run.nowNs, run.ctx),
   Find: (ast, run) => runFind(ast, run.catalog),
   CreateTable: (ast, run) => runCreate(ast, run.catalog),
   DropTable: (ast, run) => runDrop(ast, run.catalog),
@@ -55,12 +64,17 @@ const HANDLERS: Handlers = {
  * const r = await executeQuery(db, 'SELECT avg(v) FROM t IN RANGE(2017, +1d) GROUP BY 1h');
  * r.tables[0].columns[0].values; // Float64Array of hourly means
  */
-export async function executeQuery(catalog: QueryCatalog, text: string, options: QueryOptions = {}): Promise<QueryResult> {
+export async function executeQuery(catalog: QueryCatalog, text: string, options: QueryOptions = {}, defaults: QueryLimits = DEFAULT_QUERY_LIMITS): Promise<QueryResult> {
   if (typeof text !== 'string') throw new SvcError('InvalidArgument', 'a query must be a string');
   if (text.length > MAX_QUERY_BYTES / 3 && Buffer.byteLength(text, 'utf8') > MAX_QUERY_BYTES) {
     throw new SvcError('QueryTooLarge', `the query text is over ${MAX_QUERY_BYTES} bytes`);
   }
-  const deadline = new Deadline(options.deadlineMs ?? DEFAULT_DEADLINE_MS);
+  if (typeof options !== 'object' || options === null) throw new SvcError('InvalidArgument', 'query options must be an object');
+  const limits = resolveLimits(options, defaults);
+  const deadline = new Deadline(milliseconds(options.deadlineMs, 'deadlineMs') ?? DEFAULT_DEADLINE_MS);
+  const sliceMs = milliseconds(options.yieldAfterMs, 'yieldAfterMs') ?? DEFAULT_SLICE_MS;
+  if (options.now !== undefined && typeof options.now !== 'bigint') throw new SvcError('InvalidArgument', 'now must be a bigint of nanoseconds since the epoch');
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new SvcError('InvalidArgument', 'signal must be an AbortSignal');
   let ast: Statement;
   try {
     ast = parseCached(text);
@@ -73,5 +87,14 @@ export async function executeQuery(catalog: QueryCatalog, text: string, options:
   if (options.signal?.aborted === true) throw new SvcError('QueryCancelled', 'the query was cancelled before it started');
   const nowNs = options.now ?? BigInt(Date.now()) * 1_000_000n;
   const handler = HANDLERS[ast.kind] as (ast: Statement, run: Run) => QueryResult | Promise<QueryResult>;
-  return handler(ast, { catalog, nowNs, deadline });
+  return handler(ast, { catalog, nowNs, ctx: new RunContext(deadline, limits, options.signal ?? null, sliceMs) });
+}
+
+/** A duration option: undefined, or a finite number ≥ 0 (NaN would never time out). */
+function milliseconds(v: unknown, name: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
+    throw new SvcError('InvalidArgument', `${name} must be a finite number of milliseconds ≥ 0, not ${String(v)}`);
+  }
+  return v;
 }

@@ -4,3 +4,5 @@ export type { QueryOptions } from './execute-query.js';
 export type { FindFilter, QueryCatalog } from './catalog.js';
 export type { QueryResult, ResultColumn, ResultTable, ResultType } from './result.js';
 export { DEFAULT_DEADLINE_MS } from './deadline.js';
+export { DEFAULT_QUERY_LIMITS, resolveLimits } from './limits.js';
+export type { QueryLimits } from './limits.js';

@@ -1,10 +1,9 @@
 // Validates a user's columnar batch against a table schema and turns it into plain columns.
 // Typed arrays of the column's type are used as they are, not copied: a normalized batch lives
 // only for the insert call, during which the WAL writes it and the table copies the rows it keeps,
-// so the caller may still reuse its arrays once the call returns. Rows are sorted by timestamp here (stable,
-// so equal timestamps keep their order), once per insert.
+// so the caller may still reuse its arrays once the call returns. Rows keep the caller's order: the
+// table groups them by shard and each shard sorts its own rows (shard-partition.ts, tail.ts).
 import { nullColumn } from './column-values.js';
-import { permuteRows } from './row-slices.js';
 import type { ColumnValues } from './column-values.js';
 import { SvcError } from '../errors.js';
 import { TIMESTAMP_COLUMN } from './arrow-schema.js';
@@ -37,18 +36,7 @@ export function normalizeBatch(table: string, schema: readonly ColumnDef[], inpu
     }
     return col;
   });
-  const perm = sortPermutation(ts);
-  return perm === null ? { ts, columns } : permuteRows({ ts, columns }, perm);
-}
-
-/** Stable sort order of `ts`, or null when it is already sorted (the common case). */
-export function sortPermutation(ts: BigInt64Array): Uint32Array | null {
-  let sorted = true;
-  for (let i = 1; i < ts.length; i++) if (ts[i] < ts[i - 1]) { sorted = false; break; }
-  if (sorted) return null;
-  const idx = Array.from({ length: ts.length }, (_, i) => i);
-  idx.sort((a, b) => (ts[a] < ts[b] ? -1 : ts[a] > ts[b] ? 1 : a - b));
-  return Uint32Array.from(idx);
+  return { ts, columns };
 }
 
 function toColumn(def: ColumnDef, raw: unknown): ColumnValues {

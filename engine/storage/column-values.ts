@@ -38,9 +38,7 @@ export function permuteColumn(col: ColumnValues, perm: Uint32Array | null, start
         (values as Float64Array).set((col.values as Float64Array).subarray(start, end));
         if (nulls !== null) nulls.set(col.nulls!.subarray(start, end));
       } else {
-        const src = col.values as Float64Array;
-        const dst = values as Float64Array;
-        for (let i = 0; i < n; i++) dst[i] = src[perm[start + i]];
+        gather64(col.values, values, perm, start, n);
         if (nulls !== null) for (let i = 0; i < n; i++) nulls[i] = col.nulls![perm[start + i]];
       }
       return { type: col.type, values, nulls } as ColumnValues;
@@ -53,5 +51,19 @@ export function permuteColumn(col: ColumnValues, perm: Uint32Array | null, start
       else for (let i = 0; i < n; i++) out[i] = col.values[perm[start + i]];
       return { type: col.type, values: out } as ColumnValues;
     }
+  }
+}
+
+/**
+ * dst[i] = src[perm[start + i]] for 64-bit elements, moved as pairs of 32-bit words: reading a
+ * BigInt64Array element makes a BigInt, and a Float64Array may rewrite NaN payloads.
+ */
+export function gather64(src: Float64Array | BigInt64Array, dst: Float64Array | BigInt64Array, perm: Uint32Array, start: number, n: number): void {
+  const from = new Int32Array(src.buffer, src.byteOffset, src.length * 2);
+  const to = new Int32Array(dst.buffer, dst.byteOffset, dst.length * 2);
+  for (let i = 0; i < n; i++) {
+    const j = perm[start + i] << 1;
+    to[i << 1] = from[j];
+    to[(i << 1) | 1] = from[j | 1];
   }
 }

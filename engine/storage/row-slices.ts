@@ -1,7 +1,7 @@
 // Views, concatenations and permutations of normalized rows, for merging late rows into sealed
 // batches and sorting.
 import type { NormalizedBatch } from './batch-input.js';
-import { permuteColumn } from './column-values.js';
+import { gather64, permuteColumn } from './column-values.js';
 import type { ColumnValues } from './column-values.js';
 
 /** Rows [start, end) of `rows` as views sharing its memory (lists are copied shallowly). */
@@ -51,6 +51,6 @@ export function concatRows(parts: readonly NormalizedBatch[]): NormalizedBatch {
 export function permuteRows(rows: NormalizedBatch, perm: Uint32Array): NormalizedBatch {
   const n = rows.ts.length;
   const ts = new BigInt64Array(n);
-  for (let i = 0; i < n; i++) ts[i] = rows.ts[perm[i]];
+  gather64(rows.ts, ts, perm, 0, n);
   return { ts, columns: rows.columns.map((c) => permuteColumn(c, perm, 0, n)) };
 }

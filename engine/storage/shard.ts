@@ -1,105 +1,158 @@
-// One time shard of a table: immutable sorted batches that never overlap, plus a mutable tail
-// whose rows are all at or after the last sealed timestamp. Rows older than that ("late" rows)
-// are merged into the sealed batches at once, so a scan is always a simple ordered walk.
+// One time shard of a table: `main`, sealed batches in time order that never overlap; `runs`,
+// sealed batches of late rows in the order they were sealed, each sorted but overlapping `main`
+// or each other; and a mutable tail taking rows of any time. Ties keep insertion order because
+// rows in `main` are older than rows in any run, runs are older than later runs, and the tail is
+// newest. An insert only appends to the tail; a sealed tail becomes a run for its late part and
+// joins `main` for the rest. Compaction merges the runs into `main` a window at a time
+// (compaction.ts) and swaps the result in at the end. No sealed BatchView is ever changed: the
+// lists are replaced, so anything a reader holds stays valid.
 import { buildBatch } from './batch-builder.js';
-import { batchColumns } from './batch-columns.js';
-import { permuteColumn } from './column-values.js';
-import { sortPermutation } from './batch-input.js';
 import type { NormalizedBatch } from './batch-input.js';
-import { concatRows, permuteRows, sliceRows } from './row-slices.js';
+import { Compaction } from './compaction.js';
+import { sliceRows } from './row-slices.js';
+import { minTimestamp } from './shard-partition.js';
 import { Tail } from './tail.js';
 import type { TableLayout } from './table-layout.js';
 import type { BatchView } from '../types.js';
 
 export class Shard {
-  readonly batches: BatchView[] = [];
+  private main: readonly BatchView[] = [];
+  private runs: readonly BatchView[] = [];
   private readonly tail: Tail;
   /** The tail materialized as a batch for readers; dropped whenever the tail changes. */
   private tailView: BatchView | null = null;
+  private job: Compaction | null = null;
+  /** Where the job's part of `main` starts (`main` only grows at its end while a job runs). */
+  private jobStart = 0;
+  /** The latest timestamp of any run (meaningful while runs exist). */
+  private runsMaxTs = 0n;
 
-  constructor(private readonly layout: TableLayout) {
+  /** `onRun` is told when a late run appears, so compaction can be scheduled. */
+  constructor(private readonly layout: TableLayout, private readonly onRun: (shard: Shard) => void) {
     this.tail = new Tail(layout);
   }
 
   get rowCount(): number {
     let n = this.tail.length;
-    for (const b of this.batches) n += b.rowCount;
+    for (const b of this.main) n += b.rowCount;
+    for (const b of this.runs) n += b.rowCount;
     return n;
   }
 
+  get hasRuns(): boolean {
+    return this.runs.length > 0;
+  }
+
   /**
-   * Adds rows [start, end) of a sorted batch, all of which belong to this shard. The tail is
-   * sealed the moment it holds `batchRows` rows, and what is left of the batch is then checked
-   * against the new last sealed timestamp again (an unsorted tail may have sealed later rows).
+   * Adds rows [start, end) of a batch (or with `perm`, rows perm[start..end)), all of this shard,
+   * to the tail; `isSorted`: they are in time order.
    */
-  insert(batch: NormalizedBatch, start: number, end: number): void {
+  insert(batch: NormalizedBatch, perm: Uint32Array | null, start: number, end: number, isSorted: boolean): void {
+    const mainMax = this.main.length === 0 ? null : this.main[this.main.length - 1].maxTs;
     while (start < end) {
-      const last = this.batches.length === 0 ? null : this.batches[this.batches.length - 1].maxTs;
-      let split = start;
-      if (last !== null) while (split < end && batch.ts[split] < last) split++;
-      if (split > start) this.mergeLate(batch, start, split);
-      if (split === end) return;
-      const stop = Math.min(end, split + this.layout.batchRows - this.tail.length);
-      this.tail.append(batch, split, stop);
+      const stop = Math.min(end, start + this.layout.batchRows - this.tail.length);
+      const min = isSorted ? batch.ts[perm === null ? start : perm[start]] : minTimestamp(batch.ts, perm, start, stop);
+      this.tail.append(batch, perm, start, stop, min, isSorted, mainMax !== null && min < mainMax);
       this.tailView = null;
       if (this.tail.length >= this.layout.batchRows) this.seal();
       start = stop;
     }
   }
 
-  /** Turns the tail into a sealed batch (it never holds more than `batchRows` rows). */
+  /**
+   * Seals the tail: rows at or after everything sealed (strictly after every run, whose rows
+   * are older) extend `main`; the earlier ones become a new run.
+   */
   seal(): void {
     if (this.tail.length === 0) return;
     const rows = this.tail.take();
     this.tailView = null;
-    this.batches.push(this.build(rows));
-  }
-
-  /** Sealed batches plus the tail view, all in timestamp order. */
-  views(): BatchView[] {
-    if (this.tail.length === 0) return this.batches;
-    this.tailView ??= this.build(this.tail.sorted());
-    return [...this.batches, this.tailView];
-  }
-
-  /** Adds a batch loaded from a checkpoint (they arrive in order). */
-  restore(view: BatchView): void {
-    this.batches.push(view);
+    const n = rows.ts.length;
+    let split = 0;
+    if (this.main.length > 0 || this.runs.length > 0) {
+      const mainMax = this.main.length === 0 ? rows.ts[0] : this.main[this.main.length - 1].maxTs;
+      const bound = this.runs.length > 0 && this.runsMaxTs >= mainMax ? this.runsMaxTs + 1n : mainMax;
+      let hi = n;
+      while (split < hi) { const m = (split + hi) >>> 1; if (rows.ts[m] < bound) split = m + 1; else hi = m; }
+    }
+    if (split > 0) this.addRun(this.build(sliceRows(rows, 0, split)));
+    if (split < n) this.main = [...this.main, this.build(sliceRows(rows, split, n))];
   }
 
   /**
-   * Rewrites only the sealed batches that the late rows [start, end) fall among: those ending
-   * after the earliest late row and starting at or before the latest one (a batch starting at
-   * exactly that time holds earlier-inserted ties, which must stay first).
+   * Batches in time order, never overlapping, ties in insertion order: what ordered reads need.
+   * Late rows are merged first (finishing the compaction they are waiting for). A fresh array.
    */
-  private mergeLate(batch: NormalizedBatch, start: number, end: number): void {
-    const lateMin = batch.ts[start];
-    const lateMax = batch.ts[end - 1];
-    let k = this.batches.length;
-    while (k > 0 && this.batches[k - 1].maxTs > lateMin) k--;
-    let m = k;
-    while (m < this.batches.length && this.batches[m].minTs <= lateMax) m++;
-    const parts = this.batches.slice(k, m).map((b) => batchColumns(b, this.layout.columns));
-    parts.push(sliceRows(batch, start, end));
-    const merged = concatRows(parts);
-    const perm = sortPermutation(merged.ts);
-    const sorted = perm === null ? merged : permuteRows(merged, perm);
-    this.batches.splice(k, m - k, ...this.chunks(sorted));
+  orderedViews(): BatchView[] {
+    const mainMax = this.main.length === 0 ? null : this.main[this.main.length - 1].maxTs;
+    const tailMin = this.tail.minTs;
+    if (this.tail.length > 0 && mainMax !== null && (tailMin < mainMax || (this.runs.length > 0 && tailMin <= this.runsMaxTs))) this.seal();
+    while (this.runs.length > 0) this.compactStep();
+    const out = [...this.main];
+    if (this.tail.length > 0) out.push(this.tailView ??= this.build(this.tail.sorted()));
+    return out;
   }
 
-  /** Sorted rows as sealed batches of at most `batchRows` rows. */
-  private chunks(rows: NormalizedBatch): BatchView[] {
-    const size = this.layout.batchRows;
-    const out: BatchView[] = [];
-    for (let at = 0; at < rows.ts.length; at += size) {
-      const end = Math.min(rows.ts.length, at + size);
-      const whole = at === 0 && end === rows.ts.length;
-      out.push(this.build(whole ? rows : {
-        ts: rows.ts.slice(at, end),
-        columns: rows.columns.map((c) => permuteColumn(c, null, at, end)),
-      }));
-    }
+  /** Every batch as stored: `main`, then the runs in seal order, then the tail. A fresh array. */
+  storedViews(): BatchView[] {
+    const out = [...this.main, ...this.runs];
+    if (this.tail.length > 0) out.push(this.tailView ??= this.build(this.tail.sorted()));
     return out;
+  }
+
+  /**
+   * Takes back a batch of storedViews() (in that order): it extends `main` while it does not
+   * overlap it, and is a run from the first one that does.
+   */
+  restore(view: BatchView): void {
+    const mainMax = this.main.length === 0 ? null : this.main[this.main.length - 1].maxTs;
+    if (this.runs.length === 0 && (mainMax === null || view.minTs >= mainMax)) this.main = [...this.main, view];
+    else this.addRun(view);
+  }
+
+  /** One bounded step of compaction: merges one window of the oldest runs into `main`. */
+  compactStep(): void {
+    if (this.job === null) {
+      if (this.runs.length === 0) return;
+      this.job = this.startJob();
+    }
+    const job = this.job;
+    if (!job.isDone) job.step();
+    if (!job.isDone) return;
+    // Swap in: main = before + merged + after (batches sealed into `main` meanwhile come after).
+    const start = this.jobStart;
+    this.main = [...this.main.slice(0, start), ...job.out, ...this.main.slice(start + job.sources[0].length)];
+    this.runs = this.runs.slice(job.sources.length - 1);
+    this.runsMaxTs = this.runs.reduce((m, r) => (r.maxTs > m ? r.maxTs : m), this.runs.length === 0 ? 0n : this.runs[0].maxTs);
+    this.job = null;
+  }
+
+  /**
+   * A job for every run sealed so far, with the part of `main` they fall among: from the first
+   * batch ending after the earliest run row to the last batch starting at or before the latest
+   * one (a batch starting at exactly that time holds older ties, which must come first).
+   */
+  private startJob(): Compaction {
+    let min = this.runs[0].minTs;
+    for (const r of this.runs) if (r.minTs < min) min = r.minTs;
+    const start = this.firstAfter(min);
+    let end = start;
+    while (end < this.main.length && this.main[end].minTs <= this.runsMaxTs) end++;
+    this.jobStart = start;
+    return new Compaction(this.layout, [this.main.slice(start, end), ...this.runs.map((r) => [r])]);
+  }
+
+  /** Index of the first batch of `main` ending after `ts`. */
+  private firstAfter(ts: bigint): number {
+    let i = 0;
+    while (i < this.main.length && this.main[i].maxTs <= ts) i++;
+    return i;
+  }
+
+  private addRun(view: BatchView): void {
+    if (this.runs.length === 0 || view.maxTs > this.runsMaxTs) this.runsMaxTs = view.maxTs;
+    this.runs = [...this.runs, view];
+    this.onRun(this);
   }
 
   private build(rows: NormalizedBatch): BatchView {

@@ -1,7 +1,10 @@
-// A time-series table: schema plus time shards. Inserts split a sorted batch into per-shard
-// runs; scans walk the shards overlapping a range in time order. Reads see sealed batches and a
-// sorted view of each tail, so results never depend on when a tail was sealed.
+// A time-series table: schema plus time shards. Inserts group a batch's rows by shard, in any
+// order; scans walk the shards overlapping a range in time order. Reads see sealed batches and a
+// sorted view of each tail, so results never depend on when a tail was sealed. Late rows wait in
+// runs that a background compactor merges (shard.ts); a scan merges those it meets first.
 import type { NormalizedBatch } from './batch-input.js';
+import { Compactor } from './compactor.js';
+import { partitionByShard } from './shard-partition.js';
 import { Shard } from './shard.js';
 import { TableLayout } from './table-layout.js';
 import type { BatchView, ColumnDef } from '../types.js';
@@ -14,6 +17,7 @@ export class Table {
   /** Shards by id (floor(ts / shardSize)); `order` keeps the ids sorted for scans. */
   private readonly shards = new Map<bigint, Shard>();
   private order: bigint[] = [];
+  private readonly compactor = new Compactor();
 
   constructor(
     readonly name: string,
@@ -35,24 +39,19 @@ export class Table {
     return n;
   }
 
-  /** Inserts a normalized (timestamp-sorted) batch. */
+  /** Inserts a normalized batch, its rows in any order: each shard gets its rows in their order. */
   insert(batch: NormalizedBatch): void {
-    const ts = batch.ts;
-    let start = 0;
-    while (start < ts.length) {
-      const id = this.shardId(ts[start]);
-      const limit = (id + 1n) * this.shardSize;
-      // Rows are sorted: binary-search the first row of the next shard.
-      let lo = start + 1;
-      let hi = ts.length;
-      while (lo < hi) { const mid = (lo + hi) >> 1; if (ts[mid] < limit) lo = mid + 1; else hi = mid; }
-      const end = lo;
-      this.shard(id).insert(batch, start, end);
-      start = end;
+    const parts = partitionByShard(batch.ts, this.shardSize, (ts) => this.shardId(ts));
+    for (let k = 0; k < parts.ids.length; k++) {
+      this.shard(parts.ids[k], parts.isSorted).insert(batch, parts.perm, parts.starts[k], parts.starts[k + 1], parts.isSorted);
     }
   }
 
-  /** Batches overlapping [from, to) in timestamp order. A batch may extend past the range. */
+  /**
+   * Batches overlapping [from, to) in timestamp order, never overlapping each other, ties in
+   * insertion order. A batch may extend past the range. The array is the caller's to keep, and
+   * no batch in it ever changes.
+   */
   scan(from: bigint, to: bigint): BatchView[] {
     const out: BatchView[] = [];
     if (from >= to) return out;
@@ -60,33 +59,49 @@ export class Table {
     const last = this.shardId(to - 1n);
     for (const id of this.order) {
       if (id < first || id > last) continue;
-      for (const v of this.shards.get(id)!.views()) if (v.maxTs >= from && v.minTs < to) out.push(v);
+      for (const v of this.shards.get(id)!.orderedViews()) if (v.maxTs >= from && v.minTs < to) out.push(v);
     }
     return out;
   }
 
-  /** Every batch, tails included: what a checkpoint writes. */
+  /**
+   * Every batch as stored, tails included: what a checkpoint writes. Per shard in time order:
+   * its merged batches, then its late runs in the order they were sealed (they may overlap).
+   * Each is immutable, so a checkpoint may tell written ones apart by identity.
+   */
   allBatches(): BatchView[] {
-    return this.order.flatMap((id) => this.shards.get(id)!.views());
+    return this.order.flatMap((id) => this.shards.get(id)!.storedViews());
   }
 
-  /** Appends a checkpointed batch (called in timestamp order). */
+  /** Takes back a batch of allBatches(), called in the order allBatches() gave them. */
   restore(view: BatchView): void {
     this.shard(this.shardId(view.minTs)).restore(view);
+  }
+
+  /** True while late runs wait for background compaction. */
+  get isCompacting(): boolean {
+    return !this.compactor.isIdle;
+  }
+
+  /** Stops background compaction for good (the table is closed or dropped); data stays readable. */
+  stopCompaction(): void {
+    this.compactor.stop();
   }
 
   private shardId(ts: bigint): bigint {
     return ts >= 0n ? ts / this.shardSize : -((-ts - 1n) / this.shardSize) - 1n;
   }
 
-  private shard(id: bigint): Shard {
+  /** The shard `id`, created if missing; `isInOrder`: the rows come from a sorted insert. */
+  private shard(id: bigint, isInOrder = false): Shard {
     let s = this.shards.get(id);
     if (s !== undefined) return s;
     const newest = this.order.length === 0 ? null : this.order[this.order.length - 1];
-    // Time moved on: the previous newest shard will rarely get more rows, so seal its tail now
-    // rather than keep a half-empty growable buffer per shard.
-    if (newest !== null && id > newest) this.shards.get(newest)!.seal();
-    s = new Shard(this.layout);
+    // Time moved on in an in-order stream: the previous newest shard will rarely get more rows,
+    // so seal its tail now rather than keep a half-empty growable buffer per shard. Not for
+    // unsorted inserts: their earlier shards still get rows, which would all become late runs.
+    if (isInOrder && newest !== null && id > newest) this.shards.get(newest)!.seal();
+    s = new Shard(this.layout, (shard) => this.compactor.schedule(shard));
     this.shards.set(id, s);
     this.order.push(id);
     if (newest !== null && id < newest) this.order.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

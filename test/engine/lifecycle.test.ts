@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Database } from '../../engine/database.js';
+import type { OpenOptions } from '../../engine/database.js';
+import { formatOwner, ownerOf } from '../../engine/durability/lock-file.js';
 import { SvcError } from '../../engine/errors.js';
 import type { Durability } from '../../engine/types.js';
 import { copyAside, expectCode, readRows, tempDir } from './helpers.js';
@@ -55,7 +57,6 @@ describe('close', () => {
       ['insert (empty batch)', () => db.insert('table', { $timestamp: [] })],
       ['insertRows', () => db.insertRows('table', [{ $timestamp: 1n, v: 1 }])],
       ['scan', () => db.scan('table', 0n, 10n)],
-      ['table', () => db.table('table')],
       ['findEntries', () => db.findEntries({ withTags: [], withoutTags: [], types: [] })],
       ['checkpoint', () => db.checkpoint()],
       ['query', () => db.query('SELECT 1')],
@@ -124,9 +125,46 @@ describe('lock', () => {
       const dataDir = await tempDir();
       await writeFile(join(dataDir, 'LOCK'), content);
       const db = await Database.open({ dataDir });
-      assert.equal((await readFile(join(dataDir, 'LOCK'), 'utf8')).trim(), String(process.pid));
+      assert.equal((await readFile(join(dataDir, 'LOCK'), 'utf8')), formatOwner(ownerOf(process.pid)!));
       await db.close();
       await assert.rejects(readFile(join(dataDir, 'LOCK')), { code: 'ENOENT' });
+    }
+  });
+
+  // After a container restart the new process often gets the pid the old owner had: a lock with
+  // this very pid but another start time or boot is stale, not "in use by this process".
+  it('a lock with this process\'s pid but another start time or boot is stale and taken over', async () => {
+    const me = ownerOf(process.pid)!;
+    assert.ok(me.bootId !== '' && me.startTime !== '', 'this test needs /proc');
+    const stale = [
+      { ...me, startTime: String(Number(me.startTime) + 1) },
+      { ...me, bootId: '00000000-0000-0000-0000-000000000000' },
+    ];
+    for (const owner of stale) {
+      const dataDir = await tempDir();
+      await writeFile(join(dataDir, 'LOCK'), formatOwner(owner));
+      const db = await Database.open({ dataDir });
+      assert.equal(await readFile(join(dataDir, 'LOCK'), 'utf8'), formatOwner(me));
+      await db.close();
+    }
+  });
+
+  it('a live owner is refused: this process, or another one recorded with its start time', async () => {
+    const dataDir = await tempDir();
+    const db = await Database.open({ dataDir });
+    await expectCode(() => Database.open({ dataDir }), 'DatabaseLocked', new RegExp(`in use by process ${process.pid} \\(this process\\)`));
+    await db.close();
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    try {
+      const other = ownerOf(child.pid!)!;
+      assert.ok(other !== null);
+      await writeFile(join(dataDir, 'LOCK'), formatOwner(other));
+      await expectCode(() => Database.open({ dataDir }), 'DatabaseLocked', new RegExp(`in use by process ${child.pid}`));
+      // The same pid recorded with another start time is someone else, long gone.
+      await writeFile(join(dataDir, 'LOCK'), formatOwner({ ...other, startTime: String(Number(other.startTime) - 1) }));
+      await (await Database.open({ dataDir })).close();
+    } finally {
+      child.kill('SIGKILL');
     }
   });
 
@@ -135,17 +173,46 @@ describe('lock', () => {
     const db = await Database.open({ dataDir });
     await db.createBlob('x', 'y');
     await db.close();
-    const manifest = (await readdir(join(dataDir, 'checkpoints')))[0];
-    await writeFile(join(dataDir, 'checkpoints', manifest, 'MANIFEST'), 'broken');
+    const manifest = (await readdir(join(dataDir, 'checkpoints'))).find((n) => n.endsWith('.manifest'))!;
+    await writeFile(join(dataDir, 'checkpoints', manifest), 'broken');
     await expectCode(() => Database.open({ dataDir }), 'CheckpointCorrupt');
     await assert.rejects(readFile(join(dataDir, 'LOCK')), { code: 'ENOENT' });
   });
 });
 
 describe('options', () => {
-  it('rejects an unknown durability with InvalidArgument', async () => {
-    const dataDir = await tempDir();
-    await expectCode(() => Database.open({ dataDir, durability: 'sometimes' as Durability }), 'InvalidArgument', /durability/);
+  const bad: [name: string, options: Record<string, unknown>, message: RegExp][] = [
+    ['an unknown durability', { durability: 'sometimes' }, /durability must be fsync, os or none/],
+    ['batchRows 0 (looped forever)', { batchRows: 0 }, /batchRows must be an integer from 1 to 16777216, got 0/],
+    ['batchRows fractional', { batchRows: 1.5 }, /batchRows must be an integer/],
+    ['batchRows too big', { batchRows: 2 ** 24 + 1 }, /batchRows must be an integer from 1 to 16777216/],
+    ['batchRows a string', { batchRows: '100' }, /batchRows must be an integer/],
+    ['checkpointWalBytes NaN', { checkpointWalBytes: Number.NaN }, /checkpointWalBytes must be an integer from 1 /],
+    ['checkpointWalBytes negative', { checkpointWalBytes: -1 }, /checkpointWalBytes must be an integer from 1 /],
+    ['walSegmentBytes under 1 KiB', { walSegmentBytes: 1023 }, /walSegmentBytes must be an integer from 1024 to 2147483647, got 1023/],
+    ['walSegmentBytes Infinity', { walSegmentBytes: Number.POSITIVE_INFINITY }, /walSegmentBytes must be an integer/],
+    ['sweepIntervalMs negative', { sweepIntervalMs: -5 }, /sweepIntervalMs must be an integer from 0 /],
+    ['log not a function', { log: 'console' }, /log must be a function/],
+  ];
+  for (const [name, extra, message] of bad) {
+    it(`${name} → InvalidArgument saying the limit, before anything is created`, async () => {
+      const dataDir = join(await tempDir(), 'data');
+      await expectCode(() => Database.open({ dataDir, ...extra } as OpenOptions), 'InvalidArgument', message);
+      await assert.rejects(readdir(dataDir), { code: 'ENOENT' });
+    });
+  }
+
+  it('a missing or empty dataDir → InvalidArgument', async () => {
+    await expectCode(() => Database.open({} as OpenOptions), 'InvalidArgument', /dataDir/);
+    await expectCode(() => Database.open({ dataDir: '' }), 'InvalidArgument', /dataDir/);
+    await expectCode(() => Database.open(undefined as unknown as OpenOptions), 'InvalidArgument', /dataDir/);
+  });
+
+  it('a dataDir that is a file → StorageFailed naming the path (no raw fs error)', async () => {
+    const file = join(await tempDir(), 'plain-file');
+    await writeFile(file, 'x');
+    const e = await expectCode(() => Database.open({ dataDir: file }), 'StorageFailed');
+    assert.ok(e.message.includes(file), e.message);
   });
 
   it('creates a missing data directory, nested', async () => {

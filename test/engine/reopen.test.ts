@@ -218,8 +218,8 @@ const scenarios: Scenario[] = [
         await m.table(db, 'tb/all', ALL_TYPES);
         await m.insert(db, 'tb/all', rows(10, 30, 0, 1000, ['a', 'b']), true);
         await m.insert(db, 'tb/all', rows(11, 7, 500, 2000, ['b', 'c']), false);
-        await m.table(db, 'tb/shards', ALL_TYPES, 100n);
-        await m.insert(db, 'tb/shards', rows(12, 40, -500, 500, ['p', 'q', 'r']), true);
+        await m.table(db, 'tb/shards', ALL_TYPES, 1_000_000_000n); // the smallest shard size: 1s
+        await m.insert(db, 'tb/shards', rows(12, 40, -5e9, 5e9, ['p', 'q', 'r']), true);
         await m.table(db, 'tb/drop', [{ name: 'v', type: 'INT64' }]);
         await m.insert(db, 'tb/drop', [{ $timestamp: 1n, v: 1n }], true);
         await m.table(db, 'tb/plain', [{ name: 'd', type: 'DOUBLE' }, { name: 'i', type: 'INT64' }]); // no SYMBOL column
@@ -227,7 +227,7 @@ const scenarios: Scenario[] = [
       },
       async (db, m) => {
         await m.insert(db, 'tb/all', rows(20, 25, -100, 3000, ['c', 'd']), true); // late rows and new symbols
-        await m.insert(db, 'tb/shards', rows(21, 15, -1000, 1000, ['s', 'p']), false);
+        await m.insert(db, 'tb/shards', rows(21, 15, -1e10, 1e10, ['s', 'p']), false);
         await m.remove(db, 'tb/drop');
         await m.table(db, 'tb/empty', [{ name: 'v', type: 'SYMBOL' }]);
         await m.table(db, 'tb/drop', [{ name: 'w', type: 'STRING' }]);
@@ -236,7 +236,7 @@ const scenarios: Scenario[] = [
       async (db, m) => {
         // After recovery: late rows merge into restored batches; old and new symbols mix.
         await m.insert(db, 'tb/all', rows(30, 20, -200, 4000, ['a', 'e']), true);
-        await m.insert(db, 'tb/shards', rows(31, 20, -2000, 2000, ['t', 'q']), false);
+        await m.insert(db, 'tb/shards', rows(31, 20, -2e10, 2e10, ['t', 'q']), false);
         await m.insert(db, 'tb/empty', [{ $timestamp: 5n, v: 'first' }], false);
         // Only newer rows: restored batches stay as loaded next to a new one built here.
         await m.insert(db, 'tb/plain', [{ $timestamp: 9n, d: 9, i: null }, { $timestamp: 10n, d: 10, i: 10n }], true);
@@ -262,7 +262,7 @@ const modes: Mode[] = [
 ];
 
 async function checkpointNames(dataDir: string): Promise<string[]> {
-  return (await readdir(join(dataDir, 'checkpoints'))).filter((n) => /^\d{12}$/.test(n));
+  return (await readdir(join(dataDir, 'checkpoints'))).filter((n) => /^\d{12}\.manifest$/.test(n));
 }
 
 describe('reopen', () => {

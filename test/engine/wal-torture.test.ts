@@ -5,12 +5,14 @@
 // - a flipped byte anywhere in the header and in sampled payload bytes of every earlier record
 //   (and in an earlier segment, or a record cut short there) fails the open with WalCorrupt
 //   naming the file and the record's byte offset, leaving the file untouched;
-// - a flipped byte, a truncation, an extra byte or a missing file in a checkpoint (MANIFEST,
-//   entries.bin, table-N.arrow) fails the open with CheckpointCorrupt naming the file;
-// - leftovers of a checkpoint interrupted by a crash (an older checkpoint and the WAL it covers
-//   not yet deleted, a half-written .tmp directory) are ignored and cleaned up, nothing twice.
+// - a flipped byte, a truncation, an extra byte or a missing file in a checkpoint (its
+//   manifest, entries file, one Arrow file per table) fails the open with CheckpointCorrupt
+//   naming the file;
+// - leftovers of a checkpoint interrupted by a crash (an older manifest, its files and the WAL
+//   it covers not yet deleted, a half-written manifest .tmp and data file of the next one) are
+//   ignored and cleaned up, nothing twice.
 import assert from 'node:assert/strict';
-import { cp, mkdir, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { Database } from '../../engine/database.js';
@@ -200,7 +202,6 @@ describe('WAL damaged before the end', () => {
 
 describe('checkpoint damaged', () => {
   let base: string;
-  let checkpoint: string;
   let files: string[];
   before(async () => {
     base = await tempDir();
@@ -213,9 +214,10 @@ describe('checkpoint damaged', () => {
     await db.attachTag('b1', 'tag');
     await db.createBlob('b2', new Uint8Array(300).fill(7));
     await db.close();
-    [checkpoint] = await readdir(join(base, 'checkpoints'));
-    files = (await readdir(join(base, 'checkpoints', checkpoint))).sort();
-    assert.deepEqual(files, ['MANIFEST', 'entries.bin', 'table-0.arrow', 'table-1.arrow']);
+    // FORMAT only marks that a checkpoint once completed; the rest is the checkpoint.
+    files = (await readdir(join(base, 'checkpoints'))).filter((n) => n !== 'FORMAT').sort();
+    assert.equal(files.length, 4);
+    assert.match(files.join(' '), /^(\d{12})-0\.arrows \1-1\.arrows \1-e0\.bin \1\.manifest$/);
     const ok = await Database.open({ dataDir: await fresh(base) });
     checkEarlierState(ok);
     await ok.close();
@@ -224,12 +226,12 @@ describe('checkpoint damaged', () => {
   it('a flipped byte in any checkpoint file → CheckpointCorrupt naming the file', async () => {
     const rand = prng(7);
     for (const name of files) {
-      const original = await readFile(join(base, 'checkpoints', checkpoint, name));
+      const original = await readFile(join(base, 'checkpoints', name));
       const positions = new Set([0, 3, 4, Math.floor(original.length / 2), original.length - 1]);
       for (let i = 0; i < 4; i++) positions.add(randInt(rand, 0, original.length - 1));
       for (const position of positions) {
         const dir = await fresh(base);
-        const file = join(dir, 'checkpoints', checkpoint, name);
+        const file = join(dir, 'checkpoints', name);
         const damaged = Buffer.from(original);
         damaged[position] ^= 1 << randInt(rand, 0, 7);
         await writeFile(file, damaged);
@@ -242,7 +244,7 @@ describe('checkpoint damaged', () => {
 
   it('a truncated, extended or missing checkpoint file → CheckpointCorrupt', async () => {
     for (const name of files) {
-      const original = await readFile(join(base, 'checkpoints', checkpoint, name));
+      const original = await readFile(join(base, 'checkpoints', name));
       const damages: [string, (file: string) => Promise<void>][] = [
         ['truncated', (file) => truncate(file, original.length - 1)],
         ['emptied', (file) => truncate(file, 0)],
@@ -251,7 +253,7 @@ describe('checkpoint damaged', () => {
       ];
       for (const [how, damage] of damages) {
         const dir = await fresh(base);
-        const file = join(dir, 'checkpoints', checkpoint, name);
+        const file = join(dir, 'checkpoints', name);
         await damage(file);
         await expectCode(() => Database.open({ dataDir: dir }), 'CheckpointCorrupt').catch((err: Error) => assert.fail(`${name} ${how}: ${err.message}`));
         await rm(dir, { recursive: true, force: true });
@@ -279,21 +281,23 @@ describe('checkpoint interrupted by a crash', () => {
     await db.close();
 
     // As if the crash came before the old checkpoint and WAL were deleted, and mid-way through
-    // writing a third checkpoint.
+    // writing a third checkpoint (a data file written, the manifest not yet renamed).
     const [oldSegment] = await segments(beforeFirst);
-    const [oldCheckpoint] = await readdir(join(first, 'checkpoints'));
-    const [latest] = await readdir(join(crashed, 'checkpoints'));
-    assert.ok(oldCheckpoint < latest);
+    const latestFiles = (await readdir(join(crashed, 'checkpoints'))).sort();
+    const [oldManifest] = (await readdir(join(first, 'checkpoints'))).filter((n) => n.endsWith('.manifest'));
+    const [latest] = latestFiles.filter((n) => n.endsWith('.manifest'));
+    assert.ok(oldManifest < latest);
     await cp(join(beforeFirst, 'wal', oldSegment), join(crashed, 'wal', oldSegment));
-    await cp(join(first, 'checkpoints', oldCheckpoint), join(crashed, 'checkpoints', oldCheckpoint), { recursive: true });
-    const tmp = join(crashed, 'checkpoints', `${String(Number(latest) + 1).padStart(12, '0')}.tmp`);
-    await mkdir(tmp);
-    await writeFile(join(tmp, 'entries.bin'), 'half written');
+    for (const name of await readdir(join(first, 'checkpoints'))) await cp(join(first, 'checkpoints', name), join(crashed, 'checkpoints', name), { force: false });
+    const next = String(Number(latest.slice(0, 12)) + 1).padStart(12, '0');
+    await writeFile(join(crashed, 'checkpoints', `${next}.manifest.tmp`), 'half written');
+    await writeFile(join(crashed, 'checkpoints', `${next}-0.arrows`), 'half written');
+    assert.ok((await readdir(join(crashed, 'checkpoints'))).length > latestFiles.length + 2);
 
     const recovered = await Database.open({ dataDir: crashed, sweepIntervalMs: 0 });
     assert.deepEqual(readRows(recovered, 't').map((r) => r.v), [0n, 1n, 10n, 11n, 20n, 21n]);
     assert.deepEqual(recovered.listAliases('').aliases, ['b1', 'b2', 't']);
-    assert.deepEqual(await readdir(join(crashed, 'checkpoints')), [latest]);
+    assert.deepEqual((await readdir(join(crashed, 'checkpoints'))).sort(), latestFiles);
     assert.ok(!(await segments(crashed)).includes(oldSegment));
     await recovered.close();
   });

@@ -46,6 +46,14 @@ const CASES: { name: string; query: string; offset: number; expected?: string[];
   { name: 'INSERT value that is an expression', query: 'INSERT INTO t ($timestamp, a) VALUES (now, 1 + 2)', offset: 45 },
   { name: 'INSERT without a column list', query: 'INSERT INTO t VALUES (1)', offset: 14, expected: ["'('"] },
   { name: 'nesting too deep', query: `SELECT ${'('.repeat(300)}a${')'.repeat(300)} FROM t`, offset: 7 + 256, message: /nested parentheses/ },
+  { name: 'NOT chain too deep', query: `SELECT a FROM t WHERE ${'NOT '.repeat(300)}a > 1`, offset: 22 + 4 * 43, message: /nested more than 256/ },
+  { name: 'empty IN list', query: 'SELECT a FROM t WHERE a IN ()', offset: 28 },
+  { name: 'IN without parentheses', query: 'SELECT a FROM t WHERE a IN 1, 2', offset: 27, expected: ["'('"] },
+  { name: 'NOT IN spelled IN NOT', query: 'SELECT a FROM t WHERE a IN NOT (1)', offset: 27 },
+  { name: 'time past the int64 span', query: 'SELECT a FROM t WHERE $timestamp < 2262-04-11T23:47:16.854775808Z', offset: 35, message: /outside the representable range: years 1678 to 2261/ },
+  { name: 'time before the int64 span', query: 'SELECT a FROM t IN RANGE(1677-01-01, +1d)', offset: 25, message: /outside the representable range: years 1678 to 2261/ },
+  { name: 'year past the int64 span', query: 'SELECT a FROM t IN RANGE(2263, +1d)', offset: 25, message: /year 2263 .*outside the representable range: years 1678 to 2261/ },
+  { name: 'a huge year', query: `SELECT a FROM t IN RANGE(${'9'.repeat(400)}, +1d)`, offset: 25, message: /outside the representable range/ },
   { name: 'expression too deep', query: `SELECT ${Array.from({ length: 300 }, () => 'a').join('+')} FROM t`, offset: 8 + 2 * 256, message: /nested more than 256/ },
 ];
 

@@ -113,13 +113,15 @@ const CASES: { name: string; query: string; expected: unknown }[] = [
     query: "SELECT a FROM t WHERE a + 1 * -2 > 3 AND NOT b ~ '^x' OR c !~* 'Y'",
     expected: {
       where: {
-        kind: 'Binary', op: 'OR', offset: 22,
-        left: {
-          kind: 'Binary', op: 'AND',
-          left: { kind: 'Binary', op: '>', left: { op: '+', left: col('a'), right: { op: '*', left: int(1n), right: int(-2n) } }, right: int(3n) },
-          right: { kind: 'Unary', op: 'NOT', offset: 41, operand: { kind: 'Binary', op: '~', left: col('b'), right: str('^x') } },
+        kind: 'Logical', op: 'OR', offset: 22,
+        operands: [{
+          kind: 'Logical', op: 'AND',
+          operands: [
+            { kind: 'Binary', op: '>', left: { op: '+', left: col('a'), right: { op: '*', left: int(1n), right: int(-2n) } }, right: int(3n) },
+            { kind: 'Unary', op: 'NOT', offset: 41, operand: { kind: 'Binary', op: '~', left: col('b'), right: str('^x') } },
+          ],
         },
-        right: { kind: 'Binary', op: '!~*', left: col('c'), right: str('Y') },
+        { kind: 'Binary', op: '!~*', left: col('c'), right: str('Y') }],
       },
     },
   },
@@ -127,6 +129,39 @@ const CASES: { name: string; query: string; expected: unknown }[] = [
     name: 'all comparison and regex operators',
     query: "SELECT a FROM t WHERE a = 1 OR a != 1 OR a < 1 OR a <= 1 OR a > 1 OR a >= 1 OR s ~ 'x' OR s !~ 'x' OR s ~* 'x' OR s !~* 'x'",
     expected: { columns: [item('a')] },
+  },
+  {
+    name: 'AND/OR chains are one node each; a parenthesized chain on the left joins its chain',
+    query: 'SELECT a FROM t WHERE a = 1 OR a = 2 OR (a = 3 OR a = 4) OR b AND c AND (d AND e)',
+    expected: {
+      where: {
+        kind: 'Logical', op: 'OR',
+        operands: [
+          { op: '=', right: int(1n) }, { op: '=', right: int(2n) },
+          { kind: 'Logical', op: 'OR', operands: [{ op: '=', right: int(3n) }, { op: '=', right: int(4n) }] },
+          { kind: 'Logical', op: 'AND', operands: [col('b'), col('c'), { kind: 'Logical', op: 'AND', operands: [col('d'), col('e')] }] },
+        ],
+      },
+    },
+  },
+  {
+    name: '(a OR b) OR c is the chain a, b, c',
+    query: 'SELECT a FROM t WHERE (a OR b) OR c',
+    expected: { where: { kind: 'Logical', op: 'OR', operands: [col('a'), col('b'), col('c')] } },
+  },
+  {
+    name: 'IN and NOT IN lists, with any expressions as values',
+    query: "SELECT x IN (1, 2.5, -3), s NOT IN ('a', NULL, now - 1h) FROM t WHERE v + 1 IN (2) AND NOT w IN (3)",
+    expected: {
+      columns: [item('(x IN (1,2.5,-3))'), item("(s NOT IN ('a',NULL,(now-1h)))")],
+      where: {
+        kind: 'Logical', op: 'AND',
+        operands: [
+          { kind: 'InList', offset: 70, isNegated: false, operand: { kind: 'Binary', op: '+' }, values: [int(2n)] },
+          { kind: 'Unary', op: 'NOT', operand: { kind: 'InList', operand: col('w'), values: [int(3n)], isNegated: false } },
+        ],
+      },
+    },
   },
   {
     name: 'left associativity and parentheses',
@@ -154,8 +189,10 @@ const CASES: { name: string; query: string; expected: unknown }[] = [
     expected: {
       where: {
         op: 'AND',
-        left: { op: '>=', left: col('$timestamp'), right: at('2017-01-01T10:00:35Z', 123456789n) },
-        right: { op: '<', right: { op: '-', left: { kind: 'TimePoint', base: 'now' }, right: { kind: 'Duration', nanos: HOUR } } },
+        operands: [
+          { op: '>=', left: col('$timestamp'), right: at('2017-01-01T10:00:35Z', 123456789n) },
+          { op: '<', right: { op: '-', left: { kind: 'TimePoint', base: 'now' }, right: { kind: 'Duration', nanos: HOUR } } },
+        ],
       },
     },
   },

@@ -2,6 +2,7 @@
 // `at` names the token (its first occurrence, or the n-th with `nth`), so offsets stay readable.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { catalogOf } from '../../engine/database.js';
 import type { Database } from '../../engine/database.js';
 import { SvcError } from '../../engine/errors.js';
 import type { ErrorCode } from '../../engine/errors.js';
@@ -54,6 +55,12 @@ const CASES: Case[] = [
   { query: 'SELECT -note FROM stocks.apple', code: Q, at: '-' },
   { query: 'SELECT NOT close FROM stocks.apple', code: Q, at: 'NOT' },
   { query: 'SELECT close FROM stocks.apple WHERE close > 1 AND 2', code: Q, at: '2' },
+  { query: "SELECT close FROM stocks.apple WHERE close IN (1, 'a')", code: Q, at: "'a'", message: /cannot compare double with string/ },
+  { query: 'SELECT close FROM stocks.apple WHERE close IN (close > 1)', code: Q, at: 'close', nth: 3, message: /IN cannot compare conditions/ },
+  { query: 'SELECT close FROM stocks.apple WHERE close IN ()', code: 'QuerySyntax', at: ')' },
+  { query: 'SELECT close FROM stocks.apple IN RANGE(1500, +1d)', code: 'QuerySyntax', at: '1500', message: /outside the representable range: years 1678 to 2261/ },
+  { query: 'SELECT close FROM stocks.apple WHERE $timestamp > 2300-01-01', code: 'QuerySyntax', at: '2300-01-01', message: /outside the representable range: years 1678 to 2261/ },
+  { query: 'SELECT close FROM stocks.apple WHERE $timestamp > 2017-02-30', code: 'QuerySyntax', at: '2017-02-30', message: /a valid UTC date/ },
   { query: 'INSERT INTO nope ($timestamp, v) VALUES (now, 1)', code: Q, at: 'nope', message: /no table named 'nope'/ },
   { query: 'INSERT INTO stocks.apple ($timestamp, nope) VALUES (now, 1)', code: Q, at: 'nope' },
   { query: "INSERT INTO stocks.apple ($timestamp, close) VALUES (now, 'x')", code: Q, at: "'x'" },
@@ -65,6 +72,8 @@ const CASES: Case[] = [
   { query: 'CREATE TABLE t3 (a DOUBLE, a INT64)', code: Q, at: 'a', nth: 2 },
   { query: 'CREATE TABLE t3 ($x DOUBLE)', code: Q, at: '$x' },
   { query: 'CREATE TABLE t3 (a DOUBLE) SHARD_SIZE 1mon', code: Q, at: '1mon' },
+  { query: 'CREATE TABLE t3 (a DOUBLE) SHARD_SIZE = 1ns', code: Q, at: '1ns', message: /at least 1s/ },
+  { query: 'CREATE TABLE t3 (a DOUBLE) SHARD_SIZE 999ms', code: Q, at: '999ms', message: /at least 1s/ },
   { query: 'CREATE TABLE stocks.apple (a DOUBLE)', code: 'AliasAlreadyExists', at: 'stocks.apple' },
   { query: 'DROP TABLE nope', code: 'TableNotFound', at: 'nope' },
 ];
@@ -107,12 +116,12 @@ describe('query errors', () => {
   });
 
   it('stops a query past its deadline', async () => {
-    await assert.rejects(executeQuery(db, 'SELECT count(close) FROM stocks.apple GROUP BY 1ns', { deadlineMs: -1 }),
+    await assert.rejects(executeQuery(catalogOf(db), 'SELECT count(close) FROM stocks.apple GROUP BY 1ns', { deadlineMs: 0 }),
       (e: unknown) => e instanceof SvcError && e.code === 'QueryTimeout' && /budget/.test(e.message));
   });
 
   it('rejects non-string query text', async () => {
-    await assert.rejects(executeQuery(db, 42 as unknown as string), (e: unknown) => e instanceof SvcError && e.code === 'InvalidArgument');
+    await assert.rejects(executeQuery(catalogOf(db), 42 as unknown as string), (e: unknown) => e instanceof SvcError && e.code === 'InvalidArgument');
   });
 
   it('leaves the table unchanged when an INSERT fails', async () => {

@@ -20,6 +20,8 @@ export type MCond =
   | { readonly k: 'cmp'; readonly op: CmpOp; readonly l: MExpr; readonly r: MExpr }
   | { readonly k: 'regex'; readonly op: RegexOp; readonly e: MExpr; readonly pattern: string }
   | { readonly k: 'and' | 'or'; readonly l: MCond; readonly r: MCond }
+  /** `e [NOT] IN (values[, NULL])`. */
+  | { readonly k: 'in'; readonly e: MExpr; readonly values: readonly MExpr[]; readonly withNull: boolean; readonly isNegated: boolean }
   | { readonly k: 'not'; readonly c: MCond };
 
 export interface MBucket {
@@ -70,6 +72,7 @@ function condText(c: MCond): string {
     case 'and':
     case 'or': return `(${condText(c.l)} ${c.k.toUpperCase()} ${condText(c.r)})`;
     case 'not': return `NOT (${condText(c.c)})`;
+    case 'in': return `${exprText(c.e)} ${c.isNegated ? 'NOT IN' : 'IN'} (${[...c.values.map(exprText), ...(c.withNull ? ['NULL'] : [])].join(', ')})`;
   }
 }
 

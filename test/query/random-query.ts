@@ -63,8 +63,25 @@ function literalFor(r: Rng, e: MExpr): MExpr {
   return r() < 0.5 ? i64(int(r, -5, 5)) : dbl(int(r, -10, 10) / 2);
 }
 
+/** `e IN (…)` / `NOT IN`, or the same as a chain of `=` ORs (`!=` ANDs), which the planner folds into one set. */
+function membership(r: Rng): MCond {
+  const e = pick(r, [...NUMERIC, col('sv'), col('sym'), col('bv'), col('tv')]);
+  const value = (): MExpr => (e.k === 'col' && e.name === 'tv'
+    ? { k: 'time', v: BASE + BigInt(int(r, 0, 1000)) * 1_000_000_000n }
+    : literalFor(r, e));
+  const values = Array.from({ length: int(r, 1, 5) }, value);
+  const isNegated = r() < 0.4;
+  if (r() < 0.3 && values.length > 1) {
+    // Spelled out: the folding into a set must give the same rows as the comparisons.
+    const terms: MCond[] = values.map((v) => ({ k: 'cmp', op: isNegated ? '!=' : '=', l: e, r: v }));
+    return terms.reduce((a, b) => ({ k: isNegated ? 'and' : 'or', l: a, r: b }));
+  }
+  return { k: 'in', e, values, withNull: r() < 0.15, isNegated };
+}
+
 function rowCondition(r: Rng, depth: number): MCond {
   const x = r();
+  if (x > 0.9) return membership(r);
   if (depth > 0 && x < 0.3) return { k: r() < 0.5 ? 'and' : 'or', l: rowCondition(r, depth - 1), r: rowCondition(r, depth - 1) };
   if (depth > 0 && x < 0.38) return { k: 'not', c: rowCondition(r, depth - 1) };
   if (x < 0.55) return { k: 'regex', op: pick(r, ['~', '!~', '~*', '!~*'] as const), e: pick(r, [col('sv'), col('sym'), col('bv')]), pattern: pick(r, PATTERNS) };
@@ -153,6 +170,10 @@ function havingCondition(r: Rng, keys: readonly string[]): MCond {
   const x = r();
   if (x < 0.2 && keys.includes('sym')) return { k: 'regex', op: '~', e: col('sym'), pattern: pick(r, PATTERNS) };
   if (x < 0.35) return { k: r() < 0.5 ? 'and' : 'or', l: havingCondition(r, keys), r: havingCondition(r, keys) };
+  if (x < 0.45) {
+    const e = agg(pick(r, ['count', 'min', 'max']), pick(r, [col('dv'), col('iv')]));
+    return { k: 'in', e, values: Array.from({ length: int(r, 1, 4) }, () => i64(int(r, -3, 6))), withNull: r() < 0.2, isNegated: r() < 0.5 };
+  }
   const a = agg(pick(r, ['count', 'min', 'max']), pick(r, [col('dv'), col('iv')]));
   return { k: 'cmp', op: pick(r, ['<', '>=', '=', '!='] as const), l: a, r: a.k === 'agg' && a.name === 'count' ? i64(int(r, 0, 6)) : i64(int(r, -5, 5)) };
 }

@@ -61,7 +61,7 @@ function referenced(q: MQuery, table: RefTable): Set<string> {
     if (e.k === 'agg') { if (e.arg === '*') all(); else walk(e.arg); }
   };
   const walkCond = (c: MCond): void => {
-    if (c.k === 'cmp') { walk(c.l); walk(c.r); } else if (c.k === 'regex') walk(c.e);
+    if (c.k === 'cmp') { walk(c.l); walk(c.r); } else if (c.k === 'regex' || c.k === 'in') walk(c.e);
     else if (c.k === 'not') walkCond(c.c); else { walkCond(c.l); walkCond(c.r); }
   };
   for (const i of q.items) { if (i.k === 'star') { set.add('$timestamp'); all(); } else walk(i.e); }
@@ -270,6 +270,14 @@ function evalCond(c: MCond, v: (e: MExpr) => Cell): boolean {
       if (x === null) return false;
       const s = x instanceof Uint8Array ? decoder.decode(x) : String(x);
       return new RegExp(c.pattern, c.op.endsWith('*') ? 'i' : '').test(s) !== c.op.startsWith('!');
+    }
+    case 'in': {
+      // `x IN (a, b)` is `x = a OR x = b`; `x NOT IN (a, b)` is `x != a AND x != b` (a NULL
+      // value compares false, so it makes NOT IN false everywhere).
+      const x = v(c.e);
+      if (x === null) return false;
+      if (!c.isNegated) return c.values.some((e) => { const y = v(e); return y !== null && compare(x, y) === 0; });
+      return !c.withNull && c.values.every((e) => { const y = v(e); return y !== null && compare(x, y) !== 0; });
     }
     case 'cmp': {
       const a = v(c.l);

@@ -1,52 +1,94 @@
-// Streams record batches into an Arrow IPC file on disk. Arrow's writer emits zero-copy chunks
-// (message headers plus views of the column buffers); they are written as they come, with at
-// most IN_FLIGHT bytes queued, so a checkpoint of a large table neither builds one huge buffer
-// (tableToIPC would copy the whole table) nor blocks the event loop while it serializes.
+// Writes record batches as an Arrow IPC stream file and records where each batch's bytes lie
+// (one region per batch: any dictionary or schema message before it, then its own message; a
+// last region holds the end-of-stream marker) with a crc32c per region. The reader then reads a
+// file region by region — each batch's bytes one contiguous piece, so Arrow uses them in place
+// instead of copying a message that straddles two reads — and skips batches no longer live.
+// Chunks are gathered into one writev of about WRITE_BYTES, so neither one huge buffer is built
+// (tableToIPC would copy everything) nor one write call issued per small chunk.
 import { open } from 'node:fs/promises';
 import { crc32c } from '@node-rs/crc32';
-import { RecordBatchFileWriter } from 'apache-arrow';
+import { AsyncByteQueue, RecordBatchStreamWriter } from 'apache-arrow';
 import type { RecordBatch } from 'apache-arrow';
+import { writeAll } from '../write-all.js';
 
-const IN_FLIGHT = 64 * 1024 * 1024;
+const WRITE_BYTES = 1024 * 1024;
 
-/** Writes `batches` to `path` (fsynced); returns the file's size and crc32c. */
-export async function writeArrowFile(path: string, batches: readonly RecordBatch[]): Promise<{ size: number; crc: number }> {
+export interface FileSum {
+  readonly size: number;
+  readonly crc: number;
+}
+
+export interface ArrowFileSum extends FileSum {
+  /** End offset of each region: batch i's is ends[i]; the last one is the end-of-stream marker's. */
+  readonly ends: number[];
+  /** crc32c of each region's bytes. */
+  readonly crcs: number[];
+}
+
+/** The writer's sink, collecting its chunks synchronously so each batch's bytes are known at once. */
+class ChunkSink extends AsyncByteQueue {
+  chunks: Uint8Array[] = [];
+  bytes = 0;
+
+  override write(value: Uint8Array): void {
+    if (value.byteLength === 0) return;
+    this.chunks.push(value);
+    this.bytes += value.byteLength;
+  }
+}
+
+/** Writes `batches` to `path` (fsynced); returns the file's size, crc32c and regions. */
+export async function writeArrowFile(path: string, batches: readonly RecordBatch[]): Promise<ArrowFileSum> {
   const fh = await open(path, 'w');
   try {
-    const writer = new RecordBatchFileWriter();
+    const sink = new ChunkSink();
+    const writer = new RecordBatchStreamWriter();
+    writer.reset(sink as never);
     let size = 0;
     let crc = 0;
-    let produced = 0;
-    // Resolved by the consumer after each chunk, while the producer waits for room.
-    const waiting: { wake: (() => void) | null } = { wake: null };
-    const consume = (async () => {
-      for await (const chunk of writer) {
-        crc = crc32c(chunk, crc);
-        let at = 0;
-        while (at < chunk.length) at += (await fh.write(chunk, at, chunk.length - at, size + at)).bytesWritten;
-        size += chunk.length;
-        waiting.wake?.();
+    const ends: number[] = [];
+    const crcs: number[] = [];
+    let pending: Uint8Array[] = [];
+    let pendingBytes = 0;
+    const region = () => {
+      let regionCrc = 0;
+      for (const c of sink.chunks) {
+        regionCrc = crc32c(c, regionCrc);
+        crc = crc32c(c, crc);
       }
-    })();
-    // A failed write ends the consumer: wake the producer so the error surfaces, not a hang.
-    let isDone = false;
-    void consume.catch(() => undefined).finally(() => { isDone = true; waiting.wake?.(); });
+      pending.push(...sink.chunks);
+      pendingBytes += sink.bytes;
+      size += sink.bytes;
+      sink.chunks = [];
+      sink.bytes = 0;
+      ends.push(size);
+      crcs.push(regionCrc >>> 0);
+    };
+    let written = 0;
+    const flush = async () => {
+      const chunks = pending;
+      pending = [];
+      pendingBytes = 0;
+      written += await writeAll(fh, chunks, written);
+    };
     for (const batch of batches) {
       writer.write(batch);
-      produced += batch.data.children.reduce((sum, d) => sum + bodyBytes(d), 0);
-      while (!isDone && produced - size > IN_FLIGHT) await new Promise<void>((resolve) => { waiting.wake = resolve; });
-      waiting.wake = null;
+      region();
+      if (pendingBytes >= WRITE_BYTES) await flush();
     }
     writer.finish();
-    await consume;
+    region();
+    await flush();
     await fh.sync();
-    return { size, crc: crc >>> 0 };
+    return { size, crc: crc >>> 0, ends, crcs };
   } finally {
     await fh.close();
   }
 }
 
-/** Approximate bytes of a column's buffers (enough for back-pressure). */
-function bodyBytes(data: RecordBatch['data']['children'][number]): number {
-  return (data.values?.byteLength ?? 0) + (data.valueOffsets?.byteLength ?? 0) + (data.nullBitmap?.byteLength ?? 0);
+/** Approximate bytes of a batch's buffers (enough for sizing files). */
+export function batchBytes(batch: RecordBatch): number {
+  let sum = 0;
+  for (const d of batch.data.children) sum += (d.values?.byteLength ?? 0) + (d.valueOffsets?.byteLength ?? 0) + (d.nullBitmap?.byteLength ?? 0);
+  return sum;
 }

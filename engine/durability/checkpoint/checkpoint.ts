@@ -1,201 +1,284 @@
-// Checkpoints: one Arrow IPC file per table plus an entries/tags snapshot, described by a
-// MANIFEST that records every file's size and crc32c and the first WAL segment to replay after
-// it. A checkpoint is built in a temporary directory, every file fsynced, then renamed into place
-// and the parent directory fsynced: it exists whole or not at all.
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+// Incremental checkpoints. Sealed batches are immutable objects, so a batch written once is never
+// written again: the Checkpointer remembers, by object identity, which file holds each batch it
+// wrote or restored, and a checkpoint writes only batches it has not seen — into Arrow IPC stream
+// files of bounded size, each with the SYMBOL dictionaries of its table at that moment (a
+// table's dictionary only grows, so a later one is a superset of an earlier one). Its MANIFEST
+// names every file it keeps, those of earlier checkpoints included. A file whose batches are
+// mostly gone (replaced by compaction or late rows) has its live ones rewritten, so dead rows
+// cannot pile up. Blobs, tags and attachments are rewritten each time, streamed as frames.
+//
+// Crash safety: data files are written and fsynced, the directory fsynced, then the manifest is
+// written to a temporary file, fsynced, renamed and the directory fsynced again. Until that
+// rename the previous manifest is the database, and the new files are leftovers; after it, the
+// files no manifest names are deleted (on open too, for a checkpoint cut short by a crash).
+import { open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { crc32c } from '@node-rs/crc32';
-import { makeData, RecordBatch, Struct, tableFromIPC } from 'apache-arrow';
-import { writeArrowFile } from './arrow-file-writer.js';
-import { Packr } from 'msgpackr';
-import { viewOfBatch } from '../../storage/batch-builder.js';
+import { makeData, RecordBatch, Struct } from 'apache-arrow';
+import type { Vector } from 'apache-arrow';
 import type { EntryStore } from '../../catalog/entry-store.js';
 import { SvcError } from '../../errors.js';
+import { viewOfBatch } from '../../storage/batch-builder.js';
 import { SymbolDictionary } from '../../storage/symbol-dictionary.js';
 import { Table } from '../../storage/table.js';
-import type { BatchView, ColumnDef, ColumnStats } from '../../types.js';
+import type { BatchView } from '../../types.js';
+import { ioLimits } from '../io-limits.js';
 import { listSegments, segmentName } from '../wal/segments.js';
 import { syncDir } from '../wal/wal-writer.js';
+import { readArrowFile } from './arrow-file-reader.js';
+import { batchBytes, writeArrowFile } from './arrow-file-writer.js';
+import { readEntryFile, writeEntryFiles } from './entries-file.js';
+import type { EntryItem } from './entries-file.js';
+import { checkpointName, checkpointsDir, listManifests, manifestName, OWNED_NAME, readManifest, writeManifest } from './manifest.js';
+import type { BatchRef, DataFile, Manifest, TableManifest } from './manifest.js';
 
-// useBigIntExtension: an INT64 column's exact sum statistic may exceed 64 bits.
-const packr = new Packr({ int64AsType: 'bigint', useRecords: false, moreTypes: false, useBigIntExtension: true });
-const MANIFEST = 'MANIFEST';
-
-interface FileSum { readonly size: number; readonly crc: number }
-
-interface TableManifest {
-  readonly name: string;
-  readonly columns: ColumnDef[];
-  readonly shardSize: bigint;
-  readonly file: string | null;
-  readonly stats: ColumnStats[][];
-}
-
-interface Manifest {
-  readonly version: 1;
-  readonly walStart: number;
-  readonly files: Record<string, FileSum>;
-  readonly tables: TableManifest[];
-}
+/**
+ * Written once the first manifest is durable and never removed: with it, a directory without a
+ * manifest has lost one (damage), and without it, data files there are leftovers of a first
+ * checkpoint that a crash cut short (deleted).
+ */
+const FORMAT_MARKER = 'FORMAT';
 
 /** A frozen copy of the state taken synchronously, written out asynchronously. */
 export interface Snapshot {
   readonly walStart: number;
-  readonly blobs: [alias: string, data: Uint8Array, mime: string, expiry: number][];
-  readonly tags: string[];
-  readonly attachments: [alias: string, tag: string][];
-  readonly tables: { readonly table: Table; readonly batches: BatchView[] }[];
+  readonly entries: EntryItem[];
+  readonly tables: readonly SnapshotTable[];
+}
+
+interface SnapshotTable {
+  readonly table: Table;
+  readonly batches: BatchView[];
+  /** The table's SYMBOL dictionaries when the snapshot was taken (null for other columns). */
+  readonly dictionaries: (Vector | null)[];
+}
+
+interface BatchLocation {
+  readonly file: string;
+  readonly index: number;
 }
 
 export function takeSnapshot(store: EntryStore, walStart: number): Snapshot {
-  const snap: Snapshot = { walStart, blobs: [], tags: [], attachments: [], tables: [] };
+  const entries: EntryItem[] = [];
+  const tables: SnapshotTable[] = [];
   for (const [alias, e] of store.entries) {
-    if (e.type === 'blob') snap.blobs.push([alias, e.data, e.mime, e.expiry]);
-    else if (e.type === 'tag') snap.tags.push(alias);
-    else snap.tables.push({ table: e.table, batches: e.table.allBatches() });
+    if (e.type === 'blob') entries.push(['blob', alias, e.data, e.mime, e.expiry]);
+    else if (e.type === 'tag') entries.push(['tag', alias]);
+    else tables.push({ table: e.table, batches: e.table.allBatches(), dictionaries: e.table.layout.dictionaries.map((d) => d?.toVector() ?? null) });
   }
-  for (const [alias, tags] of store.tagsOf) for (const tag of tags) snap.attachments.push([alias, tag]);
-  return snap;
+  for (const [alias, tags] of store.tagsOf) for (const tag of tags) entries.push(['attach', alias, tag]);
+  return { walStart, entries, tables };
 }
 
-export function checkpointsDir(dataDir: string): string {
-  return join(dataDir, 'checkpoints');
-}
+export class Checkpointer {
+  /** Where each batch of the newest durable checkpoint lives (weak: dropped batches vanish). */
+  private readonly persisted = new WeakMap<BatchView, BatchLocation>();
+  /** The data files the newest durable manifest names. */
+  private files: Record<string, DataFile> = {};
+  /** FORMAT_MARKER is known to exist. */
+  private hasMarker = false;
 
-/** The directory name of checkpoint `seq` (the WAL segment it starts replay from). */
-export function checkpointName(seq: number): string {
-  return String(seq).padStart(12, '0');
-}
+  constructor(readonly dataDir: string) {}
 
-/** Writes `snap` as checkpoint number `seq`; returns its directory. */
-export async function writeCheckpoint(dataDir: string, seq: number, snap: Snapshot): Promise<string> {
-  const parent = checkpointsDir(dataDir);
-  const final = join(parent, checkpointName(seq));
-  const tmp = `${final}.tmp`;
-  await rm(tmp, { recursive: true, force: true });
-  await mkdir(tmp, { recursive: true });
-  const files: Record<string, FileSum> = {};
-  const put = async (name: string, bytes: Uint8Array) => {
-    await writeSynced(join(tmp, name), bytes);
-    files[name] = { size: bytes.length, crc: crc32c(bytes) >>> 0 };
-  };
-  await put('entries.bin', packr.pack({ blobs: snap.blobs, tags: snap.tags, attachments: snap.attachments }));
-  const tables: TableManifest[] = [];
-  for (let i = 0; i < snap.tables.length; i++) {
-    const { table, batches } = snap.tables[i];
-    const file = batches.length === 0 ? null : `table-${i}.arrow`;
-    if (file !== null) files[file] = await writeArrowFile(join(tmp, file), withFinalDictionaries(table, batches));
-    tables.push({ name: table.name, columns: [...table.columns], shardSize: table.shardSize, file, stats: batches.map((b) => [...b.stats]) });
+  /** Loads the newest checkpoint into `store` and returns the WAL segment to replay from. */
+  async load(store: EntryStore, batchRows: number): Promise<number> {
+    const dir = checkpointsDir(this.dataDir);
+    const seq = (await listManifests(this.dataDir)).at(-1);
+    const names = await readdir(dir);
+    this.hasMarker = names.includes(FORMAT_MARKER);
+    if (seq === undefined) {
+      if (this.hasMarker) {
+        throw new SvcError('CheckpointCorrupt', `the checkpoint manifest in ${dir} is missing; the write-ahead log it covered is gone, so restore the data directory from a backup`);
+      }
+      if (names.some((n) => /^\d{12}$/.test(n))) {
+        throw new SvcError('CheckpointCorrupt', `the checkpoint in ${dir} has the layout of an earlier svc version, which this one does not read`);
+      }
+      // No checkpoint ever completed here: data files are leftovers of a first one cut short.
+      await this.removeUnnamed(null);
+      return 0;
+    }
+    const manifest = await readManifest(this.dataDir, seq, damaged);
+    const sumOf = (name: string): DataFile => {
+      const sum = manifest.files[name];
+      if (sum === undefined) throw damaged(join(dir, name));
+      return sum;
+    };
+    const attachments: [string, string][] = [];
+    for (const name of manifest.entries) {
+      await readEntryFile(join(dir, name), sumOf(name), (item) => {
+        if (item[0] === 'blob') store.apply({ kind: 'BlobPut', alias: item[1], data: item[2], mime: item[3], expiry: item[4] });
+        else if (item[0] === 'tag') store.entries.set(item[1], { type: 'tag' });
+        else attachments.push([item[1], item[2]]);
+      }, () => damaged(join(dir, name)));
+    }
+    for (const t of manifest.tables) {
+      const table = new Table(t.name, t.columns, t.shardSize, batchRows);
+      store.entries.set(t.name, { type: 'ts', table });
+      await this.restoreTable(table, t, sumOf);
+    }
+    for (const [alias, tag] of attachments) store.apply({ kind: 'TagAttach', alias, tag });
+    this.files = manifest.files;
+    await this.removeUnnamed(seq);
+    return manifest.walStart;
   }
-  const manifest: Manifest = { version: 1, walStart: snap.walStart, files, tables };
-  const body = packr.pack(manifest);
-  const framed = Buffer.alloc(body.length + 4);
-  framed.writeUInt32LE(crc32c(body) >>> 0, 0);
-  framed.set(body, 4);
-  await writeSynced(join(tmp, MANIFEST), framed);
-  await syncDir(tmp);
-  await rename(tmp, final);
-  await syncDir(parent);
-  return final;
+
+  /** Writes `snap` as checkpoint `seq`: the batches not yet on disk, the entries, the manifest. */
+  async write(seq: number, snap: Snapshot): Promise<void> {
+    const dir = checkpointsDir(this.dataDir);
+    const prefix = checkpointName(seq);
+    const files: Record<string, DataFile> = {};
+    const placed = new Map<BatchView, BatchLocation>();
+    const isKept = this.keptFiles(snap);
+    let fileCount = 0;
+    const tables: TableManifest[] = [];
+    for (const { table, batches, dictionaries } of snap.tables) {
+      const refs: BatchRef[] = new Array(batches.length);
+      let group: number[] = [];
+      let groupBytes = 0;
+      const flush = async () => {
+        if (group.length === 0) return;
+        const file = `${prefix}-${fileCount++}.arrows`;
+        const sum = await writeArrowFile(join(dir, file), group.map((i) => withDictionaries(table, batches[i], dictionaries)));
+        files[file] = { ...sum, rows: group.reduce((n, i) => n + batches[i].rowCount, 0) };
+        group.forEach((i, index) => {
+          placed.set(batches[i], { file, index });
+          refs[i] = { file, index, stats: [...batches[i].stats] };
+        });
+        group = [];
+        groupBytes = 0;
+      };
+      for (let i = 0; i < batches.length; i++) {
+        const at = this.persisted.get(batches[i]);
+        if (at !== undefined && isKept(at.file)) {
+          files[at.file] = this.files[at.file];
+          refs[i] = { file: at.file, index: at.index, stats: [...batches[i].stats] };
+          continue;
+        }
+        group.push(i);
+        groupBytes += batchBytes(batches[i].batch);
+        if (groupBytes >= ioLimits.checkpointFileBytes) await flush();
+      }
+      await flush();
+      tables.push({ name: table.name, columns: [...table.columns], shardSize: table.shardSize, batches: refs });
+    }
+    const entries: string[] = [];
+    for (const { path, sum } of await writeEntryFiles(snap.entries, (n) => join(dir, `${prefix}-e${n}.bin`))) {
+      const name = path.slice(dir.length + 1);
+      entries.push(name);
+      files[name] = { ...sum, rows: 0, ends: [], crcs: [] };
+    }
+    // The new files' names must be durable before a manifest names them.
+    await syncDir(dir);
+    const manifest: Manifest = { version: 2, walStart: snap.walStart, files, entries, tables };
+    await writeManifest(this.dataDir, seq, manifest);
+    if (!this.hasMarker) {
+      await writeSynced(join(dir, FORMAT_MARKER), 'svc checkpoints, format 2\n');
+      await syncDir(dir);
+      this.hasMarker = true;
+    }
+    for (const [view, at] of placed) this.persisted.set(view, at);
+    this.files = files;
+    await this.removeUnnamed(seq);
+  }
+
+  /**
+   * Files of the last checkpoint worth keeping: those at least half of whose rows are still
+   * live in `snap`. The live batches of the others are written again, so the dead rows go.
+   */
+  private keptFiles(snap: Snapshot): (file: string) => boolean {
+    const live = new Map<string, number>();
+    for (const { batches } of snap.tables) {
+      for (const b of batches) {
+        const at = this.persisted.get(b);
+        if (at !== undefined) live.set(at.file, (live.get(at.file) ?? 0) + b.rowCount);
+      }
+    }
+    return (file) => {
+      const known = this.files[file];
+      return known !== undefined && 2 * (live.get(file) ?? 0) >= known.rows;
+    };
+  }
+
+  /** Reads the table's files one at a time, keeping the batches the manifest names, in order. */
+  private async restoreTable(table: Table, t: TableManifest, sumOf: (name: string) => DataFile): Promise<void> {
+    const dir = checkpointsDir(this.dataDir);
+    const wanted = new Map<string, Map<number, number>>();
+    t.batches.forEach((ref, position) => {
+      let m = wanted.get(ref.file);
+      if (m === undefined) wanted.set(ref.file, (m = new Map()));
+      m.set(ref.index, position);
+    });
+    const loaded: RecordBatch[] = new Array(t.batches.length);
+    for (const [file, positions] of wanted) {
+      const path = join(dir, file);
+      await readArrowFile(path, sumOf(file), (index) => positions.has(index), (batch, index) => {
+        loaded[positions.get(index)!] = batch;
+      }, () => damaged(path));
+    }
+    const { dictionaries } = table.layout;
+    for (let c = 0; c < dictionaries.length; c++) {
+      if (dictionaries[c] === null) continue;
+      // Every file carries its table's dictionary as it was then; the longest is the newest.
+      let longest: Vector | null = null;
+      for (const b of loaded) {
+        const dict = b?.data.children[c + 1].dictionary;
+        if (dict !== undefined && (longest === null || dict.length > longest.length)) longest = dict;
+      }
+      dictionaries[c] = new SymbolDictionary(longest === null ? [] : (longest.toArray() as string[]));
+    }
+    t.batches.forEach((ref, position) => {
+      const batch = loaded[position];
+      if (batch === undefined) throw damaged(join(dir, ref.file));
+      const view = viewOfBatch(batch, ref.stats);
+      table.restore(view);
+      this.persisted.set(view, { file: ref.file, index: ref.index });
+    });
+  }
+
+  /** Deletes what the checkpoint code wrote that the manifest `seq` does not name. */
+  private async removeUnnamed(seq: number | null): Promise<void> {
+    const dir = checkpointsDir(this.dataDir);
+    const keep = seq === null ? null : manifestName(seq);
+    for (const name of await readdir(dir)) {
+      if (!OWNED_NAME.test(name) || name === keep || this.files[name] !== undefined) continue;
+      await rm(join(dir, name), { force: true });
+    }
+  }
 }
 
-/** Numbers of complete checkpoints, ascending (temporary directories are ignored). */
-export async function listCheckpoints(dataDir: string): Promise<number[]> {
-  const names = await readdir(checkpointsDir(dataDir)).catch(() => [] as string[]);
-  return names.filter((n) => /^\d{12}$/.test(n)).map(Number).sort((a, b) => a - b);
-}
-
-/** Loads checkpoint `seq` into `store`; returns the WAL segment to replay from. */
-export async function loadCheckpoint(dataDir: string, seq: number, store: EntryStore, batchRows: number): Promise<number> {
-  const dir = join(checkpointsDir(dataDir), checkpointName(seq));
-  const raw = await readComplete(join(dir, MANIFEST));
-  if (raw.length < 4 || (crc32c(raw.subarray(4)) >>> 0) !== raw.readUInt32LE(0)) throw damaged(join(dir, MANIFEST));
-  const manifest = packr.unpack(raw.subarray(4)) as Manifest;
-  const read = async (name: string): Promise<Buffer> => {
-    const path = join(dir, name);
-    const bytes = await readComplete(path);
-    const sum = manifest.files[name];
-    if (sum === undefined || bytes.length !== sum.size || (crc32c(bytes) >>> 0) !== sum.crc) throw damaged(path);
-    return bytes;
-  };
-  const entries = packr.unpack(await read('entries.bin')) as Pick<Snapshot, 'blobs' | 'tags' | 'attachments'>;
-  for (const [alias, data, mime, expiry] of entries.blobs) {
-    store.apply({ kind: 'BlobPut', alias, data: new Uint8Array(data), mime, expiry });
-  }
-  for (const tag of entries.tags) store.entries.set(tag, { type: 'tag' });
-  for (const t of manifest.tables) {
-    const table = new Table(t.name, t.columns, t.shardSize, batchRows);
-    store.entries.set(t.name, { type: 'ts', table });
-    if (t.file === null) continue;
-    const batches = tableFromIPC(await read(t.file)).batches;
-    restoreDictionaries(table, batches);
-    batches.forEach((b, i) => table.restore(viewOfBatch(b, t.stats[i])));
-  }
-  for (const [alias, tag] of entries.attachments) store.apply({ kind: 'TagAttach', alias, tag });
-  return manifest.walStart;
+/** Deletes the WAL segments a durable checkpoint covers. */
+export async function removeWalBefore(dataDir: string, walStart: number): Promise<void> {
+  const walDir = join(dataDir, 'wal');
+  for (const seq of await listSegments(walDir)) if (seq < walStart) await rm(join(walDir, segmentName(seq)), { force: true });
 }
 
 /**
- * Batches of a SYMBOL column may point at older, shorter versions of the table's dictionary;
- * the IPC file format allows one dictionary per column, so all batches get the final one.
- * Every batch also gets the table's schema object: batches restored from an IPC file carry an
- * equal-looking one (timestamp timezone null, not undefined) that Arrow's Table rejects.
+ * A batch with the table's schema object and, for SYMBOL columns, the dictionary of the
+ * snapshot: a batch may point at an older, shorter version of it, and one IPC stream carries one
+ * dictionary per column. (Batches restored from a file carry an equal-looking schema — timestamp
+ * timezone null, not undefined — that Arrow's writer would treat as a different one.)
  */
-function withFinalDictionaries(table: Table, batches: BatchView[]): RecordBatch[] {
-  const { schema, dictionaries } = table.layout;
-  const finals = dictionaries.map((d) => d?.toVector() ?? null);
-  return batches.map(({ batch }) => {
-    const children = schema.fields.map((_, c) => {
-      const data = batch.getChildAt(c)!.data[0];
-      const dictionary = c === 0 ? null : finals[c - 1];
-      if (dictionary === null) return data;
-      return makeData({ type: data.type, length: data.length, nullCount: data.nullCount, data: data.values, nullBitmap: data.nullBitmap, dictionary } as never);
-    });
-    return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: batch.numRows, nullCount: 0, children }));
+function withDictionaries(table: Table, view: BatchView, dictionaries: (Vector | null)[]): RecordBatch {
+  const { schema } = table.layout;
+  const { batch } = view;
+  const children = schema.fields.map((_, c) => {
+    const data = batch.data.children[c];
+    const dictionary = c === 0 ? null : dictionaries[c - 1];
+    if (dictionary === null) return data;
+    return makeData({ type: data.type, length: data.length, nullCount: data.nullCount, data: data.values, nullBitmap: data.nullBitmap, dictionary } as never);
   });
+  return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: batch.numRows, nullCount: 0, children }));
 }
 
-function restoreDictionaries(table: Table, batches: RecordBatch[]): void {
-  const { dictionaries } = table.layout;
-  for (let c = 0; c < dictionaries.length; c++) {
-    if (dictionaries[c] === null || batches.length === 0) continue;
-    const dict = batches[0].getChildAt(c + 1)!.data[0].dictionary;
-    dictionaries[c] = new SymbolDictionary(dict === undefined ? [] : (dict.toArray() as string[]));
-  }
-}
-
-async function writeSynced(path: string, bytes: Uint8Array): Promise<void> {
+async function writeSynced(path: string, text: string): Promise<void> {
   const fh = await open(path, 'w');
   try {
-    let at = 0;
-    while (at < bytes.length) at += (await fh.write(bytes, at, bytes.length - at, at)).bytesWritten;
+    await fh.writeFile(text);
     await fh.sync();
   } finally {
     await fh.close();
   }
 }
 
-/** A file of a complete (renamed) checkpoint; one that is missing makes it damaged. */
-async function readComplete(path: string): Promise<Buffer> {
-  try {
-    return await readFile(path);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw damaged(path);
-    throw e;
-  }
-}
-
 function damaged(path: string): SvcError {
-  return new SvcError('CheckpointCorrupt', `checkpoint file ${path} is damaged (size or checksum mismatch); the write-ahead log it covered is gone, so restore the data directory from a backup`);
-}
-
-/** Deletes WAL segments before `walStart` and checkpoints other than `keep`. */
-export async function removeObsolete(dataDir: string, walStart: number, keep: number | undefined): Promise<void> {
-  const walDir = join(dataDir, 'wal');
-  for (const seq of await listSegments(walDir)) if (seq < walStart) await rm(join(walDir, segmentName(seq)), { force: true });
-  const dir = checkpointsDir(dataDir);
-  for (const name of await readdir(dir)) {
-    if (keep !== undefined && name === checkpointName(keep)) continue;
-    await rm(join(dir, name), { recursive: true, force: true });
-  }
+  return new SvcError('CheckpointCorrupt', `checkpoint file ${path} is damaged or missing (size or checksum mismatch); the write-ahead log it covered is gone, so restore the data directory from a backup`);
 }

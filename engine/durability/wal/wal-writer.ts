@@ -10,7 +10,7 @@
 // enough has been written since: completions are only seen between bursts, but the disk need
 // not wait for them. A synchronous write also means a record never outlives the caller's arrays:
 // nothing is copied before it is written.
-import { closeSync, fdatasync, openSync, writevSync } from 'node:fs';
+import { closeSync, fdatasync, fdatasyncSync, openSync, writevSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -22,6 +22,9 @@ import { segmentName } from './segments.js';
 import type { WalRecord } from './records.js';
 
 const fdatasyncAsync = promisify(fdatasync);
+
+/** A segment is closed and a new one started once it holds this much (a bigger record gets one alone). */
+export const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
 
 /** At most this many fdatasyncs in flight; a second starts once this much was written after the first. */
 const MAX_SYNCS = 2;
@@ -53,8 +56,15 @@ export class WalWriter {
   private unsynced: Unsynced[] = [];
   /** Bytes appended to segments since the last checkpoint rotation. */
   bytesSinceRotate = 0;
+  /** Bytes in the current segment. */
+  private segmentFill = 0;
 
-  constructor(private readonly dir: string, private segment: number, private readonly durability: Durability) {}
+  constructor(
+    private readonly dir: string,
+    private segment: number,
+    private readonly durability: Durability,
+    private readonly segmentBytes = DEFAULT_SEGMENT_BYTES,
+  ) {}
 
   get currentSegment(): number {
     return this.segment;
@@ -76,6 +86,8 @@ export class WalWriter {
       chunks.push(header, ...payload);
       bytes += header.readUInt32LE(0) + FRAME_HEADER;
     }
+    // Rotate by size before a write, never inside one: a record lives in one segment.
+    if (this.segmentFill > 0 && this.segmentFill + bytes > this.segmentBytes) this.segment += 1;
     let fd: number;
     try {
       fd = this.file();
@@ -85,6 +97,7 @@ export class WalWriter {
       return Promise.reject(storageFailed(e));
     }
     this.bytesSinceRotate += bytes;
+    this.segmentFill += bytes;
     if (this.durability === 'os') return Promise.resolve();
     this.seq += 1;
     this.bytesSinceIssue += bytes;
@@ -98,6 +111,7 @@ export class WalWriter {
   rotate(): number {
     this.segment += 1;
     this.bytesSinceRotate = 0;
+    this.segmentFill = 0;
     return this.segment;
   }
 
@@ -115,10 +129,16 @@ export class WalWriter {
     this.closeRetired();
   }
 
-  /** The current segment's file, created (and its predecessor retired) on first use. */
+  /**
+   * The current segment's file, created (and its predecessor retired) on first use. With fsync,
+   * the predecessor is made durable before the new segment gets a byte, so a power cut can tear
+   * only the last segment: replay may then tell a torn tail (cut off) from damage (an error).
+   */
   private file(): number {
     if (this.fdSegment === this.segment && this.fd >= 0) return this.fd;
+    if (this.fd >= 0 && this.durability === 'fsync') fdatasyncSync(this.fd);
     const fd = openSync(join(this.dir, segmentName(this.segment)), 'a');
+    this.segmentFill = 0;
     if (this.fd >= 0) this.retired.push(this.fd);
     this.fd = fd;
     this.fdSegment = this.segment;

@@ -10,7 +10,7 @@ import { addEachRun, emptyBits, grow, growList } from './accumulator.js';
 import type { SegmentList } from '../exec/segment-list.js';
 import type { AggregateName } from './registry.js';
 import { minMaxF64, out } from './f64-loops.js';
-import type { RunPartials } from './sum-min-max.js';
+import type { RunPartials } from './run-partials.js';
 
 export class MinMaxAccumulator implements Accumulator {
   private has = new Uint8Array(16);

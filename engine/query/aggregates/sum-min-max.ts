@@ -7,31 +7,13 @@
 import type { SegmentList } from '../exec/segment-list.js';
 import type { Vec } from '../exec/vec.js';
 import type { AccumulatorSpec } from '../plan/plan-types.js';
-import { exprKey } from '../plan/aggregate-collector.js';
 import type { Accumulator } from './accumulator.js';
 import { MinMaxAccumulator } from './min-max.js';
+import type { RunPartials } from './run-partials.js';
 import { SumAccumulator } from './sum.js';
 
 /** Rows per run below which the fused pass pays. */
 const SHORT_RUN = 64;
-/** Until the first fused batch: most queries never need the partials. */
-const NONE = new Float64Array(0);
-
-/** Sum, min and max of each run of one batch; min > max marks a run of NaN only. */
-export class RunPartials {
-  sums = NONE;
-  mins = NONE;
-  maxs = NONE;
-
-  reserve(runs: number): void {
-    if (runs <= this.sums.length) return;
-    const size = Math.max(runs, this.sums.length * 2, 64);
-    this.sums = new Float64Array(size);
-    this.mins = new Float64Array(size);
-    this.maxs = new Float64Array(size);
-  }
-}
-
 /** A sum accumulator and a min/max accumulator reading the same double argument. */
 export interface FusedPair {
   readonly sum: number;
@@ -44,10 +26,10 @@ export function fusedPairs(specs: readonly AccumulatorSpec[], accumulators: read
   for (let s = 0; s < specs.length; s++) {
     const sum = accumulators[s];
     if (!(sum instanceof SumAccumulator) || !sum.takesPartials || specs[s].arg.type !== 'double') continue;
-    const key = exprKey(specs[s].arg);
+    const key = specs[s].argKey;
     const m = specs.findIndex((spec, i) => {
       const acc = accumulators[i];
-      return acc instanceof MinMaxAccumulator && acc.takesPartials && exprKey(spec.arg) === key;
+      return acc instanceof MinMaxAccumulator && acc.takesPartials && spec.argKey === key;
     });
     if (m >= 0) pairs.push({ sum: s, minMax: m });
   }

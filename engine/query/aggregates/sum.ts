@@ -10,7 +10,7 @@ import { addEachRun, emptyBits, grow, growList } from './accumulator.js';
 import type { SegmentList } from '../exec/segment-list.js';
 import type { AggregateName } from './registry.js';
 import { out, sumF64 } from './f64-loops.js';
-import type { RunPartials } from './sum-min-max.js';
+import type { RunPartials } from './run-partials.js';
 
 const CHUNK = 1 << 20;
 

@@ -7,7 +7,8 @@
 // short runs, as in GROUP BY 1min (sum-min-max.ts).
 import type { Accumulator } from '../aggregates/accumulator.js';
 import { createAccumulator } from '../aggregates/create-accumulator.js';
-import { addFused, fusedPairs, RunPartials } from '../aggregates/sum-min-max.js';
+import { RunPartials } from '../aggregates/run-partials.js';
+import { addFused, fusedPairs } from '../aggregates/sum-min-max.js';
 import type { AggregatePlan, TablePlan } from '../plan/plan-types.js';
 import type { ResultTable } from '../result.js';
 import { maxBuckets } from './bucket-segments.js';
@@ -21,32 +22,32 @@ import { Grouper } from './grouper.js';
 import { SegmentList } from './segment-list.js';
 import type { RunContext } from './run-context.js';
 import type { Slice } from './scan-slices.js';
-import { scanSlices } from './scan-slices.js';
 import type { Rows, Vec } from './vec.js';
 
 const MAX_RESERVED_GROUPS = 1 << 20;
 
-export function runAggregate(plan: TablePlan, agg: AggregatePlan, ctx: RunContext): ResultTable | null {
+/** `scans`: the snapshot's slices of each range of the plan (statements/run-select.ts). */
+export async function runAggregate(plan: TablePlan, agg: AggregatePlan, ctx: RunContext, scans: readonly (readonly Slice[])[]): Promise<ResultTable | null> {
   const point = agg.pointCall === null ? -1 : agg.calls[agg.pointCall].accumulator;
   const accumulators = agg.accumulators.map((spec, a) => createAccumulator(spec, a === point));
-  const groups = new GroupTable((capacity) => { for (const a of accumulators) a.reserve(capacity); });
+  const groups = new GroupTable((capacity) => { for (const a of accumulators) a.reserve(capacity); }, ctx.limits.maxGroups);
   const grouper = new Grouper(groups, agg.bucket, agg.keys);
   const segments = new SegmentList();
   const pairs = fusedPairs(agg.accumulators, accumulators);
   const partials = new RunPartials();
   const isFed = new Uint8Array(accumulators.length);
   const filtered = filteredSumsOf(plan, agg, accumulators);
-  const scans = (plan.ranges ?? [null]).map((range) => scanSlices(plan.table, range));
   // Sized once when the bound is tight: no WHERE to thin the rows out, and capped, since sparse
   // rows under a fine bucket can bound far more groups than they make.
   if (agg.keys.length === 0 && plan.where === null) {
-    const bound = (slices: Slice[]): number => (slices.length === 0 ? 0 : agg.bucket === null ? 1 : maxBuckets(slices, agg.bucket));
-    groups.reserve(Math.min(MAX_RESERVED_GROUPS, scans.reduce((n, slices) => n + bound(slices), 0)));
+    const bound = (slices: readonly Slice[]): number => (slices.length === 0 ? 0 : agg.bucket === null ? 1 : maxBuckets(slices, agg.bucket));
+    groups.reserve(Math.min(MAX_RESERVED_GROUPS, ctx.limits.maxGroups, scans.reduce((n, slices) => n + bound(slices), 0)));
   }
   for (let r = 0; r < scans.length; r++) {
     grouper.startRange(r);
     for (const slice of scans[r]) {
       ctx.scannedRowsCount += (slice.hi - slice.lo) * plan.referencedColumns;
+      if (ctx.isDue()) await ctx.pause();
       ctx.deadline.check();
       const frame = new BatchFrame(slice.view, plan.columnTypes, ctx.scratch);
       if (isStatsAnswerable(plan, agg, slice, grouper)) {
@@ -55,7 +56,7 @@ export function runAggregate(plan: TablePlan, agg: AggregatePlan, ctx: RunContex
       }
       if (filtered !== null && addFilteredSums(filtered, accumulators, frame, slice.lo, slice.hi, grouper)) continue;
       let rows: Rows = { sel: null, lo: slice.lo, hi: slice.hi };
-      if (plan.where !== null) rows = evalCondition(plan.where, frame, rows);
+      if (plan.where !== null) rows = evalCondition(plan.where, frame, rows, ctx.deadline);
       if (rows.hi <= rows.lo) continue;
       const args: Vec[] = agg.accumulators.map((s) => materialize(s.arg, evalValue(s.arg, frame, rows), frame, rows));
       const ts = slice.view.ts;

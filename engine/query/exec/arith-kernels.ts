@@ -4,9 +4,8 @@
 // products and quotients need the full width (it never sits on a scan-only path).
 import type { PlanExpr } from '../plan/plan-expr.js';
 import type { Frame } from './frame.js';
-import { i64ToF64 } from './eval-value.js';
 import type { Rows, Validity, Vec } from './vec.js';
-import { isValidAt, setValid } from './vec.js';
+import { isValidAt, setValid, TWO_32 } from './vec.js';
 
 type Arith = PlanExpr & { kind: 'arith' };
 
@@ -98,4 +97,17 @@ export function negate(e: PlanExpr, v: Vec, frame: Frame, rows: Rows): Vec {
     return { kind: 'i64', values: out.values, lo: out.lo, hi: out.hi, validity: v.validity };
   }
   throw new Error(`planner bug: negate of ${v.kind}`);
+}
+
+/** Values of an int64 Vec at `rows` as doubles, into a scratch buffer (int64 ⊕ double → double). */
+export function i64ToF64(v: Vec & { kind: 'i64' }, id: number, frame: Frame, rows: Rows): Float64Array {
+  const out = frame.scratch.f64(id, frame.size, 'aux');
+  const { sel, lo, hi } = rows;
+  const vl = v.lo;
+  const vh = v.hi;
+  for (let k = lo; k < hi; k++) {
+    const i = sel === null ? k : sel[k];
+    out[i] = vh[(i << 1) | 1] * TWO_32 + vl[i << 1];
+  }
+  return out;
 }

@@ -4,7 +4,8 @@
 // dictionary entry). Every other shape goes through the per-value path. Nulls never pass.
 import type { CompareOp, PlanExpr } from '../plan/plan-expr.js';
 import type { Frame } from './frame.js';
-import { compareValues, satisfies, scalarAt, utf8Bytes } from './scalars.js';
+import { compareValues, satisfies, utf8Bytes } from '../plan/value-order.js';
+import { scalarAt } from './scalars.js';
 import { dictionaryFlags } from './dictionary-flags.js';
 import { F64_CONST_LOOPS } from './compare-f64.js';
 import type { Rows, Vec } from './vec.js';

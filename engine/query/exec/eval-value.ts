@@ -6,7 +6,7 @@ import type { PlanExpr } from '../plan/plan-expr.js';
 import { arithF64, arithI64, combineValidity, negate } from './arith-kernels.js';
 import type { Frame } from './frame.js';
 import type { Rows, Vec } from './vec.js';
-import { isValidAt, TWO_32 } from './vec.js';
+import { isValidAt } from './vec.js';
 
 export function evalValue(e: PlanExpr, frame: Frame, rows: Rows): Vec {
   switch (e.kind) {
@@ -27,6 +27,7 @@ export function evalValue(e: PlanExpr, frame: Frame, rows: Rows): Vec {
     case 'and':
     case 'or':
     case 'not':
+    case 'in':
       throw new Error(`planner bug: condition ${e.kind} evaluated as a value`);
   }
 }
@@ -72,17 +73,4 @@ export function materialize(e: PlanExpr, v: Vec, frame: Frame, rows: Rows): Vec 
   const x = typeof value === 'string' || value instanceof Uint8Array ? value : null;
   for (let k = lo; k < hi; k++) list[sel === null ? k : sel[k]] = x;
   return { kind: 'list', values: list };
-}
-
-/** Values of an int64 Vec at `rows` as doubles, into a scratch buffer (int64 ⊕ double → double). */
-export function i64ToF64(v: Vec & { kind: 'i64' }, id: number, frame: Frame, rows: Rows): Float64Array {
-  const out = frame.scratch.f64(id, frame.size, 'aux');
-  const { sel, lo, hi } = rows;
-  const vl = v.lo;
-  const vh = v.hi;
-  for (let k = lo; k < hi; k++) {
-    const i = sel === null ? k : sel[k];
-    out[i] = vh[(i << 1) | 1] * TWO_32 + vl[i << 1];
-  }
-  return out;
 }

@@ -13,7 +13,7 @@ import { finishTable } from './finish-table.js';
 import { GroupFrame } from './frame.js';
 import type { GroupTable } from './group-table.js';
 import type { RunContext } from './run-context.js';
-import { compareValues } from './scalars.js';
+import { compareValues } from '../plan/value-order.js';
 import type { Rows, Vec } from './vec.js';
 import { i64Vec, setValid } from './vec.js';
 
@@ -36,17 +36,20 @@ export function finishGroups(plan: TablePlan, agg: AggregatePlan, groups: GroupT
   // Groups are created in their natural order unless GROUP BY columns are involved.
   let order = agg.keys.length === 0 ? null : groups.naturalOrder(compareKeyLists);
   if (agg.having !== null) {
-    const pass = evalCondition(agg.having, frame, all);
+    const pass = evalCondition(agg.having, frame, all, ctx.deadline);
     const isKept = new Uint8Array(n);
     for (let k = pass.lo; k < pass.hi; k++) isKept[pass.sel === null ? k : pass.sel[k]] = 1;
     order = (order ?? groups.naturalOrder(null)).filter((g) => isKept[g] === 1);
   }
   const rows: Rows = order === null ? all : { sel: order, lo: 0, hi: order.length };
+  const vecs = plan.outputs.map((o) => evalValue(o.expr, frame, all));
+  ctx.budget.rows(0, rows.hi - rows.lo);
+  ctx.budget.values(vecs, rows);
   const times = new ColumnBuilder('timestamp');
   times.append(rowTimes(plan, agg, groups, accumulators), rows);
-  const columns = plan.outputs.map((o) => {
+  const columns = plan.outputs.map((o, i) => {
     const b = new ColumnBuilder(o.expr.type);
-    b.append(evalValue(o.expr, frame, all), rows);
+    b.append(vecs[i], rows);
     return b;
   });
   return finishTable(plan, times, columns);

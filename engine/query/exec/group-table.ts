@@ -1,8 +1,10 @@
 // The groups of one aggregate table run: for each group id, its range, bucket start and GROUP BY
-// key values. Groups are created as rows meet them; `onGrow` lets accumulators make room.
+// key values. Groups are created as rows meet them; `onGrow` lets accumulators make room, and
+// `maxGroups` (QueryLimits) refuses the group past the limit.
 // Ranges and bucket starts live in typed arrays (hundreds of thousands of minute buckets must
 // not mean as many heap objects); bucket starts are written through their 32-bit halves.
 import type { Scalar } from '../plan/plan-expr.js';
+import { limitError } from '../limits.js';
 import { int64Halves } from './vec.js';
 
 const NO_KEYS: Scalar[] = [];
@@ -16,14 +18,17 @@ export class GroupTable {
   private bucketLo: Uint32Array = new Uint32Array(0);
   private bucketHi: Int32Array = new Int32Array(0);
 
-  constructor(private readonly onGrow: (capacity: number) => void) {
+  constructor(private readonly onGrow: (capacity: number) => void, private readonly maxGroups = Infinity) {
     this.view();
     onGrow(64);
   }
 
   /** A new group in `range`, bucket starting at hi·2^32 + lo, with GROUP BY key values. */
   create(range: number, bucketHi: number, bucketLo: number, keys: Scalar[] = NO_KEYS): number {
-    const g = this.count++;
+    const g = this.count;
+    // Refused before the group (and any growth of the accumulators) takes memory.
+    if (g >= this.maxGroups) throw limitError('the query makes too many groups', 'maxGroups', this.maxGroups);
+    this.count = g + 1;
     if (g >= this.ranges.length) this.grow();
     this.ranges[g] = range;
     this.bucketLo[g << 1] = bucketLo;

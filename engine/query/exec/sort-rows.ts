@@ -3,7 +3,7 @@
 // compare by UTF-16 code units, blobs byte-wise, int64 through their 32-bit halves.
 import type { OrderKey } from '../plan/plan-types.js';
 import type { ColumnBuilder } from './column-builder.js';
-import { compareBytes } from './scalars.js';
+import { compareBytes } from '../plan/value-order.js';
 import { int64Halves } from './vec.js';
 
 type Compare = (a: number, b: number) => number;

@@ -2,6 +2,7 @@
 // computed once) and calls of one family over the same argument share an accumulator.
 import type { AggregateName } from '../aggregates/registry.js';
 import { AGGREGATES } from '../aggregates/registry.js';
+import { exprKey } from './expr-key.js';
 import type { PlanExpr } from './plan-expr.js';
 import type { AccumulatorSpec, AggregateCall } from './plan-types.js';
 
@@ -27,7 +28,7 @@ export class AggregateCollector {
     let accumulator = this.accumulatorSlots.get(accKey);
     if (accumulator === undefined) {
       accumulator = this.accumulators.length;
-      this.accumulators.push({ family: info.family, arg, names: new Set(), isMax });
+      this.accumulators.push({ family: info.family, arg, argKey, names: new Set(), isMax });
       this.accumulatorSlots.set(accKey, accumulator);
     }
     this.accumulators[accumulator].names.add(name);
@@ -35,24 +36,5 @@ export class AggregateCollector {
     this.calls.push({ name, accumulator, type: info.result(arg.type), isCount: info.isCount });
     this.callSlots.set(callKey, slot);
     return slot;
-  }
-}
-
-/** A structural key of an expression: equal for equal expressions, whatever their ids. */
-export function exprKey(e: PlanExpr): string {
-  switch (e.kind) {
-    case 'column': return `c${e.index}`;
-    case 'const': return `k${e.type}:${e.value instanceof Uint8Array ? [...e.value].join(',') : String(e.value)}`;
-    case 'arith': return `(${exprKey(e.left)}${e.op}${exprKey(e.right)})`;
-    case 'negate': return `-${exprKey(e.operand)}`;
-    case 'shift': return `shift(${exprKey(e.operand)},${e.sign * e.duration.months},${e.sign === 1 ? '' : '-'}${e.duration.nanos})`;
-    case 'compare': return `(${exprKey(e.left)}${e.op}${exprKey(e.right)})`;
-    case 'regex': return `(${exprKey(e.operand)}${e.isNegated ? '!~' : '~'}${e.regex})`;
-    case 'and':
-    case 'or': return `(${exprKey(e.left)} ${e.kind} ${exprKey(e.right)})`;
-    case 'not': return `not ${exprKey(e.operand)}`;
-    case 'aggregate': return `a${e.slot}`;
-    case 'groupKey': return `g${e.slot}`;
-    case 'bucket': return 'bucket';
   }
 }

@@ -6,6 +6,8 @@ export function containsCall(e: Expr | Star): boolean {
   switch (e.kind) {
     case 'Call': return true;
     case 'Binary': return containsCall(e.left) || containsCall(e.right);
+    case 'Logical': return e.operands.some(containsCall);
+    case 'InList': return containsCall(e.operand) || e.values.some(containsCall);
     case 'Unary': return containsCall(e.operand);
     default: return false;
   }
@@ -29,7 +31,26 @@ export function expandAliases(e: Expr, ast: Select, isColumn: (name: string) => 
       return item?.kind === 'SelectColumn' ? item.expr : e;
     }
     case 'Binary': return { ...e, left: expandAliases(e.left, ast, isColumn), right: expandAliases(e.right, ast, isColumn) };
+    case 'Logical': return { ...e, operands: e.operands.map((o) => expandAliases(o, ast, isColumn)) };
+    case 'InList': return { ...e, operand: expandAliases(e.operand, ast, isColumn), values: e.values.map((v) => expandAliases(v, ast, isColumn)) };
     case 'Unary': return { ...e, operand: expandAliases(e.operand, ast, isColumn) };
     default: return e;
+  }
+}
+
+/**
+ * The size of a condition: one per comparison, regex, IN value and other leaf test. The planner
+ * refuses conditions over QueryLimits.maxConditionTerms before binding them (QueryLimit).
+ */
+export function conditionTerms(e: Expr): number {
+  switch (e.kind) {
+    case 'Logical': {
+      let n = 0;
+      for (const o of e.operands) n += conditionTerms(o);
+      return n;
+    }
+    case 'Unary': return e.op === 'NOT' ? conditionTerms(e.operand) : 1;
+    case 'InList': return Math.max(1, e.values.length);
+    default: return 1;
   }
 }

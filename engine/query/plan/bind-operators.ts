@@ -7,8 +7,38 @@ import { semanticError } from '../query-errors.js';
 import { foldArith, foldCompare, foldNegate } from './fold.js';
 import type { ArithOp, CompareOp, PlanExpr, Scalar, ValueType } from './plan-expr.js';
 import { isBytesType, isNumericType, isTextType } from './plan-expr.js';
+import { ValueSet } from './value-set.js';
+import type { SetOperand } from './value-set.js';
+
+/** How values of an operand type meet an IN set. */
+function setOperand(t: ValueType): SetOperand {
+  return t === 'double' ? 'double' : t === 'int64' || t === 'timestamp' ? 'int64' : 'text';
+}
 
 export type NewId = () => number;
+
+/** First id of the value nodes inside condition terms (see `termValues`). */
+const TERM_VALUE_IDS = 1 << 30;
+
+/**
+ * The value operands of one condition term (comparison, regex, IN), their nodes renumbered from
+ * TERM_VALUE_IDS. Scratch buffers are keyed by node id, and a term's values are consumed before
+ * the next term runs, so every term can share the same few buffers: 10,000 terms `v * 2 > k`
+ * need one batch-sized buffer, not 10,000. Condition nodes keep their own ids (symbol tests
+ * cache per-dictionary answers by them).
+ */
+function termValues(...operands: PlanExpr[]): PlanExpr[] {
+  let next = TERM_VALUE_IDS;
+  const walk = (x: PlanExpr): PlanExpr => {
+    switch (x.kind) {
+      case 'arith': return { ...x, id: next++, left: walk(x.left), right: walk(x.right) };
+      case 'negate':
+      case 'shift': return { ...x, id: next++, operand: walk(x.operand) };
+      default: return { ...x, id: next++ };
+    }
+  };
+  return operands.map(walk);
+}
 
 export function constant(id: number, type: ValueType, value: Scalar, offset: number): PlanExpr {
   return { kind: 'const', id, type, offset, value };
@@ -72,7 +102,8 @@ export function bindCompare(id: NewId, op: CompareOp, l: PlanExpr, r: PlanExpr, 
   }
   if (!isComparable(l.type, r.type)) throw semanticError(`cannot compare ${l.type} with ${r.type}`, offset);
   if (l.kind === 'const' && r.kind === 'const') return constant(id(), 'bool', foldCompare(op, l.value, r.value), offset);
-  return { kind: 'compare', id: id(), type: 'bool', offset, op, left: l, right: r };
+  const [left, right] = termValues(l, r);
+  return { kind: 'compare', id: id(), type: 'bool', offset, op, left, right };
 }
 
 /** `x ~ 'pattern'`: the pattern must be a string literal and a valid JavaScript regex. */
@@ -90,20 +121,93 @@ export function bindRegex(id: NewId, op: '~' | '!~' | '~*' | '!~*', v: PlanExpr,
   const isNegated = op.startsWith('!');
   if (v.type === 'null') return constant(id(), 'bool', false, offset);
   if (v.kind === 'const') return constant(id(), 'bool', regex.test(String(v.value)) !== isNegated, offset);
-  return { kind: 'regex', id: id(), type: 'bool', offset, operand: v, regex, isNegated };
+  return { kind: 'regex', id: id(), type: 'bool', offset, operand: termValues(v)[0], regex, isNegated };
 }
 
-export function bindLogic(id: NewId, op: 'AND' | 'OR', l: PlanExpr, r: PlanExpr, offset: number): PlanExpr {
-  for (const side of [l, r]) {
-    if (side.type !== 'bool') throw semanticError(`${op} needs conditions on both sides, not ${side.type}`, side.offset);
-  }
+/**
+ * AND / OR over any number of conditions, flattened (an `or` operand of an `or` is spliced in).
+ * Constants decide or drop out (false AND x = false, true AND x = x, dually for OR), and the
+ * equalities of one column with constants in an OR (inequalities in an AND) become one IN set:
+ * `v = 1 OR v = 2 OR …` is one hash probe per row, not one pass per term.
+ */
+export function bindLogic(id: NewId, op: 'AND' | 'OR', parts: readonly PlanExpr[], offset: number): PlanExpr {
   const isAnd = op === 'AND';
-  // A constant side decides or drops out: false AND x = false, true AND x = x, and dually for OR.
-  for (const [c, other] of [[l, r], [r, l]] as const) {
-    if (c.kind !== 'const') continue;
-    return c.value === isAnd ? other : constant(id(), 'bool', !isAnd, offset);
+  const kind = isAnd ? 'and' : 'or';
+  const operands: PlanExpr[] = [];
+  for (const p of parts) {
+    if (p.type !== 'bool') throw semanticError(`${op} needs conditions on both sides, not ${p.type}`, p.offset);
+    if (p.kind === 'const') {
+      if (p.value === isAnd) continue;
+      return constant(id(), 'bool', !isAnd, offset);
+    }
+    if (p.kind === kind) for (const o of p.operands) operands.push(o);
+    else operands.push(p);
   }
-  return { kind: isAnd ? 'and' : 'or', id: id(), type: 'bool', offset, left: l, right: r };
+  const merged = mergeMemberships(id, operands, isAnd);
+  if (merged.length === 0) return constant(id(), 'bool', isAnd, offset);
+  if (merged.length === 1) return merged[0];
+  return { kind, id: id(), type: 'bool', offset, operands: merged };
+}
+
+/** `col = c` (in an OR) or `col != c` (in an AND) with a non-null constant: the column node and c. */
+function membershipTerm(e: PlanExpr, isAnd: boolean): { column: PlanExpr & { kind: 'column' }; value: Scalar } | null {
+  if (e.kind !== 'compare' || e.op !== (isAnd ? '!=' : '=')) return null;
+  const [c, k] = e.left.kind === 'column' ? [e.left, e.right] : [e.right, e.left];
+  if (c.kind !== 'column' || k.kind !== 'const' || k.value === null) return null;
+  return { column: c, value: k.value };
+}
+
+/** Replaces two or more membership terms on one column by one `in` node, at the first one's place. */
+function mergeMemberships(id: NewId, operands: PlanExpr[], isAnd: boolean): PlanExpr[] {
+  const byColumn = new Map<number, number>();
+  for (const o of operands) {
+    const t = membershipTerm(o, isAnd);
+    if (t !== null) byColumn.set(t.column.index, (byColumn.get(t.column.index) ?? 0) + 1);
+  }
+  if (![...byColumn.values()].some((n) => n > 1)) return operands;
+  const out: PlanExpr[] = [];
+  const values = new Map<number, { at: number; column: PlanExpr; values: Scalar[] }>();
+  for (const o of operands) {
+    const t = membershipTerm(o, isAnd);
+    if (t === null || byColumn.get(t.column.index)! < 2) { out.push(o); continue; }
+    let group = values.get(t.column.index);
+    if (group === undefined) {
+      group = { at: out.length, column: t.column, values: [] };
+      values.set(t.column.index, group);
+      out.push(o);
+    }
+    group.values.push(t.value);
+  }
+  for (const g of values.values()) {
+    const set = new ValueSet(setOperand(g.column.type), g.values);
+    out[g.at] = { kind: 'in', id: id(), type: 'bool', offset: out[g.at].offset, operand: termValues(g.column)[0], set, isNegated: isAnd };
+  }
+  return out;
+}
+
+/**
+ * `x [NOT] IN (values)`: `x = v1 OR x = v2 …` (NOT IN: `x != v1 AND …`). Constant values go into
+ * one hash set; other values stay comparisons. A NULL value matches nothing, so it makes NOT IN
+ * false for every row and drops out of IN.
+ */
+export function bindIn(id: NewId, operand: PlanExpr, values: readonly PlanExpr[], isNegated: boolean, offset: number): PlanExpr {
+  const op = isNegated ? '!=' : '=';
+  const constants: Scalar[] = [];
+  const others: PlanExpr[] = [];
+  for (const v of values) {
+    if (v.type === 'bool' || operand.type === 'bool') throw semanticError(`IN cannot compare conditions`, v.offset);
+    if (v.type !== 'null' && operand.type !== 'null' && !isComparable(operand.type, v.type)) {
+      throw semanticError(`cannot compare ${operand.type} with ${v.type}`, v.offset);
+    }
+    if (v.kind === 'const' && v.value !== null && operand.kind !== 'const') constants.push(v.value);
+    else others.push(bindCompare(id, op, operand, v, v.offset));
+  }
+  const parts = [...others];
+  if (constants.length > 0) {
+    const set = new ValueSet(setOperand(operand.type), constants);
+    parts.push({ kind: 'in', id: id(), type: 'bool', offset, operand: termValues(operand)[0], set, isNegated });
+  }
+  return bindLogic(id, isNegated ? 'AND' : 'OR', parts, offset);
 }
 
 export function bindNot(id: NewId, v: PlanExpr, offset: number): PlanExpr {

@@ -9,7 +9,7 @@ import type { Table } from '../../storage/table.js';
 import { acceptsType, isAggregateName } from '../aggregates/registry.js';
 import { semanticError } from '../query-errors.js';
 import type { AggregateCollector } from './aggregate-collector.js';
-import { bindArith, bindCompare, bindLogic, bindNegate, bindNot, bindRegex, bindShift, constant } from './bind-operators.js';
+import { bindArith, bindCompare, bindIn, bindLogic, bindNegate, bindNot, bindRegex, bindShift, constant } from './bind-operators.js';
 import type { PlanExpr } from './plan-expr.js';
 import { VALUE_TYPES } from './plan-expr.js';
 
@@ -98,10 +98,11 @@ export class Binder {
           case '+': case '-': case '*': case '/': return bindArith(id, op, l, r, e.offset);
           case '=': case '!=': case '<': case '<=': case '>': case '>=': return bindCompare(id, op, l, r, e.offset);
           case '~': case '!~': case '~*': case '!~*': return bindRegex(id, op, l, r, e.offset);
-          case 'AND': case 'OR': return bindLogic(id, op, l, r, e.offset);
         }
         throw new Error(`grammar bug: operator ${String(op)}`);
       }
+      case 'Logical': return bindLogic(id, e.op, e.operands.map((o) => this.bind(o, isGroup)), e.offset);
+      case 'InList': return bindIn(id, this.bind(e.operand, isGroup), e.values.map((v) => this.bind(v, isGroup)), e.isNegated, e.offset);
       case 'Call':
         if (!isAggregateName(e.name.toLowerCase())) throw semanticError(`unknown function '${e.name}'`, e.offset);
         if (this.isInAggregate) throw semanticError(`aggregate ${e.name}() cannot be nested inside another aggregate`, e.offset);

@@ -4,6 +4,7 @@
 // executor's scratch pool, keyed by `id`), so a plan can run many times.
 import type { DurationValue } from '../../../grammar/index.js';
 import type { ColumnType } from '../../types.js';
+import type { ValueSet } from './value-set.js';
 
 /** Types of values while a query runs. `symbol` behaves as `string`; `bool` only in conditions. */
 export type ValueType = 'double' | 'int64' | 'timestamp' | 'string' | 'blob' | 'symbol' | 'bool' | 'null';
@@ -32,7 +33,10 @@ export type PlanExpr =
   | Node & { readonly kind: 'shift'; readonly operand: PlanExpr; readonly duration: DurationValue; readonly sign: 1 | -1 }
   | Node & { readonly kind: 'compare'; readonly op: CompareOp; readonly left: PlanExpr; readonly right: PlanExpr }
   | Node & { readonly kind: 'regex'; readonly operand: PlanExpr; readonly regex: RegExp; readonly isNegated: boolean }
-  | Node & { readonly kind: 'and' | 'or'; readonly left: PlanExpr; readonly right: PlanExpr }
+  /** Two or more conditions, flattened: an operand is never an `and` inside `and` (or `or` in `or`). */
+  | Node & { readonly kind: 'and' | 'or'; readonly operands: readonly PlanExpr[] }
+  /** `operand [NOT] IN (constants)`: NOT IN keeps rows whose non-null value is in none of them. */
+  | Node & { readonly kind: 'in'; readonly operand: PlanExpr; readonly set: ValueSet; readonly isNegated: boolean }
   | Node & { readonly kind: 'not'; readonly operand: PlanExpr }
   /** Group context: the finished value of aggregate call `slot`. */
   | Node & { readonly kind: 'aggregate'; readonly slot: number }

@@ -9,7 +9,9 @@ import type { ResultType } from '../result.js';
 import { AggregateCollector } from './aggregate-collector.js';
 import { Binder } from './binder.js';
 import type { GroupScope } from './binder.js';
-import { containsCall, expandAliases, isCountStar } from './ast-walk.js';
+import { conditionTerms, containsCall, expandAliases, isCountStar } from './ast-walk.js';
+import type { QueryLimits } from '../limits.js';
+import { limitError } from '../limits.js';
 import type { PlanExpr } from './plan-expr.js';
 import type { AggregatePlan, OrderKey, OutputColumn, SelectPlan, TablePlan, TimeRange } from './plan-types.js';
 import { resolveSources } from './plan-sources.js';
@@ -22,7 +24,13 @@ interface Grouping {
   readonly isAggregate: boolean;
 }
 
-export function planSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint): SelectPlan {
+export function planSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint, limits: QueryLimits): SelectPlan {
+  // Before anything is bound: a condition's plan takes memory in proportion to its terms.
+  for (const [clause, condition] of [['WHERE', ast.where], ['HAVING', ast.having]] as const) {
+    const terms = condition === null ? 0 : conditionTerms(condition);
+    const max = limits.maxConditionTerms;
+    if (terms > max) throw limitError(`the ${clause} condition has ${terms.toLocaleString('en-US')} terms`, 'maxConditionTerms', max);
+  }
   const sources = resolveSources(ast.sources, catalog);
   const ranges: TimeRange[] | null = ast.ranges.length === 0 ? null : ast.ranges.map((r) => {
     const { start, end } = resolveRange(r, nowNs);

@@ -18,6 +18,8 @@ export interface TimeRange {
 export interface AccumulatorSpec {
   readonly family: AccumulatorFamily;
   readonly arg: PlanExpr;
+  /** `exprKey(arg)`: accumulators over equal arguments have equal keys. */
+  readonly argKey: string;
   readonly names: ReadonlySet<AggregateName>;
   /** abs family: abs_max (true) or abs_min (false); they never share an accumulator. */
   readonly isMax: boolean;

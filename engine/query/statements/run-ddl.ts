@@ -1,9 +1,10 @@
 // CREATE TABLE and DROP TABLE through the catalog, durable when the promise resolves. Column
 // names must be unique and may not start with `$` (reserved for `$timestamp` and `$table`);
-// SHARD_SIZE must be a positive fixed duration (shards are fixed time slices).
+// SHARD_SIZE must be a fixed duration of at least a second (shards are fixed time slices).
 import type { CreateTable, DropTable } from '../../../grammar/index.js';
 import type { ColumnDef } from '../../types.js';
 import { isSvcError, SvcError } from '../../errors.js';
+import { shardSizeProblem } from '../../input-checks.js';
 import type { QueryCatalog } from '../catalog.js';
 import { semanticError } from '../query-errors.js';
 import type { QueryResult } from '../result.js';
@@ -21,6 +22,8 @@ export async function runCreate(ast: CreateTable, catalog: QueryCatalog): Promis
   if (ast.shardSize !== null) {
     const d = ast.shardSize;
     if (d.months !== 0 || d.nanos <= 0n) throw semanticError('SHARD_SIZE must be a positive duration without months or years', d.offset);
+    const problem = shardSizeProblem(d.nanos);
+    if (problem !== null) throw semanticError(`SHARD_SIZE: ${problem}`, d.offset);
     shardSize = d.nanos;
   }
   await atName(ast.nameOffset, catalog.createTable(ast.name, columns, { shardSize, ifNotExists: ast.hasIfNotExists }));

@@ -1,20 +1,44 @@
-// SELECT: plan against the catalog, then run each table plan with the row or aggregate operator.
+// SELECT: plan against the catalog, take the snapshot, then run each table plan with the row or
+// aggregate operator. The snapshot is every table's batch list for every range, taken before the
+// first pause: sealed batches never change, but the lists do (inserts add batches, late rows
+// replace some), so a query that yields to the event loop keeps reading the data as it was when
+// it started — concurrent inserts neither break it nor leak into it. Operators may pause only
+// between slices, so under a wide WHERE (thousands of terms, seconds per batch) the slices are
+// cut shorter, to about a million term tests each.
 import type { Select } from '../../../grammar/index.js';
 import type { QueryCatalog } from '../catalog.js';
 import { runAggregate } from '../exec/aggregate-operator.js';
-import { RunContext } from '../exec/run-context.js';
+import type { RunContext } from '../exec/run-context.js';
+import { testsPerRow } from '../exec/eval-condition.js';
 import { runRows } from '../exec/row-operator.js';
+import { scanSlices } from '../exec/scan-slices.js';
+import type { Slice } from '../exec/scan-slices.js';
 import { planSelect } from '../plan/plan-select.js';
 import type { QueryResult, ResultTable } from '../result.js';
-import type { Deadline } from '../deadline.js';
 
-export function runSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint, deadline: Deadline): QueryResult {
-  const plan = planSelect(ast, catalog, nowNs);
-  const ctx = new RunContext(deadline);
+export async function runSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint, ctx: RunContext): Promise<QueryResult> {
+  const plan = planSelect(ast, catalog, nowNs, ctx.limits);
+  const snapshot = plan.tables.map((t) => {
+    const chunk = t.where === null ? Infinity : Math.max(MIN_CHUNK_ROWS, Math.floor(TESTS_PER_CHUNK / testsPerRow(t.where)));
+    return (t.ranges ?? [null]).map((range) => cut(scanSlices(t.table, range), chunk));
+  });
   const tables: ResultTable[] = [];
-  for (const t of plan.tables) {
-    const table = t.aggregate === null ? runRows(t, ctx) : runAggregate(t, t.aggregate, ctx);
+  for (let i = 0; i < plan.tables.length; i++) {
+    const t = plan.tables[i];
+    const table = t.aggregate === null ? await runRows(t, ctx, snapshot[i]) : await runAggregate(t, t.aggregate, ctx, snapshot[i]);
     if (table !== null) tables.push(table);
   }
   return { kind: 'rows', tables, scannedRowsCount: ctx.scannedRowsCount };
+}
+
+/** Term tests between two chances to pause (a few ms of work), and the fewest rows worth a slice. */
+const TESTS_PER_CHUNK = 1 << 20;
+const MIN_CHUNK_ROWS = 1024;
+
+/** `slices` cut into pieces of at most `rows` rows (the operators take any part of a batch). */
+function cut(slices: Slice[], rows: number): Slice[] {
+  if (slices.every((s) => s.hi - s.lo <= rows)) return slices;
+  const out: Slice[] = [];
+  for (const s of slices) for (let lo = s.lo; lo < s.hi; lo += rows) out.push({ view: s.view, lo, hi: Math.min(s.hi, lo + rows) });
+  return out;
 }

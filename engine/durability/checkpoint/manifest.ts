@@ -1,0 +1,98 @@
+// The MANIFEST of a checkpoint: `checkpoints/<12-digit seq>.manifest`, a crc32c-prefixed msgpack
+// document naming every file the checkpoint keeps (with size and crc32c) — files written by
+// earlier checkpoints included — and the first WAL segment to replay after it. The newest
+// manifest is the database; data files no manifest names are leftovers, deleted.
+import { open, readdir, readFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { crc32c } from '@node-rs/crc32';
+import { Packr } from 'msgpackr';
+import type { ColumnDef, ColumnStats } from '../../types.js';
+import { syncDir } from '../wal/wal-writer.js';
+import type { FileSum } from './arrow-file-writer.js';
+
+// useBigIntExtension: an INT64 column's exact sum statistic may exceed 64 bits.
+const packr = new Packr({ int64AsType: 'bigint', useRecords: false, moreTypes: false, useBigIntExtension: true });
+
+export interface DataFile extends FileSum {
+  /** Rows held by an Arrow file (live or not); 0 for entries files. */
+  readonly rows: number;
+  /** An Arrow file's regions (see ArrowFileSum); empty for entries files. */
+  readonly ends: number[];
+  readonly crcs: number[];
+}
+
+export interface BatchRef {
+  /** The Arrow file holding the batch, and the batch's index in it. */
+  readonly file: string;
+  readonly index: number;
+  readonly stats: ColumnStats[];
+}
+
+export interface TableManifest {
+  readonly name: string;
+  readonly columns: ColumnDef[];
+  readonly shardSize: bigint;
+  /** Every batch of the table, in `Table.allBatches()` order. */
+  readonly batches: BatchRef[];
+}
+
+export interface Manifest {
+  readonly version: 2;
+  readonly walStart: number;
+  readonly files: Record<string, DataFile>;
+  /** Entries files in the order their items are applied. */
+  readonly entries: string[];
+  readonly tables: TableManifest[];
+}
+
+export function checkpointsDir(dataDir: string): string {
+  return join(dataDir, 'checkpoints');
+}
+
+/** The name of checkpoint `seq` (the WAL segment it starts replay from); data files start with it. */
+export function checkpointName(seq: number): string {
+  return String(seq).padStart(12, '0');
+}
+
+export function manifestName(seq: number): string {
+  return `${checkpointName(seq)}.manifest`;
+}
+
+const MANIFEST_NAME = /^(\d{12})\.manifest$/;
+/** Names the checkpoint code writes in checkpoints/; anything else there is left alone. */
+export const OWNED_NAME = /^\d{12}(\.manifest|-.+\.(arrows|bin))(\.tmp)?$/;
+
+/** Numbers of complete (renamed) manifests, ascending. */
+export async function listManifests(dataDir: string): Promise<number[]> {
+  const names = await readdir(checkpointsDir(dataDir)).catch(() => [] as string[]);
+  return names.flatMap((n) => MANIFEST_NAME.exec(n)?.[1] ?? []).map(Number).sort((a, b) => a - b);
+}
+
+/** Writes the manifest atomically: temporary file, fsync, rename, fsync of the directory. */
+export async function writeManifest(dataDir: string, seq: number, manifest: Manifest): Promise<void> {
+  const dir = checkpointsDir(dataDir);
+  const final = join(dir, manifestName(seq));
+  const body = packr.pack(manifest);
+  const framed = Buffer.alloc(body.length + 4);
+  framed.writeUInt32LE(crc32c(body) >>> 0, 0);
+  framed.set(body, 4);
+  const fh = await open(`${final}.tmp`, 'w');
+  try {
+    let at = 0;
+    while (at < framed.length) at += (await fh.write(framed, at, framed.length - at, at)).bytesWritten;
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await rename(`${final}.tmp`, final);
+  await syncDir(dir);
+}
+
+export async function readManifest(dataDir: string, seq: number, damaged: (path: string) => Error): Promise<Manifest> {
+  const path = join(checkpointsDir(dataDir), manifestName(seq));
+  const raw = await readFile(path);
+  if (raw.length < 4 || (crc32c(raw.subarray(4)) >>> 0) !== raw.readUInt32LE(0)) throw damaged(path);
+  const manifest = packr.unpack(raw.subarray(4)) as Manifest;
+  if (manifest.version !== 2) throw damaged(path);
+  return manifest;
+}

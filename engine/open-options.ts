@@ -1,0 +1,70 @@
+// The options of Database.open, their defaults and their validation: every limit is checked
+// before anything touches the disk, and a bad value is an InvalidArgument that states the limit
+// (a batchRows of 0 used to loop forever, a NaN threshold to checkpoint never).
+import { DEFAULT_SEGMENT_BYTES } from './durability/wal/wal-writer.js';
+import { SvcError } from './errors.js';
+import { resolveLimits } from './query/index.js';
+import type { QueryLimits } from './query/index.js';
+import { DEFAULT_BATCH_ROWS } from './storage/table.js';
+import type { Durability } from './types.js';
+
+export interface OpenOptions {
+  /** Directory holding the WAL, checkpoints and the lock file; created if missing. */
+  readonly dataDir: string;
+  /** When a write is acknowledged: after fsync (default), after write(2), or at once (no WAL). */
+  readonly durability?: Durability;
+  /** Rows per sealed batch (1 … 16,777,216; default 65,536). */
+  readonly batchRows?: number;
+  /** Take a checkpoint once this many WAL bytes were written since the last one (default 1 GiB). */
+  readonly checkpointWalBytes?: number;
+  /** A WAL segment file is closed and a new one started at this size (default 64 MiB, at least 1 KiB). */
+  readonly walSegmentBytes?: number;
+  /** How often expired entries are swept, in ms (0 = never; reads still hide them). */
+  readonly sweepIntervalMs?: number;
+  /** Where the database reports what it did on its own (sweeps, torn WAL tails). */
+  readonly log?: (message: string) => void;
+  /** Default resource limits of every query (engine/query/limits.ts); a query's options override them. */
+  readonly queryLimits?: Partial<QueryLimits>;
+}
+
+/** OpenOptions with every default filled in. */
+export type ResolvedOptions = Required<Omit<OpenOptions, 'log' | 'queryLimits'>> & Pick<OpenOptions, 'log'> & { readonly queryLimits: QueryLimits };
+
+/**
+ * A checkpoint costs about the disk of the batches added since the last one, and 1 GiB of WAL
+ * (PostgreSQL's max_wal_size default) keeps replay on open to about two seconds.
+ */
+const DEFAULT_CHECKPOINT_WAL_BYTES = 1024 * 1024 * 1024;
+const MAX_BATCH_ROWS = 1 << 24;
+const MIN_SEGMENT_BYTES = 1024;
+const DURABILITIES: readonly Durability[] = ['fsync', 'os', 'none'];
+
+export function resolveOpenOptions(options: OpenOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) throw invalid('the options must be an object with a dataDir');
+  const { dataDir, log } = options;
+  if (typeof dataDir !== 'string' || dataDir.length === 0) throw invalid('dataDir must be a non-empty path');
+  const durability = options.durability ?? 'fsync';
+  if (!DURABILITIES.includes(durability)) throw invalid(`durability must be fsync, os or none, got ${String(durability)}`);
+  if (log !== undefined && typeof log !== 'function') throw invalid('log must be a function');
+  return {
+    dataDir,
+    durability,
+    batchRows: integer('batchRows', options.batchRows ?? DEFAULT_BATCH_ROWS, 1, MAX_BATCH_ROWS),
+    checkpointWalBytes: integer('checkpointWalBytes', options.checkpointWalBytes ?? DEFAULT_CHECKPOINT_WAL_BYTES, 1, Number.MAX_SAFE_INTEGER),
+    walSegmentBytes: integer('walSegmentBytes', options.walSegmentBytes ?? DEFAULT_SEGMENT_BYTES, MIN_SEGMENT_BYTES, 2 ** 31 - 1),
+    sweepIntervalMs: integer('sweepIntervalMs', options.sweepIntervalMs ?? 1000, 0, 2 ** 31 - 1),
+    log,
+    queryLimits: resolveLimits(options.queryLimits),
+  };
+}
+
+function integer(name: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw invalid(`${name} must be an integer from ${min} to ${max}, got ${String(value)}`);
+  }
+  return value;
+}
+
+function invalid(message: string): SvcError {
+  return new SvcError('InvalidArgument', message);
+}

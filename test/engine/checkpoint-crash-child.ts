@@ -1,0 +1,37 @@
+// The writer process of the checkpoint crash test (checkpoints.test.ts): opens the database,
+// then inserts batch after batch and takes a checkpoint after each, until it is SIGKILLed — so
+// the kill usually lands inside a checkpoint. Checkpoint files are kept tiny so one checkpoint is
+// many files and fsyncs. Prints `ack <id>` once the insert of batch <id> resolved (synchronous
+// writes to fd 1: a line printed is a line the parent sees).
+// Run as `node checkpoint-crash-child.js <dataDir> <firstId>`.
+import { writeSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Database } from '../../engine/database.js';
+import { ioLimits } from '../../engine/durability/io-limits.js';
+
+export const TABLE = 'ck';
+
+/** Rows of batch `id`: ids spread over time, some late (into checkpointed batches). */
+export function batchRows(id: number): { ts: bigint[]; v: number[]; s: string[] } {
+  const n = 1 + (id % 7) * 5;
+  const base = id % 5 === 4 ? (id * 7919) % (id * 100) : id * 100;
+  const ts = Array.from({ length: n }, (_, k) => BigInt(base + k * 3));
+  return { ts, v: ts.map((t, k) => id * 1000 + k), s: ts.map((_, k) => `sym${(id + k) % 23}`) };
+}
+
+async function main(dataDir: string, firstId: number): Promise<void> {
+  ioLimits.checkpointFileBytes = 512;
+  const db = await Database.open({ dataDir, batchRows: 16, sweepIntervalMs: 0 });
+  await db.createTable(TABLE, [{ name: 'v', type: 'DOUBLE' }, { name: 's', type: 'SYMBOL' }], { ifNotExists: true });
+  writeSync(1, 'ready\n');
+  for (let id = firstId; ; id++) {
+    const b = batchRows(id);
+    await db.insert(TABLE, { $timestamp: b.ts, v: b.v, s: b.s });
+    writeSync(1, `ack ${id}\n`);
+    await db.checkpoint();
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await main(process.argv[2], Number(process.argv[3]));
+}

@@ -1,0 +1,283 @@
+// Incremental checkpoints. Over many rounds of writes → checkpoint (late rows rewriting sealed
+// batches, SYMBOL dictionaries growing between checkpoints, a table dropped and recreated, blobs
+// replaced and removed, tags moved), each reopen — after a clean close or from a crash copy —
+// gives exactly the state the database had; the same with limits lowered so every table spans
+// many files and every file is read in chunks of a few bytes (the path of files of any size).
+// A checkpoint writes only the batches it has not written before: the files of an unchanged
+// table stay as they are. A child process SIGKILLed while it checkpoints leaves a directory that
+// opens with every acknowledged batch. Disk errors surface as StorageFailed naming the path.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { Database } from '../../engine/database.js';
+import { ioLimits } from '../../engine/durability/io-limits.js';
+import { checkpointsDir, listManifests, readManifest } from '../../engine/durability/checkpoint/manifest.js';
+import type { Manifest } from '../../engine/durability/checkpoint/manifest.js';
+import { batchRows, TABLE } from './checkpoint-crash-child.js';
+import { copyAside, expectCode, prng, randInt, readRows, tempDir } from './helpers.js';
+
+/** Everything a user can read back from the database, as plain values. */
+function state(db: Database): unknown {
+  const out: Record<string, unknown> = {};
+  for (const alias of db.listAliases('').aliases) {
+    const type = db.entryType(alias);
+    const tags = db.getTags(alias).aliases;
+    if (type === 'blob') out[alias] = { ...db.describeBlob(alias), data: Buffer.from(db.getBlob(alias)).toString('hex'), tags };
+    else if (type === 'ts') out[alias] = { ...db.describeTable(alias), rows: readRows(db, alias), tags };
+    else out[alias] = { type, tagged: db.getTagged(alias).aliases };
+  }
+  return out;
+}
+
+async function latestManifest(dataDir: string): Promise<Manifest> {
+  const seq = (await listManifests(dataDir)).at(-1)!;
+  return readManifest(dataDir, seq, (p) => new Error(`damaged ${p}`));
+}
+
+async function withLimits<T>(limits: Partial<typeof ioLimits>, run: () => Promise<T>): Promise<T> {
+  const saved = { ...ioLimits };
+  Object.assign(ioLimits, limits);
+  try {
+    return await run();
+  } finally {
+    Object.assign(ioLimits, saved);
+  }
+}
+
+const COLUMNS = [{ name: 'v', type: 'DOUBLE' }, { name: 's', type: 'SYMBOL' }, { name: 'str', type: 'STRING' }, { name: 'b', type: 'BLOB' }] as const;
+
+async function randomRound(db: Database, rand: () => number, round: number): Promise<void> {
+  const rows = randInt(rand, 1, 40);
+  const ts: bigint[] = [];
+  for (let k = 0; k < rows; k++) ts.push(BigInt(rand() < 0.2 ? randInt(rand, 0, round * 1000 + 999) : round * 1000 + randInt(rand, 0, 999)));
+  await db.insert('a', {
+    $timestamp: ts,
+    v: ts.map((t) => (rand() < 0.1 ? null : Number(t) / 4)),
+    // The dictionary grows every round: old files hold shorter versions of it.
+    s: ts.map(() => (rand() < 0.1 ? null : `y${randInt(rand, 0, round * 3)}`)),
+    str: ts.map((t) => `r${round}.${t}`),
+    b: ts.map(() => (rand() < 0.5 ? null : Uint8Array.of(round, randInt(rand, 0, 255)))),
+  });
+  const hasB = db.listAliases('b').aliases.includes('b');
+  if (hasB && rand() < 0.15) await db.dropTable('b');
+  else if (!hasB && rand() < 0.6) await db.createTable('b', [{ name: 'n', type: rand() < 0.5 ? 'INT64' : 'SYMBOL' }]);
+  if (db.listAliases('b').aliases.includes('b')) {
+    const type = db.describeTable('b').columns[0].type;
+    const n = Array.from({ length: randInt(rand, 1, 30) }, (_, k) => (type === 'INT64' ? BigInt(round * 100 + k) : `n${k % 5}`));
+    await db.insert('b', { $timestamp: n.map((_, k) => BigInt(round * 100 + k)), n });
+  }
+  const blob = `blob/${randInt(rand, 0, 6)}`;
+  const exists = db.listAliases(blob).aliases.includes(blob);
+  if (exists && rand() < 0.3) await db.remove(blob);
+  else await db.updateBlob(blob, new Uint8Array(randInt(rand, 0, 3000)).fill(round));
+  if (db.listAliases(blob).aliases.includes(blob) && rand() < 0.4) await db.attachTag(blob, `tag${randInt(rand, 0, 2)}`);
+}
+
+describe('incremental checkpoints', () => {
+  const variants = [
+    { name: 'default limits', limits: {} },
+    { name: 'tiny files read in 13-byte chunks', limits: { checkpointFileBytes: 700, readChunkBytes: 13 } },
+  ];
+  for (const variant of variants) {
+    it(`many rounds of writes → checkpoint reopen identically (${variant.name})`, async () => {
+      const seed = Number(process.env.CHECKPOINT_SEED ?? Date.now() % 100_000);
+      const rand = prng(seed);
+      const dataDir = await tempDir();
+      const options = { dataDir, batchRows: 8, sweepIntervalMs: 0, checkpointWalBytes: 2 ** 40 };
+      await withLimits(variant.limits, async () => {
+        let db = await Database.open(options);
+        try {
+          await db.createTable('a', [...COLUMNS]);
+          for (let round = 0; round < 24; round++) {
+            await randomRound(db, rand, round);
+            await db.checkpoint();
+            if (round % 5 === 2) {
+              // A crash copy: the checkpoint plus the WAL written after it.
+              await randomRound(db, rand, round);
+              const copy = await copyAside(dataDir);
+              const crashed = await Database.open({ ...options, dataDir: copy });
+              assert.deepEqual(state(crashed), state(db), `seed ${seed} round ${round}: crash copy`);
+              await crashed.close();
+            }
+            if (round % 4 === 3) {
+              const expected = state(db);
+              await db.close();
+              db = await Database.open(options);
+              assert.deepEqual(state(db), expected, `seed ${seed} round ${round}: reopen`);
+            }
+          }
+          // Nothing but the newest checkpoint's files is left.
+          const manifest = await latestManifest(dataDir);
+          const names = (await readdir(checkpointsDir(dataDir))).filter((n) => n !== 'FORMAT' && !n.endsWith('.manifest')).sort();
+          assert.deepEqual(names, Object.keys(manifest.files).sort());
+        } finally {
+          await db.close();
+        }
+      });
+    });
+  }
+
+  it('a checkpoint writes only new batches: the files of an unchanged table are not rewritten', async () => {
+    const dataDir = await tempDir();
+    const db = await Database.open({ dataDir, batchRows: 16, sweepIntervalMs: 0 });
+    try {
+      await db.createTable('still', [{ name: 'v', type: 'DOUBLE' }, { name: 's', type: 'SYMBOL' }]);
+      await db.createTable('busy', [{ name: 'v', type: 'DOUBLE' }]);
+      const ts = Array.from({ length: 100 }, (_, i) => BigInt(i));
+      await db.insert('still', { $timestamp: ts, v: ts.map(Number), s: ts.map((t) => `s${t % 7n}`) });
+      await db.checkpoint();
+      const first = await latestManifest(dataDir);
+      const stillRefs = first.tables.find((t) => t.name === 'still')!.batches.map((b) => `${b.file}#${b.index}`);
+      assert.equal(stillRefs.length, 7); // 6 sealed batches of 16 rows and the tail
+      const stillFiles = [...new Set(first.tables.find((t) => t.name === 'still')!.batches.map((b) => b.file))];
+      const stamps = await Promise.all(stillFiles.map(async (f) => (await stat(join(checkpointsDir(dataDir), f))).mtimeMs));
+      for (let round = 1; round <= 4; round++) {
+        const more = Array.from({ length: 20 }, (_, i) => BigInt(round * 20 + i));
+        await db.insert('busy', { $timestamp: more, v: more.map(Number) });
+        const before = new Set(await readdir(checkpointsDir(dataDir)));
+        await db.checkpoint();
+        const m = await latestManifest(dataDir);
+        assert.deepEqual(m.tables.find((t) => t.name === 'still')!.batches.map((b) => `${b.file}#${b.index}`), stillRefs);
+        assert.deepEqual(await Promise.all(stillFiles.map(async (f) => (await stat(join(checkpointsDir(dataDir), f))).mtimeMs)), stamps);
+        // New Arrow files hold only busy's new batches: its sealed ones are kept where they are.
+        const added = (await readdir(checkpointsDir(dataDir))).filter((n) => n.endsWith('.arrows') && !before.has(n));
+        const busy = m.tables.find((t) => t.name === 'busy')!.batches;
+        assert.deepEqual(added.sort(), [...new Set(busy.filter((b) => added.includes(b.file)).map((b) => b.file))].sort());
+        assert.ok(busy.filter((b) => added.includes(b.file)).length <= 3, `round ${round} rewrote ${busy.length} batches`);
+        if (round > 1) assert.ok(busy.some((b) => !added.includes(b.file)), 'busy kept none of its earlier files');
+      }
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('SYMBOL dictionaries: batches from files of different checkpoints keep their strings through reopen, new symbols and rewrites', async () => {
+    const dataDir = await tempDir();
+    const options = { dataDir, batchRows: 4, sweepIntervalMs: 0 };
+    const put = (db: Database, from: number, symbols: string[]) => {
+      const ts = symbols.map((_, i) => BigInt(from + i));
+      return db.insert('t', { $timestamp: ts, s: symbols });
+    };
+    let db = await Database.open(options);
+    await db.createTable('t', [{ name: 's', type: 'SYMBOL' }]);
+    await put(db, 0, ['a', 'b', 'a', 'b']);
+    await db.checkpoint(); // file 1: dictionary [a b]
+    await put(db, 100, ['c', 'd', 'c', 'd', 'a', 'c', 'd', 'b', 'd', 'd', 'c', 'c']);
+    await db.checkpoint(); // file 2: dictionary [a b c d], three batches
+    await db.close();
+    db = await Database.open(options);
+    await put(db, 200, ['e', 'f', 'e', 'c']); // new symbols after the restored dictionary
+    // Late rows replace two of file 2's three batches: its third is rewritten into a new file.
+    await put(db, 100, ['g', 'g', 'g', 'g', 'g', 'g', 'g', 'g']);
+    const expected = state(db);
+    await db.checkpoint();
+    await db.close();
+    db = await Database.open(options);
+    assert.deepEqual(state(db), expected);
+    await db.close();
+  });
+
+  it('a file whose batches were mostly replaced has its live ones rewritten, and is deleted', async () => {
+    const dataDir = await tempDir();
+    const db = await Database.open({ dataDir, batchRows: 4, sweepIntervalMs: 0 });
+    try {
+      await db.createTable('t', [{ name: 'v', type: 'DOUBLE' }]);
+      const ts = Array.from({ length: 40 }, (_, i) => BigInt(i * 10));
+      await db.insert('t', { $timestamp: ts, v: ts.map(Number) });
+      await db.checkpoint();
+      const [firstFile] = Object.keys((await latestManifest(dataDir)).files).filter((f) => f.endsWith('.arrows'));
+      // Late rows into most of the sealed batches replace them.
+      const late = Array.from({ length: 8 }, (_, i) => BigInt(i * 50 + 5));
+      await db.insert('t', { $timestamp: late, v: late.map(Number) });
+      const expected = readRows(db, 't');
+      await db.checkpoint();
+      const m = await latestManifest(dataDir);
+      assert.ok(!(firstFile in m.files), 'the mostly dead file is still named');
+      assert.ok(!(await readdir(checkpointsDir(dataDir))).includes(firstFile), 'the mostly dead file was not deleted');
+      await db.close();
+      const again = await Database.open({ dataDir, batchRows: 4, sweepIntervalMs: 0 });
+      assert.deepEqual(readRows(again, 't'), expected);
+      await again.close();
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe('checkpoint crash', () => {
+  const CHILD = fileURLToPath(new URL('./checkpoint-crash-child.js', import.meta.url));
+
+  it('SIGKILL while checkpointing: the directory opens with every acknowledged batch', async () => {
+    const seed = Number(process.env.CRASH_SEED ?? Date.now() % 100_000);
+    const rand = prng(seed);
+    const dataDir = await tempDir();
+    const acked = new Set<number>();
+    let sawLeftovers = false;
+    for (let round = 0; round < 6; round++) {
+      const firstId = round * 100_000 + 1;
+      const child = spawn(process.execPath, [CHILD, dataDir, String(firstId)], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d) => { out += d; });
+      child.stderr.on('data', (d) => { err += d; });
+      await new Promise<void>((resolve, reject) => {
+        const watchdog = setTimeout(() => reject(new Error(`the child was not ready: ${err}`)), 20_000);
+        child.stdout.on('data', () => {
+          if (!out.includes('ready\n')) return;
+          clearTimeout(watchdog);
+          setTimeout(() => { child.kill('SIGKILL'); resolve(); }, randInt(rand, 150, 700));
+        });
+      });
+      const [, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('exit', (c, s) => resolve([c, s])));
+      assert.equal(signal, 'SIGKILL', `the child exited on its own: ${err}`);
+      for (const line of out.split('\n')) if (line.startsWith('ack ')) acked.add(Number(line.slice(4)));
+      const names = await readdir(checkpointsDir(dataDir));
+      const manifest = await latestManifest(dataDir).catch(() => null);
+      if (manifest !== null && names.some((n) => n !== 'FORMAT' && !n.endsWith('.manifest') && !(n in manifest.files))) sawLeftovers = true;
+
+      const db = await Database.open({ dataDir, batchRows: 16, sweepIntervalMs: 0 });
+      try {
+        const rows = readRows(db, TABLE);
+        const byId = new Map<number, number>();
+        for (const r of rows) byId.set(Math.floor((r.v as number) / 1000), (byId.get(Math.floor((r.v as number) / 1000)) ?? 0) + 1);
+        for (const id of acked) assert.equal(byId.get(id), batchRows(id).ts.length, `seed ${seed} round ${round}: acknowledged batch ${id}`);
+        for (const [id, n] of byId) assert.equal(n, batchRows(id).ts.length, `seed ${seed}: batch ${id} is partial`);
+        for (const id of byId.keys()) acked.add(id); // present now, so it must stay
+      } finally {
+        // Every other round the parent leaves the crashed state for the next child to recover.
+        if (round % 2 === 0) await db.close();
+        else await db['releaseLock']();
+      }
+    }
+    assert.ok(acked.size > 6, `only ${acked.size} batches were acknowledged`);
+    // Not asserted (timing decides), but reported: did a kill land between files and manifest?
+    if (!sawLeftovers) console.log('# note: no kill left checkpoint leftovers this run');
+  });
+});
+
+describe('checkpoint disk errors', () => {
+  it('a checkpoint that cannot write → StorageFailed naming the path; the previous checkpoint still opens', async () => {
+    const dataDir = await tempDir();
+    const db = await Database.open({ dataDir, sweepIntervalMs: 0 });
+    await db.createTable('t', [{ name: 'v', type: 'DOUBLE' }]);
+    await db.insert('t', { $timestamp: [1n, 2n], v: [1, 2] });
+    await db.checkpoint();
+    await db.insert('t', { $timestamp: [3n], v: [3] });
+    // The checkpoints directory replaced by a file: every write under it fails with ENOTDIR.
+    const dir = checkpointsDir(dataDir);
+    await rename(dir, `${dir}.aside`);
+    await writeFile(dir, 'not a directory');
+    const e = await expectCode(() => db.checkpoint(), 'StorageFailed');
+    assert.ok(e.message.includes(dir), e.message);
+    const onClose = await expectCode(() => db.close(), 'StorageFailed');
+    assert.ok(onClose.message.includes(dir), onClose.message);
+    await rm(dir);
+    await rename(`${dir}.aside`, dir);
+    const again = await Database.open({ dataDir, sweepIntervalMs: 0 });
+    assert.deepEqual(readRows(again, 't').map((r) => r.v), [1, 2, 3]);
+    await again.close();
+  });
+});
