@@ -2,7 +2,7 @@
 // values, the ready line, the request log, and SIGTERM/SIGINT → finish in-flight, exit 0, data kept.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,8 +71,8 @@ describe('options', () => {
 
 interface Child { base: string; stopped: Promise<number | null>; stderr(): string; kill(signal: NodeJS.Signals): void }
 
-async function startCli(args: string[]): Promise<Child> {
-  const child = spawn(process.execPath, [CLI, '--port', '0', '--host', '127.0.0.1', ...args], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+async function startCli(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<Child> {
+  const child = spawn(process.execPath, [CLI, '--port', '0', '--host', '127.0.0.1', ...args], { env: cleanEnv(options.env), cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
   const stopped = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -154,5 +154,32 @@ describe('running', () => {
     const everything = (await readFile(logFile, 'utf8')) + server.stderr();
     assert.ok(!everything.includes(token), 'a token reached the log');
     assert.ok(server.stderr().includes('"path":"/nowhere"'));
+  });
+});
+
+describe('defaults and precedence', () => {
+  test('--local keeps data in ./data and the log in ./svc_rest.log', async () => {
+    const cwd = await tempDir();
+    const server = await startCli(['--local'], { cwd });
+    assert.equal((await request(server.base, 'GET', '/api/status/readiness')).status, 200);
+    server.kill('SIGTERM');
+    assert.equal(await server.stopped, 0);
+    await stat(join(cwd, 'data', 'jwt.key'));
+    assert.match(await readFile(join(cwd, 'svc_rest.log'), 'utf8'), /"path":"\/api\/status\/readiness","status":200/);
+  });
+  test('command line over environment over default', async () => {
+    const dataDir = await tempDir();
+    const option = async (base: string): Promise<string> => {
+      const token = (await request(base, 'POST', '/api/login', { body: '{}' })).json().token as string;
+      return (await request(base, 'GET', '/api/option/max-in-buffer-size', { headers: { Authorization: `Bearer ${token}` } })).text();
+    };
+    const fromEnv = await startCli(['--data-dir', dataDir], { env: { SVC_MAX_IN_BUFFER_SIZE: '1234' } });
+    assert.equal(await option(fromEnv.base), '1234');
+    fromEnv.kill('SIGTERM');
+    await fromEnv.stopped;
+    const fromArgs = await startCli(['--data-dir', dataDir, '--max-in-buffer-size', '99'], { env: { SVC_MAX_IN_BUFFER_SIZE: '1234' } });
+    assert.equal(await option(fromArgs.base), '99');
+    fromArgs.kill('SIGTERM');
+    await fromArgs.stopped;
   });
 });
