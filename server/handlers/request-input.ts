@@ -22,7 +22,11 @@ export function paging(query: QueryParams): Paging {
 
 function integerParam(query: QueryParams, name: string, fallback: number, min: number, max: number): number {
   const v = query.get(name);
-  if (v === undefined) return fallback;
+  return v === undefined ? fallback : parseInteger(name, v, min, max);
+}
+
+/** Decimal digits only (no sign, exponent or fraction), within [min, max]; else 400. */
+export function parseInteger(name: string, v: string, min: number, max: number): number {
   const n = Number(v);
   if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < min || n > max) {
     throw new HttpError('BadRequest', `'${name}' must be an integer from ${min} to ${max}, got '${v}'`);

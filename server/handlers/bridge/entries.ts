@@ -6,7 +6,7 @@ import { HttpError } from '../../errors.js';
 import { sendAliasPage } from '../alias-page-reply.js';
 import { database } from '../context.js';
 import type { Handler, RouteContext } from '../context.js';
-import { paging, requiredParam } from '../request-input.js';
+import { paging, parseInteger, requiredParam } from '../request-input.js';
 import { requireType } from './entry-type.js';
 import { blobPath, entryPath, tagPath } from './links.js';
 
@@ -66,7 +66,7 @@ export function patchEntry(expected: EntryType | null): Handler {
     if (action === undefined) throw new HttpError('UnknownAction', `unknown action '${name}'; use attachTag (addTag), detachTag (removeTag) or setExpiry`);
     const db = database(ctx);
     if (action === 'expiry') {
-      const expiry = expiryParam(requiredParam(query, 'expiry', 'UNIX seconds, 0 = never'));
+      const expiry = parseInteger('expiry', requiredParam(query, 'expiry', 'UNIX seconds, 0 = never'), 0, Number.MAX_SAFE_INTEGER);
       requireType(db, ctx.alias, expected);
       await db.setExpiry(ctx.alias, expiry);
       return ctx.reply.empty(204);
@@ -76,10 +76,4 @@ export function patchEntry(expected: EntryType | null): Handler {
     const result = action === 'attach' ? await db.attachTag(ctx.alias, tag) : await db.detachTag(ctx.alias, tag);
     await ctx.reply.empty(result === 'changed' ? 200 : 304);
   };
-}
-
-function expiryParam(v: string): number {
-  const n = Number(v);
-  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n)) throw new HttpError('BadRequest', `'expiry' must be a non-negative integer of UNIX seconds (0 = never), got '${v}'`);
-  return n;
 }
