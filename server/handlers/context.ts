@@ -1,5 +1,5 @@
 // What a handler gets: the request (already copied out of uWS), the decoded `:alias`, the reply,
-// the body (being received since dispatch), and the server's state. Handlers are short: read the
+// the body (received in full before the handler runs), and the server's state. Handlers are short: read the
 // request, call one engine method, send the reply.
 import type { Database } from '../../engine/index.js';
 import type { AuthPolicy, RouteAccess } from '../auth/auth-policy.js';
@@ -12,6 +12,8 @@ import type { RequestInfo } from '../http/request-info.js';
 export interface ServerSettings {
   readonly maxInBufferSize: number;
   readonly parallelismCount: number;
+  /** The directory served for non-API GET/HEAD paths (the dashboard); null = none. */
+  readonly assetsDir: string | null;
 }
 
 export interface ServerState {
@@ -30,7 +32,7 @@ export interface RouteContext {
   readonly alias: string;
   readonly reply: Reply;
   readonly state: ServerState;
-  /** The request body, received within max_in_buffer_size (routes with `hasBody` only). */
+  /** The request body, received within max_in_buffer_size (empty when the request had none). */
   body(): Promise<Buffer>;
 }
 
