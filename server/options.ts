@@ -28,6 +28,7 @@ export const OPTION_TABLE: readonly OptionRow[] = [
   { name: 'durability', env: 'SVC_DURABILITY', kind: 'durability', defaultText: 'fsync', help: 'fsync | os | none: when a write is acknowledged' },
   { name: 'log-file', env: 'SVC_REST_LOG_FILE', kind: 'string', defaultText: './svc_rest.log with --local, else none (stderr only)', help: 'file the request log is appended to' },
   { name: 'max-in-buffer-size', env: 'SVC_MAX_IN_BUFFER_SIZE', kind: 'positive-integer', defaultText: String(DEFAULT_MAX_IN_BUFFER_SIZE), help: 'largest request body (and blob), in bytes' },
+  { name: 'assets-dir', env: 'SVC_REST_ASSETS_DIR', kind: 'string', defaultText: 'assets with --local, else /var/lib/svc/assets', help: 'directory served at / (the dashboard)' },
   { name: 'parallelism-count', env: 'SVC_PARALLELISM_COUNT', kind: 'positive-integer', defaultText: String(DEFAULT_PARALLELISM_COUNT), help: 'answered by GET /api/option/parallelism' },
 ];
 
@@ -84,6 +85,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
       durability: durability === undefined ? 'fsync' : oneOf('durability', durability, ['fsync', 'os', 'none'] as const),
       logFile: nonEmpty('log-file', raw('log-file')) ?? (isLocal ? './svc_rest.log' : null),
       maxInBufferSize: maxIn === undefined ? DEFAULT_MAX_IN_BUFFER_SIZE : integer('max-in-buffer-size', maxIn, 1, Number.MAX_SAFE_INTEGER),
+      assetsDir: nonEmpty('assets-dir', raw('assets-dir')) ?? (isLocal ? 'assets' : '/var/lib/svc/assets'),
       parallelismCount: parallelism === undefined ? DEFAULT_PARALLELISM_COUNT : integer('parallelism-count', parallelism, 1, 1024),
     },
   };

@@ -14,6 +14,7 @@ import { describeEntry, entryTags, listEntries, patchEntry, removeEntry } from '
 import { queryExpGet, queryExpPost, queryFindGet, queryFindPost } from './handlers/bridge/query.js';
 import { describeTag, taggedEntries } from './handlers/bridge/tags.js';
 import type { Handler, Route } from './handlers/context.js';
+import { serveAsset } from './http/assets.js';
 
 export const PATHS = {
   // REST (seed 001)
@@ -83,3 +84,8 @@ export const ROUTES: readonly Route[] = [
   bridge('GET', PATHS.queryFind, queryFindGet),
   bridge('POST', PATHS.queryFind, queryFindPost),
 ];
+
+/** GET/HEAD of any other path: a file of the assets directory (the dashboard), no token needed. */
+export const ASSETS_ROUTE: Route = {
+  method: 'GET', path: '/*', handler: (ctx) => serveAsset(ctx, ctx.state.settings.assetsDir), access: 'public', compress: 'large', hasBody: false,
+};

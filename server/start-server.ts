@@ -10,7 +10,7 @@ import type { Route, ServerState } from './handlers/context.js';
 import { dispatch } from './http/dispatch.js';
 import { RequestLog } from './http/request-log.js';
 import { Router } from './http/router.js';
-import { ROUTES } from './routes.js';
+import { ASSETS_ROUTE, ROUTES } from './routes.js';
 import { createApp, uws } from './uws.js';
 import type { us_listen_socket } from './uws.js';
 
@@ -27,6 +27,8 @@ export interface ServerOptions {
   parallelismCount?: number;
   /** Request log file, appended to (default none: stderr only). */
   logFile?: string | null;
+  /** Served for non-API GET/HEAD paths (the dashboard); default none (404). */
+  assetsDir?: string | null;
   /** Reserved for issue 9 (node id = host:port of this URI). */
   clusterUri?: string;
   /** Log each request to stderr too (default true; tests turn it off). */
@@ -56,12 +58,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     settings: {
       maxInBufferSize: options.maxInBufferSize ?? DEFAULT_MAX_IN_BUFFER_SIZE,
       parallelismCount: options.parallelismCount ?? DEFAULT_PARALLELISM_COUNT,
+      assetsDir: options.assetsDir ?? null,
     },
     authority: await TokenAuthority.open(dataDir),
     policy: securityOff,
   };
   const inFlight = new Set<Promise<void>>();
-  const router = new Router<Route>(ROUTES);
+  const router = new Router<Route>(ROUTES, ASSETS_ROUTE);
   const app = createApp();
   const deps = {
     router,

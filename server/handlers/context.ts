@@ -12,6 +12,8 @@ import type { RequestInfo } from '../http/request-info.js';
 export interface ServerSettings {
   readonly maxInBufferSize: number;
   readonly parallelismCount: number;
+  /** The directory served for non-API GET/HEAD paths (the dashboard); null = none. */
+  readonly assetsDir: string | null;
 }
 
 export interface ServerState {

@@ -15,6 +15,8 @@ export interface RequestInfo {
   /** The Content-Length header ('' when absent). */
   readonly contentLength: string;
   readonly transferEncoding: string;
+  /** If-None-Match ('' when absent): assets answer 304 when it holds their ETag. */
+  readonly ifNoneMatch: string;
   readonly startedAt: number;
 }
 
@@ -28,6 +30,7 @@ export function readRequest(req: HttpRequest): RequestInfo {
     acceptEncoding: req.getHeader('accept-encoding'),
     contentLength: req.getHeader('content-length'),
     transferEncoding: req.getHeader('transfer-encoding'),
+    ifNoneMatch: req.getHeader('if-none-match'),
     startedAt: performance.now(),
   };
 }

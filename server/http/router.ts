@@ -29,7 +29,8 @@ export interface Match<R> {
 export class Router<R extends RoutePattern> {
   private readonly compiled: Compiled<R>[];
 
-  constructor(routes: readonly R[]) {
+  /** `fallback` answers GET/HEAD paths no route has (the assets); its alias is the raw path. */
+  constructor(routes: readonly R[], private readonly fallback: R | null = null) {
     this.compiled = routes.map((route) => {
       const at = route.path.indexOf(':alias');
       return at < 0
@@ -56,7 +57,10 @@ export class Router<R extends RoutePattern> {
         break;
       }
     }
-    if (shape === undefined) throw new HttpError('RouteNotFound', `no route for ${rawPath}`);
+    if (shape === undefined) {
+      if (this.fallback !== null && (method === 'GET' || method === 'HEAD')) return { route: this.fallback, alias: rawPath };
+      throw new HttpError('RouteNotFound', `no route for ${rawPath}`);
+    }
     const same = this.compiled.filter((c) => c.prefix === shape.prefix && c.suffix === shape.suffix);
     const wanted = method === 'HEAD' ? 'GET' : method;
     const hit = same.find((c) => c.route.method === wanted);
