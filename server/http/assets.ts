@@ -51,6 +51,8 @@ export function assetPath(rawPath: string): string {
 
 /** Serves one file of `root`; a missing file (or one outside `root`) is a 404. */
 export async function serveAsset(ctx: RouteContext, root: string | null): Promise<void> {
+  // /api is the API's namespace: an unknown path there is an unknown route, never a file.
+  if (ctx.request.path === '/api' || ctx.request.path.startsWith('/api/')) throw new HttpError('RouteNotFound', `no route for ${ctx.request.path}`);
   const rel = assetPath(ctx.request.path);
   if (root === null) throw new HttpError('RouteNotFound', `no route for ${ctx.request.path} (no assets directory configured)`);
   const asset = await load(root, rel);

@@ -119,6 +119,10 @@ describe('assets', () => {
   it('API paths keep their own answers: an unknown /api path is a 404, POST to an asset is not served', async () => {
     const r = await request(t.base, 'GET', '/api/status/liveness');
     assert.equal(r.status, 200);
+    const unknown = await request(t.base, 'GET', '/api/nope');
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.json().error, 'RouteNotFound');
+    assert.doesNotMatch(unknown.json().message, /asset/);
     const post = await request(t.base, 'POST', '/index.html', { body: '' });
     assert.equal(post.status, 404);
     assert.ok(!post.text().includes('dashboard'));

@@ -38,7 +38,8 @@ async function queryExp(ctx: RouteContext, input: QueryInput): Promise<void> {
   const dateFormat = parseDateFormat(input.dateFormat);
   const result = await database(ctx).query(input.query, { readOnly: true, signal: ctx.reply.signal });
   if (wantsArrow(ctx.request.accept)) {
-    await ctx.reply.stream(200, { 'Content-Type': ARROW_STREAM_MIME }, encodeArrowStream(result));
+    // The Arrow stream has no place for the JSON answer's scanned_rows_count: a header carries it.
+    await ctx.reply.stream(200, { 'Content-Type': ARROW_STREAM_MIME, 'X-Scanned-Rows-Count': String(result.scannedRowsCount) }, encodeArrowStream(result));
     return;
   }
   await ctx.reply.stream(200, { 'Content-Type': 'application/json' }, encodeQueryExp(input.query, result, dateFormat));

@@ -1,0 +1,69 @@
+// The dashboard's entry: sign-in or the app (Console, Browse, Cluster tabs), switched by the
+// session token; any 401 returns to sign-in. Everything is bundled by esbuild (no CDN).
+import 'uplot/dist/uPlot.min.css';
+import './styles.css';
+import { api, setToken, setUnauthorizedHandler, token } from './api.js';
+import { createBrowse } from './browse-view.js';
+import { createCluster } from './cluster-view.js';
+import { createConsole } from './console-view.js';
+import { el } from './dom.js';
+import type { Schema } from './query-language.js';
+import { createSignIn } from './sign-in.js';
+
+type Tab = 'console' | 'browse' | 'cluster';
+
+const app = document.getElementById('app')!;
+const schema: Schema = { tables: [], columns: new Map() };
+const consoleView = createConsole(schema);
+const browse = createBrowse(schema, (query) => { select('console'); consoleView.open(query); });
+const cluster = createCluster();
+const signIn = createSignIn(() => showApp());
+
+const tabButtons = new Map<Tab, HTMLButtonElement>();
+const panels: Record<Tab, HTMLElement> = { console: consoleView.root, browse: browse.root, cluster: cluster.root };
+const signOut = el('button', { type: 'button', id: 'sign-out' }, 'Sign out');
+const nav = el('nav', { role: 'tablist', 'aria-label': 'Views' });
+for (const [tab, label] of [['console', 'Console'], ['browse', 'Browse'], ['cluster', 'Cluster']] as [Tab, string][]) {
+  const b = el('button', { type: 'button', role: 'tab', id: `tab-${tab}` }, label);
+  b.addEventListener('click', () => select(tab));
+  tabButtons.set(tab, b);
+  nav.append(b);
+}
+const shell = el('div', { className: 'shell' },
+  el('header', {}, el('span', { className: 'brand' }, 'svc'), nav, signOut),
+  el('main', {}, consoleView.root, browse.root, cluster.root));
+
+function select(tab: Tab): void {
+  for (const [t, b] of tabButtons) {
+    b.setAttribute('aria-selected', String(t === tab));
+    panels[t].hidden = t !== tab;
+  }
+  if (tab === 'cluster') cluster.start(); else cluster.stop();
+  if (tab === 'browse') void browse.refresh().catch(() => undefined);
+  if (tab === 'console') consoleView.editor.view.focus();
+  document.body.dataset['view'] = tab;
+}
+
+function showSignIn(message?: string): void {
+  cluster.stop();
+  app.replaceChildren(signIn.root);
+  document.body.dataset['view'] = 'sign-in';
+  signIn.show(message);
+}
+
+function showApp(): void {
+  app.replaceChildren(shell);
+  select('console');
+  // Table and column names for completion.
+  void browse.refresh().catch(() => undefined);
+}
+
+setUnauthorizedHandler((message) => showSignIn(`Signed out: ${message}`));
+signOut.addEventListener('click', () => { setToken(null); showSignIn(); });
+
+if (token() === null) {
+  showSignIn();
+} else {
+  // A kept token may have expired: one token route tells.
+  api('/api/option/parallelism').then(() => showApp(), () => { if (token() !== null) showSignIn(); });
+}
