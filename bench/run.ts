@@ -10,6 +10,7 @@ import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ingestSuite } from './cases/ingest.js';
 import { httpSuites, releaseHttpServers } from './cases/http.js';
+import { dashboardSkipReason, dashboardSuites } from './cases/dashboard.js';
 import { outOfOrderSuite } from './cases/out-of-order.js';
 import { duckThreads, QUERY_TEXTS, querySuites, releaseQueryFixture } from './cases/query.js';
 import { storageSuite } from './cases/storage.js';
@@ -19,7 +20,7 @@ import type { CaseResult, Suite } from './harness.js';
 import { printMetrics, printTable, printTargets, writeJson } from './report.js';
 import { evaluateTargets } from './targets.js';
 
-const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, ...querySuites, ...httpSuites];
+const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, ...querySuites, ...httpSuites, ...dashboardSuites];
 const RESULTS_PATH = fileURLToPath(new URL('../../bench-results.json', import.meta.url));
 
 /** The suites to run, each reduced to its cases matching a filter (all when the suite name matches). */
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
   const rows = benchRows();
   if ((globalThis as { gc?: unknown }).gc === undefined) log('warning: run node with --expose-gc, or memory figures include garbage');
   log(`svc bench: ${rows.toLocaleString('en-US')} rows, node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`);
+  if (dashboardSkipReason !== null) log(`dashboard suite skipped: ${dashboardSkipReason}`);
   log(`suites: ${suites.map((s) => s.name).join(', ') || '(none match the filter)'}\n`);
   const started = performance.now();
   const results: CaseResult[] = [];

@@ -120,6 +120,11 @@ export function createConsole(schema: Schema): ConsoleView {
       if ((e as Error).name === 'AbortError') return;
       const body = e instanceof ApiError ? e.body : { code: 0, message: (e as Error).message };
       status.textContent = `Failed after ${(performance.now() - started).toFixed(0)} ms`;
+      // A failed run leaves no stale answer on screen next to its error.
+      chart?.destroy();
+      chart = null;
+      chartHost.hidden = true;
+      gridHost.replaceChildren();
       errorBox.hidden = false;
       errorBox.textContent = `${body.error ?? 'Error'}: ${body.message}`;
       if (typeof body.position === 'number') {
