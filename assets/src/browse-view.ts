@@ -6,6 +6,8 @@ import { el } from './dom.js';
 import type { Schema } from './query-language.js';
 
 const PAGE = 50;
+/** Tables whose figures the overview fetches (each costs a SHOW and a query). */
+const OVERVIEW_MAX = 20;
 const HEX_BYTES = 4096;
 
 interface QueryExpAnswer {
@@ -53,16 +55,18 @@ export interface BrowseView {
 
 export function createBrowse(schema: Schema, openQuery: (query: string) => void): BrowseView {
   const tablesList = el('div', { className: 'list', id: 'tables-list' });
+  const overviewButton = el('button', { type: 'button', className: 'link', id: 'tables-overview-button', title: 'All tables at a glance' }, 'Tables');
+  overviewButton.addEventListener('click', () => void showOverview(schema.tables));
   const tagsList = el('div', { className: 'list', id: 'tags-list' });
   const prefix = el('input', { type: 'search', id: 'prefix', placeholder: 'alias prefix', 'aria-label': 'Alias prefix' });
   const entriesList = el('div', { className: 'list', id: 'entries-list' });
   const prev = el('button', { type: 'button', disabled: true }, '‹ Previous');
   const next = el('button', { type: 'button', disabled: true }, 'Next ›');
   const pageInfo = el('span', { className: 'muted' });
-  const detail = el('section', { className: 'detail', id: 'detail', 'aria-live': 'polite' }, el('p', { className: 'muted' }, 'Pick a table, a tag or an entry.'));
+  const detail = el('section', { className: 'detail', id: 'detail', 'aria-live': 'polite' });
   const root = el('section', { className: 'browse', 'aria-label': 'Browse' },
     el('div', { className: 'browse-lists' },
-      el('h2', {}, 'Tables'), tablesList,
+      el('h2', {}, overviewButton), tablesList,
       el('h2', {}, 'Tags'), tagsList,
       el('h2', {}, 'Entries'), prefix, entriesList, el('div', { className: 'pager' }, prev, pageInfo, next)),
     detail);
@@ -88,6 +92,36 @@ export function createBrowse(schema: Schema, openQuery: (query: string) => void)
     return b;
   }
 
+  /** Every table at a glance; a click on a name opens the console on its last day. */
+  async function showOverview(tables: string[]): Promise<void> {
+    const body = el('tbody', {});
+    detail.replaceChildren(el('h2', {}, 'Tables'), el('p', { className: 'muted' }, 'A click on a name opens the console on its last day.'),
+      el('table', { className: 'kv', id: 'tables-overview' },
+        el('thead', {}, el('tr', {}, ...['table', 'columns', 'rows', 'first', 'last'].map((h) => el('th', {}, h)))), body));
+    for (const table of tables.slice(0, OVERVIEW_MAX)) {
+      const open = el('button', { type: 'button', className: 'link' }, table);
+      const cells = [el('td', {}), el('td', {}), el('td', {}), el('td', {})];
+      body.append(el('tr', {}, el('td', {}, open), ...cells));
+      let cols: { name: string; type: string }[] = [];
+      open.addEventListener('click', () => void (cols.length > 0 ? Promise.resolve(cols) : tableColumns(table)).then((c) => openQuery(lastDayQuery(table, c))));
+      void (async () => {
+        cols = await tableColumns(table);
+        cells[0]!.textContent = cols.filter((c) => c.name !== '$timestamp').map((c) => `${c.name} ${c.type}`).join(', ');
+        const stats = await tableStats(table, cols);
+        if (stats !== null) [cells[1]!.textContent, cells[2]!.textContent, cells[3]!.textContent] = stats;
+      })().catch(() => undefined);
+    }
+  }
+
+  /** [row count, first time, last time] of a table, counted on its first column. */
+  async function tableStats(table: string, cols: { name: string; type: string }[]): Promise<[string, string, string] | null> {
+    const first = cols.find((c) => c.name !== '$timestamp')?.name;
+    if (first === undefined) return null;
+    const stats = await queryExp(`SELECT count(${quoted(first)}), min($timestamp), max($timestamp) FROM ${quoted(table)}`);
+    const r = stats.tables[0]?.results[0];
+    return r === undefined ? ['0', '', ''] : [String(r[1]), String(r[2]), String(r[3])];
+  }
+
   async function tableColumns(table: string): Promise<{ name: string; type: string }[]> {
     const show = await queryExp(`SHOW ${quoted(table)}`);
     const cols = (show.tables[0]?.results ?? []).map((r) => ({ name: String(r[1]), type: String(r[2]) }));
@@ -107,9 +141,8 @@ export function createBrowse(schema: Schema, openQuery: (query: string) => void)
       el('tbody', {}, ...cols.map((c) => el('tr', {}, el('td', {}, c.name), el('td', {}, c.type))))));
     if (firstColumn !== undefined) {
       try {
-        const stats = await queryExp(`SELECT count(${quoted(firstColumn)}), min($timestamp), max($timestamp) FROM ${quoted(table)}`);
-        const r = stats.tables[0]?.results[0];
-        body.append(el('p', { className: 'table-stats' }, r === undefined ? 'No rows.' : `${String(r[1])} rows (non-null ${firstColumn}) from ${String(r[2])} to ${String(r[3])}`));
+        const r = await tableStats(table, cols);
+        body.append(el('p', { className: 'table-stats' }, r === null || r[0] === '0' ? 'No rows.' : `${r[0]} rows (non-null ${firstColumn}) from ${r[1]} to ${r[2]}`));
       } catch (e) {
         body.append(el('p', { className: 'muted' }, `Row count unavailable: ${(e as Error).message}`));
       }
@@ -171,8 +204,10 @@ export function createBrowse(schema: Schema, openQuery: (query: string) => void)
       tagsList.replaceChildren(...tags.map((t) => item(t, () => void showTag(t))));
       if (tags.length === 0) tagsList.append(el('p', { className: 'muted' }, 'No tags.'));
       await loadEntries();
+      // The overview stays unless the person is looking at something else.
+      if (detail.childElementCount === 0 || detail.querySelector('#tables-overview') !== null) await showOverview(tables);
       // Column names for completion, fetched quietly in the background.
-      for (const t of tables.slice(0, 50)) void tableColumns(t).catch(() => undefined);
+      for (const t of tables.slice(OVERVIEW_MAX, 50)) void tableColumns(t).catch(() => undefined);
     },
     showTag,
     showEntry,

@@ -24,7 +24,7 @@ const panels: Record<Tab, HTMLElement> = { console: consoleView.root, browse: br
 const signOut = el('button', { type: 'button', id: 'sign-out' }, 'Sign out');
 const nav = el('nav', { role: 'tablist', 'aria-label': 'Views' });
 for (const [tab, label] of [['console', 'Console'], ['browse', 'Browse'], ['cluster', 'Cluster']] as [Tab, string][]) {
-  const b = el('button', { type: 'button', role: 'tab', id: `tab-${tab}` }, label);
+  const b = el('button', { type: 'button', role: 'tab', id: `tab-${tab}`, title: `${label} (Alt+${tabButtons.size + 1})` }, label);
   b.addEventListener('click', () => select(tab));
   tabButtons.set(tab, b);
   nav.append(b);
@@ -57,6 +57,13 @@ function showApp(): void {
   // Table and column names for completion.
   void browse.refresh().catch(() => undefined);
 }
+
+// Alt+1/2/3 switch views from anywhere (the tabs are also in the Tab order).
+document.addEventListener('keydown', (e) => {
+  if (!e.altKey || e.ctrlKey || e.metaKey || document.body.dataset['view'] === 'sign-in') return;
+  const tab = ({ '1': 'console', '2': 'browse', '3': 'cluster' } as Record<string, Tab>)[e.key];
+  if (tab !== undefined) { e.preventDefault(); select(tab); }
+});
 
 setUnauthorizedHandler((message) => showSignIn(`Signed out: ${message}`));
 signOut.addEventListener('click', () => { setToken(null); showSignIn(); });

@@ -45,7 +45,7 @@ export const PNG_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAIAAAAlC+aJAAAAl0lEQVR4nO3PMQ2AQBQE0VOCklOCYkQgBgP8gmqYZJItp9i3jvN63b336/7Wr78dCkAfCkAfCkAf+gywHJ36AHQfgO4D0L0fYDk69QHoPgDdB6B7P8BydOoD0H0Aug9A936A5ejUB6D7AHQfgO79AMvRqQ9A9wHoPgDd+wGWo1MfgO4D0H0AuvcDLEenPgDdB6D7AHSvBzwJn6EtgDh79AAAAABJRU5ErkJggg==';
 
 /**
- * Two tables of six hours of minute rows ending at the last full hour (so "the last day" holds
+ * Two tables of six hours of minute rows (and one of 100,000 rows) ending at the last full hour (so "the last day" holds
  * them), a JSON blob, a PNG blob, a binary blob, and the tag `sensors` on three of them.
  * Returns the first row's time (an hour boundary) as an ISO string.
  */
@@ -67,6 +67,13 @@ export async function seed(db: Database): Promise<{ startIso: string }> {
     }
     await db.insert(table, { $timestamp: ts, temp, hum, site });
   }
+  // A 100,000-row table for the grid's virtual scrolling.
+  const big = 100_000;
+  const bigTs = new BigInt64Array(big);
+  const bigV = new Float64Array(big);
+  for (let i = 0; i < big; i++) { bigTs[i] = BigInt(start) * 1_000_000n + BigInt(i) * 100_000_000n; bigV[i] = i; }
+  await db.createTable('metrics.big', [{ name: 'v', type: 'DOUBLE' }]);
+  await db.insert('metrics.big', { $timestamp: bigTs, v: bigV });
   await db.createBlob('docs/readme.json', JSON.stringify({ name: 'svc', tables: ['sensors.room1', 'sensors.room2'], ok: true }), { expiry: 0 });
   await db.createBlob('images/checker.png', Buffer.from(PNG_BASE64, 'base64'), { expiry: 0 });
   await db.createBlob('bin/random.bin', Buffer.from([0, 1, 2, 250, 251, 252, 7, 8, 9, 10]), { expiry: 0 });

@@ -119,13 +119,38 @@ describe('dashboard in Chromium', { skip: missing ?? false }, () => {
     await screenshot(page, '05-error');
   });
 
-  it('opens the console from a table with a GROUP BY over its last day', async () => {
-    await page.click('#tab-browse');
+  it('completes table names from the server', async () => {
+    await page.locator('.cm-content').fill('SELECT * FROM sensors.ro');
+    await page.locator('.cm-content').press('Control+Space');
+    await page.waitForSelector('.cm-tooltip-autocomplete');
+    const options = await page.$$eval('.cm-tooltip-autocomplete li', (ls) => ls.map((l) => l.textContent ?? ''));
+    assert.ok(options.some((o) => o.startsWith('sensors.room1')), options.join(', '));
+    await page.keyboard.press('Escape');
+  });
+
+  it('scrolls 100,000 rows with only the rows in view in the page', async () => {
+    await runQuery(page, 'SELECT v FROM metrics.big');
+    assert.equal(await page.locator('.grid').getAttribute('aria-rowcount'), '100000');
+    await page.$eval('.grid', (g) => { g.scrollTop = g.scrollHeight; });
+    await page.waitForSelector('.grid-row[aria-rowindex="100000"]');
+    const lastRow = await page.$$eval('.grid-row[aria-rowindex="100000"] .grid-cell', (cs) => cs.map((c) => c.textContent));
+    assert.equal(lastRow[1], '99999');
+    assert.ok(await page.locator('.grid-body .grid-row').count() < 100);
+    await screenshot(page, '06-100k-rows');
+  });
+
+  it('shows a table (columns, rows, bounds) and opens the console from the overview', async () => {
+    await page.keyboard.press('Alt+2');
+    await page.waitForSelector('body[data-view=browse]');
     await page.locator('#tables-list .item', { hasText: 'sensors.room2' }).click();
     await page.waitForSelector('.table-stats');
     assert.match(await page.locator('.table-stats').innerText(), /^360 rows/);
-    await screenshot(page, '06-table');
-    await page.getByRole('button', { name: 'Query the last day' }).click();
+    await screenshot(page, '07-table');
+    await page.click('#tables-overview-button');
+    const row = page.locator('#tables-overview tr', { hasText: 'sensors.room2' });
+    await page.waitForFunction(() => [...document.querySelectorAll('#tables-overview tr')].some((r) => r.children[2]?.textContent === '360'));
+    await screenshot(page, '08-tables-overview');
+    await row.getByRole('button', { name: 'sensors.room2' }).click();
     await page.waitForSelector('body[data-view=console]');
     await page.waitForFunction(() => window.svcLastRun?.ok === true && window.svcLastRun.rows > 0);
     const text = await page.locator('.cm-content').innerText();
@@ -145,13 +170,13 @@ describe('dashboard in Chromium', { skip: missing ?? false }, () => {
     const download = await request(server.base, 'GET', href);
     assert.equal(download.status, 200);
     assert.match(String(download.headers['content-disposition']), /attachment/);
-    await screenshot(page, '07-blob-json');
+    await screenshot(page, '09-blob-json');
 
     await page.fill('#prefix', 'images/');
     await page.locator('#entries-list .item', { hasText: 'images/checker.png' }).click();
     await page.waitForSelector('#blob-preview[data-kind=image] img');
     await page.waitForFunction(() => (document.querySelector('#blob-preview img') as HTMLImageElement | null)?.naturalWidth === 64);
-    await screenshot(page, '08-blob-image');
+    await screenshot(page, '10-blob-image');
 
     await page.fill('#prefix', 'bin/');
     await page.locator('#entries-list .item', { hasText: 'bin/random.bin' }).click();
@@ -163,14 +188,14 @@ describe('dashboard in Chromium', { skip: missing ?? false }, () => {
     await page.locator('#tags-list .item', { hasText: 'sensors' }).click();
     await page.waitForSelector('#tag-entries .item');
     assert.deepEqual(await page.$$eval('#tag-entries .item', (is) => is.map((i) => i.textContent)), ['docs/readme.json', 'sensors.room1', 'sensors.room2']);
-    await screenshot(page, '09-tag');
+    await screenshot(page, '11-tag');
   });
 
   it('shows the cluster panel with what the server has', async () => {
     await page.click('#tab-cluster');
     await page.waitForFunction(() => /liveness: up · readiness: up/.test(document.querySelector('#probes')?.textContent ?? ''));
     await page.waitForFunction(() => (document.querySelector('#cluster-status')?.textContent ?? 'Loading…') !== 'Loading…');
-    await screenshot(page, '10-cluster');
+    await screenshot(page, '12-cluster');
   });
 
   it('goes back to sign-in on a 401', async () => {
@@ -180,7 +205,15 @@ describe('dashboard in Chromium', { skip: missing ?? false }, () => {
     await page.waitForSelector('body[data-view=sign-in]');
     assert.match(await page.locator('.sign-in-message').innerText(), /Signed out/);
     assert.equal(await page.evaluate(() => sessionStorage.getItem('svc.token')), null);
-    await screenshot(page, '11-signed-out');
+    await screenshot(page, '13-signed-out');
+  });
+
+  it('follows a dark system theme', async () => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const [r, g, b] = (await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).match(/\d+/g)!.map(Number);
+    assert.ok(r! + g! + b! < 150, `dark background, got rgb(${r}, ${g}, ${b})`);
+    await screenshot(page, '14-dark-sign-in');
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 
   it('fits a narrow window', async () => {
@@ -191,6 +224,10 @@ describe('dashboard in Chromium', { skip: missing ?? false }, () => {
     await page.waitForSelector('.chart[data-drawn]');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `no horizontal page scroll (${overflow}px)`);
-    await screenshot(page, '12-narrow');
+    await screenshot(page, '15-narrow');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await runQuery(page, `SELECT temp, hum FROM sensors.room1, sensors.room2 IN RANGE(${startIso}, 6h)`);
+    await page.waitForSelector('.chart[data-drawn]');
+    await screenshot(page, '16-narrow-dark');
   });
 });
