@@ -5,6 +5,7 @@
 // `:alias` is the rest of the path after the prefix, minus the suffix, percent-decoded (see
 // http/router.ts). Access: `public` never needs a token, `token` always, `bridge` when the policy
 // says (security on). Compression: REST answers always (SPEC §4), bridge answers over 1 KiB.
+import { clusterInfo, nodeInfo } from './handlers/api/cluster.js';
 import { login } from './handlers/api/login.js';
 import { readOption } from './handlers/api/options.js';
 import { apiQuery } from './handlers/api/query.js';
@@ -20,6 +21,10 @@ export const PATHS = {
   // REST (seed 001)
   login: '/api/login',
   query: '/api/query',
+  cluster: '/api/cluster',
+  node: '/api/nodes/:alias',
+  /** The seed's usage examples call the node route this way too. */
+  clusterNode: '/api/cluster/nodes/:alias',
   optionMaxInBufferSize: '/api/option/max-in-buffer-size',
   optionParallelism: '/api/option/parallelism',
   liveness: '/api/status/liveness',
@@ -52,6 +57,9 @@ function bridge(method: Method, path: string, handler: Handler): Route {
 export const ROUTES: readonly Route[] = [
   rest('POST', PATHS.login, login, 'public'),
   rest('POST', PATHS.query, apiQuery),
+  rest('GET', PATHS.cluster, clusterInfo),
+  rest('GET', PATHS.node, nodeInfo),
+  rest('GET', PATHS.clusterNode, nodeInfo),
   rest('GET', PATHS.optionMaxInBufferSize, readOption('max-in-buffer-size')),
   rest('GET', PATHS.optionParallelism, readOption('parallelism')),
   rest('GET', PATHS.liveness, liveness, 'public'),

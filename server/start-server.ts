@@ -1,18 +1,27 @@
-// Starts svc_rest in-process: the uWS app on host:port, the database in dataDir, the token
-// authority. The port listens before the database has recovered, so liveness answers and
-// readiness says 503 during a long WAL replay; the promise resolves once both are up.
+// Starts svc_rest in-process: the uWS app on host:port (and the SSL app on tls_port when a
+// certificate and key are configured), the database in dataDir, the token authority and the auth
+// policy. The ports listen before the database has recovered, so liveness answers and readiness
+// says 503 during a long WAL replay; the promise resolves once everything is up.
+// Secure mode = security on (a cluster public key) plus TLS: the plain port then only redirects
+// (308) to HTTPS, so neither a secret key nor a token travels in clear.
+import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { Database } from '../engine/index.js';
 import type { Durability } from '../engine/index.js';
-import { securityOff } from './auth/auth-policy.js';
+import { securityOff, securityOn } from './auth/auth-policy.js';
+import type { AuthPolicy } from './auth/auth-policy.js';
 import { TokenAuthority } from './auth/token-authority.js';
+import { UserDirectory, loadUsers } from './auth/user-keys.js';
+import { ConfigError } from './config-error.js';
 import type { Route, ServerState } from './handlers/context.js';
-import { dispatch } from './http/dispatch.js';
+import { dispatch, redirectToHttps } from './http/dispatch.js';
 import { RequestLog } from './http/request-log.js';
 import { Router } from './http/router.js';
 import { ASSETS_ROUTE, ROUTES } from './routes.js';
-import { createApp, uws } from './uws.js';
-import type { us_listen_socket } from './uws.js';
+import { createApp, createSSLApp, uws } from './uws.js';
+import type { App, us_listen_socket } from './uws.js';
+import { packageVersion } from './version.js';
 
 export interface ServerOptions {
   dataDir: string;
@@ -29,14 +38,30 @@ export interface ServerOptions {
   logFile?: string | null;
   /** Served for non-API GET/HEAD paths (the dashboard); default none (404). */
   assetsDir?: string | null;
-  /** Reserved for issue 9 (node id = host:port of this URI). */
+  /** The cluster's URI; its host:port is this node's id (default svc://127.0.0.1:2836). */
   clusterUri?: string;
+  /** Origins that get CORS headers (`*` = any; default none). */
+  allowedOrigins?: readonly string[];
+  /** HTTPS port (default 40493; 0 = ephemeral), used when tlsCertificate and tlsKey are set. */
+  tlsPort?: number;
+  /** PEM certificate file; with tlsKey turns HTTPS on. */
+  tlsCertificate?: string | null;
+  /** PEM private key file of the certificate. */
+  tlsKey?: string | null;
+  /** Ed25519 cluster public key (PEM, svc_keygen): turns security on; needs usersFile. */
+  clusterPublicKeyFile?: string | null;
+  /** The users file signed with the cluster key (svc_keygen user). */
+  usersFile?: string | null;
   /** Log each request to stderr too (default true; tests turn it off). */
   logToStderr?: boolean;
 }
 
 export interface RunningServer {
   readonly port: number;
+  /** The HTTPS port, or null when TLS is off. */
+  readonly tlsPort: number | null;
+  /** Reopens the log file (SIGHUP). */
+  reopenLog(): void;
   readonly db: Database;
   /** Stops accepting, finishes in-flight requests, closes the database (checkpoint). */
   close(): Promise<void>;
@@ -46,11 +71,79 @@ export const DEFAULT_PORT = 40080;
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_MAX_IN_BUFFER_SIZE = 131_072_000;
 export const DEFAULT_PARALLELISM_COUNT = 1;
+export const DEFAULT_TLS_PORT = 40493;
+export const DEFAULT_CLUSTER_URI = 'svc://127.0.0.1:2836';
+
+/** The node id of a cluster URI: its host:port. */
+export function nodeIdOf(clusterUri: string): string {
+  let url: URL;
+  try {
+    url = new URL(clusterUri);
+  } catch {
+    throw new ConfigError(`cluster URI '${clusterUri}' is not a URI like svc://127.0.0.1:2836`);
+  }
+  if (url.hostname === '') throw new ConfigError(`cluster URI '${clusterUri}' has no host`);
+  return `${url.hostname}:${url.port === '' ? '2836' : url.port}`;
+}
+
+/** The auth policy the options ask for; a missing or bad key or users file is a ConfigError. */
+function policyOf(options: ServerOptions): AuthPolicy {
+  const keyFile = options.clusterPublicKeyFile ?? null;
+  const usersFile = options.usersFile ?? null;
+  if (keyFile === null) {
+    if (usersFile !== null) throw new ConfigError('a users file is set but no cluster public key file: security needs both (--cluster-public-key-file)');
+    return securityOff;
+  }
+  if (usersFile === null) throw new ConfigError('security is on (--cluster-public-key-file) but no users file is set (--users-file)');
+  return securityOn(new UserDirectory(loadUsers(usersFile, keyFile)));
+}
+
+/** Both TLS files readable and what they claim to be, or a ConfigError saying which is not. */
+function checkTls(options: ServerOptions): { cert: string; key: string } | null {
+  const cert = options.tlsCertificate ?? null;
+  const key = options.tlsKey ?? null;
+  if (cert === null && key === null) return null;
+  if (cert === null || key === null) throw new ConfigError(`TLS needs both a certificate and a key; only the ${cert === null ? 'key' : 'certificate'} is set (--tls-certificate, --tls-key)`);
+  const read = (what: string, file: string): string => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new ConfigError(`TLS ${what} ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`);
+    }
+  };
+  try {
+    new X509Certificate(read('certificate', cert));
+  } catch (e) {
+    throw e instanceof ConfigError ? e : new ConfigError(`TLS certificate ${cert}: not a PEM certificate`);
+  }
+  try {
+    createPrivateKey(read('key', key));
+  } catch (e) {
+    throw e instanceof ConfigError ? e : new ConfigError(`TLS key ${key}: not a PEM private key`);
+  }
+  return { cert, key };
+}
+
+function listen(app: App, host: string, port: number): Promise<us_listen_socket> {
+  return new Promise<us_listen_socket>((resolve, reject) => {
+    app.listen(host, port, (s) => {
+      if (s === false) reject(new Error(`cannot listen on ${host}:${port} (address in use or not available)`));
+      else resolve(s);
+    });
+  });
+}
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { dataDir } = options;
   const host = options.host ?? DEFAULT_HOST;
+  // Configuration mistakes surface before anything listens or opens.
+  const policy = policyOf(options);
+  const tls = checkTls(options);
+  const nodeId = nodeIdOf(options.clusterUri ?? DEFAULT_CLUSTER_URI);
+  const isSecureMode = tls !== null && policy !== securityOff;
   const log = new RequestLog(options.logFile ?? null, options.logToStderr ?? true);
+  if (policy !== securityOff && tls === null) log.info('security is on without TLS: secret keys and tokens cross the network in clear; configure --tls-certificate and --tls-key');
   await mkdir(dataDir, { recursive: true });
   const state: ServerState = {
     db: null,
@@ -59,13 +152,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       maxInBufferSize: options.maxInBufferSize ?? DEFAULT_MAX_IN_BUFFER_SIZE,
       parallelismCount: options.parallelismCount ?? DEFAULT_PARALLELISM_COUNT,
       assetsDir: options.assetsDir ?? null,
+      nodeId,
+      dataDir,
+      svcVersion: packageVersion(),
+      allowedOrigins: options.allowedOrigins ?? [],
     },
     authority: await TokenAuthority.open(dataDir),
-    policy: securityOff,
+    policy,
   };
   const inFlight = new Set<Promise<void>>();
   const router = new Router<Route>(ROUTES, ASSETS_ROUTE);
   const app = createApp();
+  const tlsApp = tls === null ? null : createSSLApp(tls.cert, tls.key);
   const deps = {
     router,
     state,
@@ -75,24 +173,35 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       void done.finally(() => inFlight.delete(done));
     },
   };
-  app.any('/*', (res, req) => dispatch(res, req, deps));
-  const listenSocket = await new Promise<us_listen_socket>((resolve, reject) => {
-    app.listen(host, options.port ?? DEFAULT_PORT, (s) => {
-      if (s === false) reject(new Error(`cannot listen on ${host}:${options.port ?? DEFAULT_PORT} (address in use or not available)`));
-      else resolve(s);
-    });
-  }).catch(async (e: unknown) => {
+  const sockets: us_listen_socket[] = [];
+  const closeAll = (): void => {
+    for (const s of sockets.splice(0)) uws().us_listen_socket_close(s);
     app.close();
+    tlsApp?.close();
+  };
+  let tlsPort: number | null = null;
+  try {
+    if (tlsApp !== null) {
+      tlsApp.any('/*', (res, req) => dispatch(res, req, deps));
+      const s = await listen(tlsApp, host, options.tlsPort ?? DEFAULT_TLS_PORT);
+      sockets.push(s);
+      tlsPort = uws().us_socket_local_port(s as never);
+    }
+    const httpsPort = tlsPort;
+    if (isSecureMode && httpsPort !== null) app.any('/*', (res, req) => redirectToHttps(res, req, httpsPort, host, log));
+    else app.any('/*', (res, req) => dispatch(res, req, deps));
+    sockets.push(await listen(app, host, options.port ?? DEFAULT_PORT));
+  } catch (e) {
+    closeAll();
     await log.close();
     throw e;
-  });
-  const port = uws().us_socket_local_port(listenSocket as never);
+  }
+  const port = uws().us_socket_local_port(sockets.at(-1) as never);
   let db: Database;
   try {
     db = await Database.open({ dataDir, durability: options.durability ?? 'fsync', log: (m) => log.info(m) });
   } catch (e) {
-    uws().us_listen_socket_close(listenSocket);
-    app.close();
+    closeAll();
     await log.close();
     throw e;
   }
@@ -100,10 +209,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let closing: Promise<void> | null = null;
   const close = async (): Promise<void> => {
     state.isClosing = true;
-    uws().us_listen_socket_close(listenSocket);
+    for (const s of sockets) uws().us_listen_socket_close(s);
     while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     // Idle keep-alive connections would keep the process alive; nothing is in flight on them.
     app.close();
+    tlsApp?.close();
     try {
       await db.close();
     } finally {
@@ -112,6 +222,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
   return {
     port,
+    tlsPort,
+    reopenLog: () => log.reopen(),
     db,
     close: () => (closing ??= close()),
   };

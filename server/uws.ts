@@ -36,3 +36,8 @@ export function uws(): typeof Uws {
 export function createApp(): App {
   return uws().App() as App;
 }
+
+/** A new TLS app serving the PEM certificate and key files (checked readable by the caller). */
+export function createSSLApp(certFile: string, keyFile: string): App {
+  return uws().SSLApp({ cert_file_name: certFile, key_file_name: keyFile }) as App;
+}

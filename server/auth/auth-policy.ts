@@ -1,8 +1,9 @@
-// Who may do what. Today security is off: every login succeeds (there is no users file to check
-// against) and the token guards the REST routes only. Security on (issue 9) is another policy:
-// credentials checked against the users file, and the bridge behind the token too.
+// Who may do what. Security off: every login succeeds (there is no users file to check against)
+// and the token guards the REST routes only. Security on (a cluster public key is configured):
+// credentials are checked against the signed users file, and the bridge is behind the token too.
 import { HttpError } from '../errors.js';
 import type { TokenAuthority } from './token-authority.js';
+import type { UserDirectory } from './user-keys.js';
 
 /** How a route is guarded: `public` never (login, status), `token` always, `bridge` as the policy says. */
 export type RouteAccess = 'public' | 'token' | 'bridge';
@@ -23,6 +24,17 @@ export const securityOff: AuthPolicy = {
   requiresToken: (access) => access === 'token',
 };
 
+/** Security on: the users file decides; the message never says which part was wrong. */
+export function securityOn(users: UserDirectory): AuthPolicy {
+  return {
+    login: (credentials) => {
+      if (!users.check(credentials.username, credentials.secret_key)) return Promise.reject(new HttpError('Unauthorized', 'unknown user or wrong secret key'));
+      return Promise.resolve(credentials.username);
+    },
+    requiresToken: (access) => access !== 'public',
+  };
+}
+
 /** The bearer token of a request: `Authorization: Bearer <t>`, else `?token=<t>`. */
 export function bearerToken(authorization: string, queryToken: string | undefined): string {
   if (authorization !== '') {
@@ -34,8 +46,8 @@ export function bearerToken(authorization: string, queryToken: string | undefine
   throw new HttpError('Unauthorized', 'this route needs a token: POST /api/login, then send "Authorization: Bearer <token>"');
 }
 
-/** Checks the request's token when the route needs one. */
-export async function authorize(policy: AuthPolicy, authority: TokenAuthority, access: RouteAccess, authorization: string, queryToken: string | undefined): Promise<void> {
-  if (!policy.requiresToken(access)) return;
-  await authority.verify(bearerToken(authorization, queryToken));
+/** Checks the request's token when the route needs one; the user it names ('' when none). */
+export async function authorize(policy: AuthPolicy, authority: TokenAuthority, access: RouteAccess, authorization: string, queryToken: string | undefined): Promise<string> {
+  if (!policy.requiresToken(access)) return '';
+  return authority.verify(bearerToken(authorization, queryToken));
 }

@@ -7,6 +7,7 @@ import type { TokenAuthority } from '../auth/token-authority.js';
 import { HttpError } from '../errors.js';
 import type { Reply, CompressPolicy } from '../http/reply.js';
 import type { RequestInfo } from '../http/request-info.js';
+import type { RequestLog } from '../http/request-log.js';
 
 /** Server-wide settings handlers read (issue 9 grows this into the full option table). */
 export interface ServerSettings {
@@ -14,6 +15,14 @@ export interface ServerSettings {
   readonly parallelismCount: number;
   /** The directory served for non-API GET/HEAD paths (the dashboard); null = none. */
   readonly assetsDir: string | null;
+  /** This node's id: host:port of cluster_uri (GET /api/nodes/:id). */
+  readonly nodeId: string;
+  /** The data directory: api/cluster's disk figures are of its file system. */
+  readonly dataDir: string;
+  /** The package version (svcVersion). */
+  readonly svcVersion: string;
+  /** Origins that get CORS headers; `*` = any. */
+  readonly allowedOrigins: readonly string[];
 }
 
 export interface ServerState {
@@ -32,6 +41,9 @@ export interface RouteContext {
   readonly alias: string;
   readonly reply: Reply;
   readonly state: ServerState;
+  /** The user the request's token names ('' on public routes and with security off). */
+  readonly user: string;
+  readonly log: RequestLog;
   /** The request body, received within max_in_buffer_size (empty when the request had none). */
   body(): Promise<Buffer>;
 }

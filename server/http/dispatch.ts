@@ -3,10 +3,11 @@
 // reply of SPEC §8 (a bug: 500, its stack logged once). Everything before the first await runs in
 // the uWS callback, as uWS requires.
 import { authorize } from '../auth/auth-policy.js';
-import { errorReply } from '../errors.js';
+import { errorReply, HttpError } from '../errors.js';
 import type { Route, RouteContext, ServerState } from '../handlers/context.js';
 import type { HttpRequest, HttpResponse } from '../uws.js';
 import { startBody } from './body.js';
+import { corsHeaders, preflightHeaders } from './cors.js';
 import type { BodyReader } from './body.js';
 import { Reply } from './reply.js';
 import { acceptsGzip, readRequest } from './request-info.js';
@@ -26,9 +27,18 @@ export function dispatch(res: HttpResponse, req: HttpRequest, deps: DispatchDeps
   const request = readRequest(req);
   const isHead = request.method === 'HEAD';
   const reply = new Reply(res, acceptsGzip(request.acceptEncoding), request.path.startsWith('/api/') ? 'always' : 'large', isHead);
+  reply.extraHeaders = corsHeaders(request.origin, deps.state.settings.allowedOrigins);
   let body: BodyReader | null = null;
   let run: Promise<void>;
   try {
+    if (request.method === 'OPTIONS') {
+      // A preflight: no route runs, no token is needed; a refused origin just gets no allow headers.
+      run = declaresBody(request)
+        ? fail(reply, new HttpError('BadRequest', 'a preflight request has no body'), request, deps, true)
+        : reply.empty(204, preflightHeaders(request.origin, deps.state.settings.allowedOrigins));
+      finish(run, request, reply, deps);
+      return;
+    }
     const match = deps.router.match(request.method, request.path);
     reply.compress = match.route.compress;
     // Any declared body is received (within the limit) before the handler acts, on every route:
@@ -38,22 +48,50 @@ export function dispatch(res: HttpResponse, req: HttpRequest, deps: DispatchDeps
   } catch (e) {
     run = fail(reply, e, request, deps, hasUnreadBody(request, body));
   }
+  finish(run, request, reply, deps);
+}
+
+function finish(run: Promise<void>, request: RequestInfo, reply: Reply, deps: DispatchDeps): void {
   deps.track(Promise.allSettled([run, reply.done()]).then(([outcome]) => {
     // Only a failure inside the error path itself lands here; it must not take the process down.
     if (outcome.status === 'rejected') deps.log.bug(request.method, request.path, outcome.reason);
-    deps.log.request(request.method, request.path, reply.status, performance.now() - request.startedAt, reply.aborted);
+    deps.log.request(request.method, request.path, reply.status, performance.now() - request.startedAt, reply.bytesSent, reply.aborted);
   }));
+}
+
+/**
+ * Secure mode's plain port: every request, login included, is answered 308 with the same path on
+ * the HTTPS port; nothing is routed, no body is read (the connection closes after the answer).
+ */
+export function redirectToHttps(res: HttpResponse, req: HttpRequest, tlsPort: number, fallbackHost: string, log: RequestLog): void {
+  const request = readRequest(req);
+  const hostname = hostOnly(request.host) ?? fallbackHost;
+  const location = `https://${hostname}:${tlsPort}${request.path}${request.rawQuery === '' ? '' : `?${request.rawQuery}`}`;
+  const body = JSON.stringify({ code: 308, error: 'HttpsRequired', message: `this server takes requests over HTTPS only: ${location}` });
+  res.cork(() => {
+    res.writeStatus('308 Permanent Redirect').writeHeader('Location', location).writeHeader('Content-Type', 'application/json');
+    res.end(body, true);
+  });
+  log.request(request.method, request.path, 308, performance.now() - request.startedAt, body.length, false);
+}
+
+/** The host name of a Host header (IPv6 brackets kept), or null when it is not a plain host[:port]. */
+function hostOnly(host: string): string | null {
+  const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::\d+)?$/.exec(host);
+  return m === null ? null : m[1]!;
 }
 
 async function handle(route: Route, alias: string, request: RequestInfo, reply: Reply, body: BodyReader | null, deps: DispatchDeps): Promise<void> {
   try {
-    await authorize(deps.state.policy, deps.state.authority, route.access, request.authorization, request.query.get('token'));
+    const user = await authorize(deps.state.policy, deps.state.authority, route.access, request.authorization, request.query.get('token'));
     if (body !== null) await body.body;
     const ctx: RouteContext = {
       request,
       alias,
       reply,
       state: deps.state,
+      user,
+      log: deps.log,
       body: () => body?.body ?? Promise.resolve(Buffer.alloc(0)),
     };
     await route.handler(ctx);

@@ -25,7 +25,7 @@ const GATHER_LIMIT = 64 * 1024;
 const SLICE_MS = 8;
 
 const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 201: 'Created', 204: 'No Content', 302: 'Found', 304: 'Not Modified', 400: 'Bad Request',
+  200: 'OK', 201: 'Created', 204: 'No Content', 302: 'Found', 304: 'Not Modified', 308: 'Permanent Redirect', 400: 'Bad Request',
   401: 'Unauthorized', 404: 'Not Found', 405: 'Method Not Allowed', 413: 'Payload Too Large',
   422: 'Unprocessable Entity', 500: 'Internal Server Error', 503: 'Service Unavailable',
 };
@@ -35,6 +35,10 @@ export type Headers = Readonly<Record<string, string>>;
 export class Reply {
   /** The HTTP status sent (0 until the status line is written). */
   status = 0;
+  /** Body bytes handed to the socket (after compression), for the request log. */
+  bytesSent = 0;
+  /** Headers every reply of this request carries (CORS), set before the handler runs. */
+  extraHeaders: Headers = {};
   private isAborted = false;
   private isEnded = false;
   private hasStarted = false;
@@ -116,6 +120,7 @@ export class Reply {
     if (bytes === null || bytes.length === 0 || closeConnection) {
       // Closing replies are small error bodies: end() sends them and then closes gracefully.
       const body = bytes ?? undefined;
+      this.bytesSent += body?.length ?? 0;
       this.res.cork(() => {
         this.writeHead(status, all);
         this.res.end(body, closeConnection);
@@ -167,6 +172,7 @@ export class Reply {
         this.res.cork(() => {
           if (!isHeadWritten) { this.writeHead(status, all); isHeadWritten = true; }
           ok = this.res.write(chunk);
+          this.bytesSent += chunk.length;
         });
         if (!ok) await this.untilWritable();
       }
@@ -203,11 +209,13 @@ export class Reply {
     this.status = status;
     this.res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`.trimEnd());
     for (const [k, v] of Object.entries(headers)) this.res.writeHeader(k, v);
+    for (const [k, v] of Object.entries(this.extraHeaders)) this.res.writeHeader(k, v);
   }
 
   /** tryEnd with the full size; continue from the socket's offset each time it drains. */
   private writeWhole(status: number, headers: Headers, bytes: Uint8Array): Promise<void> {
     const total = bytes.length;
+    this.bytesSent += total;
     let start = 0;
     let isDone = false;
     this.res.cork(() => {

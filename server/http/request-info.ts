@@ -17,6 +17,12 @@ export interface RequestInfo {
   readonly transferEncoding: string;
   /** If-None-Match ('' when absent): assets answer 304 when it holds their ETag. */
   readonly ifNoneMatch: string;
+  /** Origin ('' when absent): CORS. */
+  readonly origin: string;
+  /** Host ('' when absent): where the secure mode's redirect points. */
+  readonly host: string;
+  /** The query string as sent ('' when none), kept for redirects. */
+  readonly rawQuery: string;
   readonly startedAt: number;
 }
 
@@ -25,6 +31,9 @@ export function readRequest(req: HttpRequest): RequestInfo {
     method: req.getMethod().toUpperCase(),
     path: req.getUrl(),
     query: new QueryParams(req.getQuery() ?? ''),
+    rawQuery: req.getQuery() ?? '',
+    origin: req.getHeader('origin'),
+    host: req.getHeader('host'),
     authorization: req.getHeader('authorization'),
     accept: req.getHeader('accept'),
     acceptEncoding: req.getHeader('accept-encoding'),

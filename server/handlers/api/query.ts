@@ -11,7 +11,9 @@ export async function apiQuery(ctx: RouteContext): Promise<void> {
   const body = jsonBody(await ctx.body());
   const text = typeof body === 'string' ? body : isRecord(body) && typeof body['query'] === 'string' ? body['query'] : undefined;
   if (text === undefined) throw new HttpError('BadRequest', 'the body must be {"query": "<text>"} or a JSON string');
+  const started = performance.now();
   const result = await database(ctx).query(text, { signal: ctx.reply.signal });
+  ctx.log.query(ctx.user, performance.now() - started, result.scannedRowsCount);
   if (wantsArrow(ctx.request.accept)) {
     await ctx.reply.stream(200, { 'Content-Type': ARROW_STREAM_MIME }, encodeArrowStream(result));
     return;

@@ -36,7 +36,9 @@ export async function queryFindPost(ctx: RouteContext): Promise<void> {
 
 async function queryExp(ctx: RouteContext, input: QueryInput): Promise<void> {
   const dateFormat = parseDateFormat(input.dateFormat);
+  const started = performance.now();
   const result = await database(ctx).query(input.query, { readOnly: true, signal: ctx.reply.signal });
+  ctx.log.query(ctx.user, performance.now() - started, result.scannedRowsCount);
   if (wantsArrow(ctx.request.accept)) {
     // The Arrow stream has no place for the JSON answer's scanned_rows_count: a header carries it.
     await ctx.reply.stream(200, { 'Content-Type': ARROW_STREAM_MIME, 'X-Scanned-Rows-Count': String(result.scannedRowsCount) }, encodeArrowStream(result));
@@ -46,7 +48,9 @@ async function queryExp(ctx: RouteContext, input: QueryInput): Promise<void> {
 }
 
 async function queryFind(ctx: RouteContext, text: string): Promise<void> {
+  const started = performance.now();
   const result = await database(ctx).query(text, { readOnly: true, signal: ctx.reply.signal });
+  ctx.log.query(ctx.user, performance.now() - started, result.scannedRowsCount);
   if (result.kind !== 'find') throw new HttpError('BadRequest', 'query_find takes a find(...) query; use /query_exp for SELECT and SHOW');
   await ctx.reply.json(200, { query: text, results: result.aliases ?? [] });
 }
