@@ -7,24 +7,27 @@ import { el } from './dom.js';
 const REFRESH_MS = 5000;
 const HISTORY = 60;
 
+interface NodeInfo { cpuTotal: number; cpuUsed: number; os: string; svcVersion: string }
 interface Cluster { memoryTotal: number; memoryUsed: number; diskTotal: number; diskUsed: number; nodes: string[]; status: string }
 
 function gib(n: number): string {
   return `${(n / 1073741824).toFixed(2)} GiB`;
 }
 
-function sparkline(canvas: HTMLCanvasElement, values: number[], max: number): void {
+/** The samples so far across the whole width (one sample: a flat line at its level). */
+function sparkline(canvas: HTMLCanvasElement, samples: number[], max: number): void {
   const ctx = canvas.getContext('2d');
   if (ctx === null) return;
   const w = canvas.width;
   const h = canvas.height;
   ctx.clearRect(0, 0, w, h);
-  if (values.length < 2 || max <= 0) return;
+  if (samples.length === 0 || max <= 0) return;
+  const values = samples.length === 1 ? [samples[0]!, samples[0]!] : samples;
   ctx.strokeStyle = getComputedStyle(document.documentElement).getPropertyValue('--accent').trim() || '#2f7ed8';
   ctx.lineWidth = 1.5;
   ctx.beginPath();
   values.forEach((v, i) => {
-    const x = (i / (HISTORY - 1)) * w;
+    const x = (i / (values.length - 1)) * w;
     const y = h - (v / max) * (h - 2) - 1;
     if (i === 0) ctx.moveTo(x, y); else ctx.lineTo(x, y);
   });
@@ -40,18 +43,20 @@ export interface ClusterView {
 export function createCluster(): ClusterView {
   const statusLine = el('p', { id: 'cluster-status' }, 'Loading…');
   const probes = el('p', { id: 'probes' });
+  const nodeLine = el('p', { id: 'node-info', className: 'muted' });
   const memory = el('div', { className: 'meter' });
   const disk = el('div', { className: 'meter' });
   const memCanvas = el('canvas', { width: 240, height: 40, 'aria-label': 'memory history' });
   const diskCanvas = el('canvas', { width: 240, height: 40, 'aria-label': 'disk history' });
   const root = el('section', { className: 'cluster', 'aria-label': 'Cluster' },
-    el('h2', {}, 'Node'), statusLine, probes,
+    el('h2', {}, 'Node'), statusLine, probes, nodeLine,
     el('div', { className: 'meters' },
       el('div', {}, el('h3', {}, 'Memory'), memory, memCanvas),
       el('div', {}, el('h3', {}, 'Disk (data directory)'), disk, diskCanvas)));
   const mem: number[] = [];
   const dsk: number[] = [];
   let timer = 0;
+  let lastCpu: NodeInfo | null = null;
 
   const probe = async (path: string): Promise<string> => {
     try {
@@ -75,6 +80,16 @@ export function createCluster(): ClusterView {
       if (dsk.length > HISTORY) dsk.shift();
       sparkline(memCanvas, mem, c.memoryTotal);
       sparkline(diskCanvas, dsk, c.diskTotal);
+      const id = c.nodes[0];
+      if (id !== undefined) {
+        const n = await apiJson<NodeInfo>(`/api/nodes/${encodeURIComponent(id)}`).catch(() => null);
+        if (n !== null) {
+          // cpuUsed/cpuTotal are cumulative: the share since the last refresh is the live figure.
+          const busy = lastCpu === null || n.cpuTotal === lastCpu.cpuTotal ? null : (n.cpuUsed - lastCpu.cpuUsed) / (n.cpuTotal - lastCpu.cpuTotal);
+          nodeLine.textContent = `${n.os} · svc ${n.svcVersion}${busy === null ? '' : ` · CPU ${(busy * 100).toFixed(0)}%`}`;
+          lastCpu = n;
+        }
+      }
     } catch (e) {
       statusLine.textContent = `/api/cluster is not available on this server (${(e as Error).message}); liveness and readiness shown.`;
       const p = await api('/api/option/parallelism').then((r) => r.text()).catch(() => '?');

@@ -194,7 +194,16 @@ describe('dashboard in Chromium', { skip: missing ?? false }, () => {
   it('shows the cluster panel with what the server has', async () => {
     await page.click('#tab-cluster');
     await page.waitForFunction(() => /liveness: up · readiness: up/.test(document.querySelector('#probes')?.textContent ?? ''));
-    await page.waitForFunction(() => (document.querySelector('#cluster-status')?.textContent ?? 'Loading…') !== 'Loading…');
+    await page.waitForFunction(() => /^status: stable · nodes: /.test(document.querySelector('#cluster-status')?.textContent ?? ''));
+    await page.waitForFunction(() => /svc \d+\.\d+\.\d+/.test(document.querySelector('#node-info')?.textContent ?? ''));
+    assert.match(await page.locator('.meters').innerText(), /GiB of [\d.]+ GiB[\s\S]*GiB of [\d.]+ GiB/);
+    const sparkInk = await page.$eval('.meters canvas', (c) => {
+      const d = (c as HTMLCanvasElement).getContext('2d')!.getImageData(0, 0, (c as HTMLCanvasElement).width, (c as HTMLCanvasElement).height).data;
+      let n = 0;
+      for (let i = 3; i < d.length; i += 4) if (d[i]! > 0) n++;
+      return n;
+    });
+    assert.ok(sparkInk > 50, 'the memory sparkline drew');
     await screenshot(page, '12-cluster');
   });
 
