@@ -10,25 +10,34 @@ const HISTORY = 60;
 interface NodeInfo { cpuTotal: number; cpuUsed: number; os: string; svcVersion: string }
 interface Cluster { memoryTotal: number; memoryUsed: number; diskTotal: number; diskUsed: number; nodes: string[]; status: string }
 
+function percent(used: number, total: number): string {
+  return total > 0 ? `${((used / total) * 100).toFixed(0)}%` : '?';
+}
+
 function gib(n: number): string {
   return `${(n / 1073741824).toFixed(2)} GiB`;
 }
 
-/** The samples so far across the whole width (one sample: a flat line at its level). */
-function sparkline(canvas: HTMLCanvasElement, samples: number[], max: number): void {
+/**
+ * The samples so far across the whole width, scaled between their own low and high so small
+ * changes show (a flat history is a line through the middle; the meter above gives the level).
+ */
+function sparkline(canvas: HTMLCanvasElement, samples: number[]): void {
   const ctx = canvas.getContext('2d');
   if (ctx === null) return;
   const w = canvas.width;
   const h = canvas.height;
   ctx.clearRect(0, 0, w, h);
-  if (samples.length === 0 || max <= 0) return;
+  if (samples.length === 0) return;
   const values = samples.length === 1 ? [samples[0]!, samples[0]!] : samples;
+  const lo = Math.min(...values);
+  const range = Math.max(...values) - lo;
   ctx.strokeStyle = getComputedStyle(document.documentElement).getPropertyValue('--accent').trim() || '#2f7ed8';
   ctx.lineWidth = 1.5;
   ctx.beginPath();
   values.forEach((v, i) => {
     const x = (i / (values.length - 1)) * w;
-    const y = h - (v / max) * (h - 2) - 1;
+    const y = range === 0 ? h / 2 : h - 3 - ((v - lo) / range) * (h - 6);
     if (i === 0) ctx.moveTo(x, y); else ctx.lineTo(x, y);
   });
   ctx.stroke();
@@ -73,13 +82,13 @@ export function createCluster(): ClusterView {
     try {
       const c = await apiJson<Cluster>('/api/cluster');
       statusLine.textContent = `status: ${c.status} · nodes: ${c.nodes.join(', ')}`;
-      memory.textContent = `${gib(c.memoryUsed)} of ${gib(c.memoryTotal)}`;
-      disk.textContent = `${gib(c.diskUsed)} of ${gib(c.diskTotal)}`;
+      memory.textContent = `${gib(c.memoryUsed)} of ${gib(c.memoryTotal)} (${percent(c.memoryUsed, c.memoryTotal)})`;
+      disk.textContent = `${gib(c.diskUsed)} of ${gib(c.diskTotal)} (${percent(c.diskUsed, c.diskTotal)})`;
       mem.push(c.memoryUsed); dsk.push(c.diskUsed);
       if (mem.length > HISTORY) mem.shift();
       if (dsk.length > HISTORY) dsk.shift();
-      sparkline(memCanvas, mem, c.memoryTotal);
-      sparkline(diskCanvas, dsk, c.diskTotal);
+      sparkline(memCanvas, mem);
+      sparkline(diskCanvas, dsk);
       const id = c.nodes[0];
       if (id !== undefined) {
         const n = await apiJson<NodeInfo>(`/api/nodes/${encodeURIComponent(id)}`).catch(() => null);

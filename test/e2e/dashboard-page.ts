@@ -77,6 +77,8 @@ export async function seed(db: Database): Promise<{ startIso: string }> {
   await db.createBlob('docs/readme.json', JSON.stringify({ name: 'svc', tables: ['sensors.room1', 'sensors.room2'], ok: true }), { expiry: 0 });
   await db.createBlob('images/checker.png', Buffer.from(PNG_BASE64, 'base64'), { expiry: 0 });
   await db.createBlob('bin/random.bin', Buffer.from([0, 1, 2, 250, 251, 252, 7, 8, 9, 10]), { expiry: 0 });
+  // 60 small blobs: more than one page (50) of entries under one prefix.
+  for (let i = 0; i < 60; i++) await db.createBlob(`logs/${String(i).padStart(2, '0')}.txt`, `line ${i}\n`, { expiry: 0 });
   for (const alias of ['sensors.room1', 'sensors.room2', 'docs/readme.json']) await db.attachTag(alias, 'sensors');
   return { startIso: new Date(start).toISOString() };
 }

@@ -162,6 +162,7 @@ describe('dashboard in Chromium', { skip: missing ?? false }, () => {
   it('previews blobs: JSON pretty-printed, an image, a hex dump; download link carries the token', async () => {
     await page.click('#tab-browse');
     await page.fill('#prefix', 'docs/');
+    await page.waitForFunction(() => [...document.querySelectorAll('#entries-list .item')].map((i) => i.textContent).join() === 'docs/readme.json');
     await page.locator('#entries-list .item', { hasText: 'docs/readme.json' }).click();
     await page.waitForSelector('#blob-preview[data-kind=json] pre');
     const pretty = await page.locator('#blob-preview pre').innerText();
@@ -184,11 +185,28 @@ describe('dashboard in Chromium', { skip: missing ?? false }, () => {
     assert.match(await page.locator('#blob-preview pre').innerText(), /^00000000 {2}00 01 02 fa fb fc 07 08 09 0a/);
   });
 
+  it('pages through entries by prefix', async () => {
+    await page.fill('#prefix', 'logs/');
+    await page.waitForFunction(() => document.querySelectorAll('#entries-list .item').length === 50 && document.querySelector('#entries-list .item')?.textContent === 'logs/00.txt');
+    assert.equal(await page.locator('.pager .muted').innerText(), '1–50');
+    await page.getByRole('button', { name: 'Next ›' }).click();
+    await page.waitForFunction(() => document.querySelector('#entries-list .item')?.textContent === 'logs/50.txt');
+    assert.equal(await page.locator('#entries-list .item').count(), 10);
+    assert.equal(await page.locator('.pager .muted').innerText(), '51–60');
+    assert.ok(await page.getByRole('button', { name: 'Next ›' }).isDisabled());
+    await page.locator('#entries-list .item', { hasText: 'logs/59.txt' }).click();
+    await page.waitForSelector('#blob-preview[data-kind=text] pre');
+    assert.equal(await page.locator('#blob-preview pre').innerText(), 'line 59\n');
+    await screenshot(page, '11-entries-page-2');
+    await page.getByRole('button', { name: '‹ Previous' }).click();
+    await page.waitForFunction(() => document.querySelector('#entries-list .item')?.textContent === 'logs/00.txt');
+  });
+
   it('browses a tag and its entries', async () => {
     await page.locator('#tags-list .item', { hasText: 'sensors' }).click();
     await page.waitForSelector('#tag-entries .item');
     assert.deepEqual(await page.$$eval('#tag-entries .item', (is) => is.map((i) => i.textContent)), ['docs/readme.json', 'sensors.room1', 'sensors.room2']);
-    await screenshot(page, '11-tag');
+    await screenshot(page, '11-tag-sensors');
   });
 
   it('shows the cluster panel with what the server has', async () => {
