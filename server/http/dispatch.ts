@@ -67,12 +67,12 @@ export function redirectToHttps(res: HttpResponse, req: HttpRequest, tlsPort: nu
   const request = readRequest(req);
   const hostname = hostOnly(request.host) ?? fallbackHost;
   const location = `https://${hostname}:${tlsPort}${request.path}${request.rawQuery === '' ? '' : `?${request.rawQuery}`}`;
-  const body = JSON.stringify({ code: 308, error: 'HttpsRequired', message: `this server takes requests over HTTPS only: ${location}` });
+  const { status, body } = errorReply(new HttpError('HttpsRequired', `this server takes requests over HTTPS only: ${location}`));
   res.cork(() => {
-    res.writeStatus('308 Permanent Redirect').writeHeader('Location', location).writeHeader('Content-Type', 'application/json');
+    res.writeStatus(`${status} Permanent Redirect`).writeHeader('Location', location).writeHeader('Content-Type', 'application/json');
     res.end(body, true);
   });
-  log.request(request.method, request.path, 308, performance.now() - request.startedAt, body.length, false);
+  log.request(request.method, request.path, status, performance.now() - request.startedAt, Buffer.byteLength(body), false);
 }
 
 /** The host name of a Host header (IPv6 brackets kept), or null when it is not a plain host[:port]. */
