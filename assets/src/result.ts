@@ -49,9 +49,15 @@ function words(data: Data): Int32Array {
   return new Int32Array(v.buffer, v.byteOffset + data.offset * 8, data.length * 2);
 }
 
-/** ISO 8601 with milliseconds, as query_exp's date_format=js writes it ('' when null). */
-function isoTime(ms: number): string {
-  return Number.isNaN(ms) ? '' : new Date(Math.floor(ms)).toISOString();
+/**
+ * An exact int64-nanosecond time as ISO 8601: milliseconds as query_exp's `js` format writes them,
+ * plus the sub-millisecond digits only when there are any (the chart's float ms would lose them).
+ */
+function isoNs(ns: bigint): string {
+  const ms = ns / 1_000_000n - (ns % 1_000_000n < 0n ? 1n : 0n);
+  const rest = ns - ms * 1_000_000n;
+  const iso = new Date(Number(ms)).toISOString();
+  return rest === 0n ? iso : `${iso.slice(0, -1)}${String(rest).padStart(6, '0').replace(/0+$/, '')}Z`;
 }
 
 function arrowColumn(name: string, vector: Vector): ResultColumn {
@@ -65,14 +71,19 @@ function arrowColumn(name: string, vector: Vector): ResultColumn {
       return { name, type: 'double', numbers, cell: (i) => (valid(i) ? String(values[i]) : 'null') };
     }
     case Type.Int: {
+      if ((vector.type as { bitWidth?: number }).bitWidth !== 64) {
+        const small = data.values as Int32Array;
+        const numbers = Float64Array.from({ length: n }, (_, i) => (valid(i) ? small[i]! : NaN));
+        return { name, type: 'int', numbers, cell: (i) => (valid(i) ? String(small[i]) : 'null') };
+      }
       const w = words(data);
       const numbers = int64ToNumbers(w, n, 1, valid);
       const big = data.values as unknown as BigInt64Array;
       return { name, type: 'int64', numbers, cell: (i) => (valid(i) ? String(big[i]) : 'null') };
     }
     case Type.Timestamp: {
-      const ms = int64ToNumbers(words(data), n, 1e6, valid);
-      return { name, type: 'timestamp', numbers: null, cell: (i) => (valid(i) ? isoTime(ms[i]!) : 'null') };
+      const ns = data.values as unknown as BigInt64Array;
+      return { name, type: 'timestamp', numbers: null, cell: (i) => (valid(i) ? isoNs(ns[i]!) : 'null') };
     }
     default: {
       const hex = vector.type.typeId === Type.Binary;
@@ -106,8 +117,10 @@ export function readArrow(bytes: Uint8Array, scannedRows: number | null): QueryO
         const vector = batch.getChildAt(i)!;
         if (i === 0 && field.name === 'timestamp' && field.typeId === Type.Timestamp) {
           const data = vector.data[0]!;
-          if (data.nullCount < vector.length) time = int64ToNumbers(words(data), vector.length, 1e6, validity(data));
-          columns.push({ name: 'timestamp', type: 'timestamp', numbers: null, cell: (r) => (time === null ? 'null' : isoTime(time[r]!) || 'null') });
+          const ok = validity(data);
+          const ns = data.values as unknown as BigInt64Array;
+          if (data.nullCount < vector.length) time = int64ToNumbers(words(data), vector.length, 1e6, ok);
+          columns.push({ name: 'timestamp', type: 'timestamp', numbers: null, cell: (r) => (ok(r) && time !== null ? isoNs(ns[r]!) : 'null') });
           return;
         }
         columns.push(arrowColumn(field.name, vector));
