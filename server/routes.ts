@@ -54,8 +54,11 @@ function bridge(method: Method, path: string, handler: Handler): Route {
   return { method, path, handler, access: 'bridge', compress: 'large', hasBody: method === 'POST' || method === 'PUT' };
 }
 
+/** A key file is about a hundred bytes: a login body over this is refused (413) unread. */
+export const LOGIN_MAX_BODY = 16 * 1024;
+
 export const ROUTES: readonly Route[] = [
-  rest('POST', PATHS.login, login, 'public'),
+  { ...rest('POST', PATHS.login, login, 'public'), maxBody: LOGIN_MAX_BODY },
   rest('POST', PATHS.query, apiQuery),
   rest('GET', PATHS.cluster, clusterInfo),
   rest('GET', PATHS.node, nodeInfo),

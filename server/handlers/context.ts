@@ -57,6 +57,8 @@ export interface Route {
   readonly access: RouteAccess;
   readonly compress: CompressPolicy;
   readonly hasBody: boolean;
+  /** A body limit of its own, below max_in_buffer_size (login: a key file is small). */
+  readonly maxBody?: number;
 }
 
 /** The open database, or NotReady while it is still recovering. */

@@ -47,5 +47,5 @@ export function startBody(res: HttpResponse, contentLength: string, limit: numbe
 }
 
 function tooLarge(limit: number): HttpError {
-  return new HttpError('BodyTooLarge', `request body is over max_in_buffer_size (${limit} bytes)`);
+  return new HttpError('BodyTooLarge', `request body is over ${limit} bytes (max_in_buffer_size, or the smaller limit of this route)`);
 }

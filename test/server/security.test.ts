@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { SignJWT } from 'jose';
-import { ROUTES } from '../../server/routes.js';
+import { LOGIN_MAX_BODY, ROUTES } from '../../server/routes.js';
 import { startServer } from '../../server/index.js';
 import type { RunningServer, ServerOptions } from '../../server/index.js';
 import { assertError } from './helpers.js';
@@ -19,7 +19,6 @@ import { keyFileText, keygen, makeSecurity, send } from './security-fixtures.js'
 import type { Security } from './security-fixtures.js';
 
 const PACKAGE = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
-const LOGIN_LIMIT = 4096;
 let root: string;
 let sec: Security;
 const servers: RunningServer[] = [];
@@ -27,7 +26,7 @@ const dataDirs = new Map<RunningServer, string>();
 
 async function start(options: Partial<ServerOptions>): Promise<RunningServer> {
   const dataDir = await mkdtemp(join(root, 'data-'));
-  const s = await startServer({ dataDir, host: '127.0.0.1', port: 0, tlsPort: 0, durability: 'none', logToStderr: false, maxInBufferSize: LOGIN_LIMIT, ...options });
+  const s = await startServer({ dataDir, host: '127.0.0.1', port: 0, tlsPort: 0, durability: 'none', logToStderr: false, ...options });
   servers.push(s);
   dataDirs.set(s, dataDir);
   return s;
@@ -90,6 +89,7 @@ for (const e of endpoints) {
         const withToken = await call(e, r.method, r.path, { ...(r.body === undefined ? {} : { body: r.body }), headers: { Authorization: `Bearer ${token}` } });
         assert.notEqual(withToken.status, 401, `${r.method} ${r.path}: ${withToken.text()}`);
       }
+      for (const path of ['/api/status/liveness', '/api/status/readiness']) assert.equal((await call(e, 'GET', path)).status, 200, `${path} needs no token`);
     });
     test('a query round trip as the logged-in user', async () => {
       const auth = { Authorization: `Bearer ${await loginAs(e, 'bob')}` };
@@ -113,8 +113,10 @@ for (const e of endpoints) {
         assert.equal(r.json().message, 'unknown user or wrong secret key');
       });
     }
-    test('an oversized login body → 413', async () => {
-      assertError(await call(e, 'POST', '/api/login', { body: JSON.stringify({ username: 'alice', secret_key: 'k'.repeat(LOGIN_LIMIT) }) }), 413, 'BodyTooLarge');
+    test('an oversized login body → 413, though far below max_in_buffer_size', async () => {
+      const r = await call(e, 'POST', '/api/login', { body: JSON.stringify({ username: 'alice', secret_key: 'k'.repeat(LOGIN_MAX_BODY) }) });
+      assertError(r, 413, 'BodyTooLarge');
+      assert.match(r.json().message, /16384 bytes/);
     });
     test('tokens signed by another key, with alg none, or expired → 401', async () => {
       const key = await readFile(join(dataDirs.get(e.server())!, 'jwt.key'));
