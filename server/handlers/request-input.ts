@@ -47,7 +47,10 @@ export function jsonBody(body: Buffer): unknown {
   try {
     return JSON.parse(body.toString('utf8')) as unknown;
   } catch (e) {
-    throw new HttpError('BadRequest', `the request body is not valid JSON: ${(e as Error).message}`);
+    // V8's message may quote the input ("xyz…" is not valid JSON): on /api/login that is the
+    // secret key, so only the position goes back.
+    const at = /position (\d+)/.exec((e as Error).message);
+    throw new HttpError('BadRequest', `the request body is not valid JSON${at === null ? '' : ` (at byte ${at[1]})`}`);
   }
 }
 
