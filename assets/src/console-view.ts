@@ -26,7 +26,7 @@ export interface RunRecord {
   readonly readMs: number;
   drawnMs: number | null;
   readonly rows: number;
-  readonly seriesCount: number;
+  seriesCount: number;
 }
 
 declare global {
@@ -142,7 +142,7 @@ export function createConsole(schema: Schema): ConsoleView {
     const rows = outcome.tables.reduce((n, t) => n + t.rowCount, 0);
     status.textContent = [
       `${readMs.toFixed(0)} ms`,
-      `${outcome.scannedRows ?? '?'} scanned`,
+      `${outcome.scannedRows?.toLocaleString('en') ?? '?'} scanned`,
       `${rows.toLocaleString('en')} rows in ${outcome.tables.length} table${outcome.tables.length === 1 ? '' : 's'}`,
       formatBytes(outcome.bytes),
       fmt === 'arrow' ? 'Arrow' : 'JSON',
@@ -160,7 +160,7 @@ export function createConsole(schema: Schema): ConsoleView {
         record.drawnMs = performance.now() - started;
         chartHost.dataset['drawn'] = String(id);
       });
-      if (chart !== null) (record as { seriesCount: number }).seriesCount = chart.seriesCount;
+      if (chart !== null) record.seriesCount = chart.seriesCount;
     } else {
       chartHost.hidden = true;
       chartHost.replaceChildren();

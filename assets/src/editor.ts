@@ -1,6 +1,6 @@
 // The query editor: CodeMirror 6 with the svc language, completion, undo history, Ctrl+Enter to
 // run, and an error mark over the token at the offset the server reported (SPEC §8 `position`).
-import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete';
+import { autocompletion, closeBrackets, closeBracketsKeymap, closeCompletion, completionKeymap } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { bracketMatching, HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { EditorState, Prec, StateEffect, StateField } from '@codemirror/state';
@@ -53,7 +53,7 @@ export function createEditor(parent: HTMLElement, schema: Schema, onRun: () => v
     state: EditorState.create({
       doc: '',
       extensions: [
-        Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => { onRun(); return true; } }])),
+        Prec.highest(keymap.of([{ key: 'Mod-Enter', run: (v) => { closeCompletion(v); onRun(); return true; } }])),
         lineNumbers(),
         history(),
         drawSelection(),

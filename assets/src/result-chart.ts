@@ -49,7 +49,8 @@ export function renderChart(host: HTMLElement, tables: readonly ResultTable[], o
     height: Math.max(180, Math.min(320, host.clientHeight || 260)),
     series,
     scales: { x: { time: true } },
-    axes: [axis, axis],
+    // The y axis grows with its longest label (uPlot's default width clips "100,000").
+    axes: [axis, { ...axis, size: (_u, values) => Math.max(40, 12 + 7.5 * Math.max(0, ...(values ?? []).map((v) => String(v).length))) }],
     cursor: { drag: { x: true, y: false, setScale: true } },
     legend: { live: true },
     hooks: {

@@ -80,7 +80,7 @@ describe('dashboard in Chromium', { skip: missing ?? false }, () => {
     assert.equal(run.seriesCount, 2);
     assert.equal(await page.locator('.u-legend .u-series').count(), 3); // time + 2 series
     assert.ok(await inkedPixels(page) > 500, 'the chart canvas has lines on it');
-    assert.match(await page.locator('.run-status').innerText(), /ms · \d+ scanned · 6 rows in 1 table/);
+    assert.match(await page.locator('.run-status').innerText(), /ms · [\d,]+ scanned · 6 rows in 1 table/);
     await screenshot(page, '02-group-by');
   });
 
