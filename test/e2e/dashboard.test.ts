@@ -81,6 +81,12 @@ describe('dashboard in Chromium', { skip: missing ?? false }, () => {
     assert.equal(await page.locator('.u-legend .u-series').count(), 3); // time + 2 series
     assert.ok(await inkedPixels(page) > 500, 'the chart canvas has lines on it');
     assert.match(await page.locator('.run-status').innerText(), /ms · [\d,]+ scanned · 6 rows in 1 table/);
+    // The language mode: each kind of token gets its own class (and so its colour).
+    const tokens = async (cls: string) => page.$$eval(`.cm-content .${cls}`, (es) => es.map((e) => e.textContent));
+    assert.deepEqual(await tokens('tok-keyword'), ['SELECT', 'FROM', 'IN', 'RANGE', 'GROUP', 'BY']);
+    assert.deepEqual(await tokens('tok-function'), ['avg', 'max']);
+    assert.deepEqual(await tokens('tok-duration'), ['6h', '1h']);
+    assert.deepEqual(await tokens('tok-time'), [startIso]);
     await screenshot(page, '02-group-by');
   });
 
