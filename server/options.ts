@@ -94,9 +94,20 @@ export function usage(): string {
     'Precedence: command line > environment > --config-file > defaults.', '', 'options:', ...lines, ''].join('\n');
 }
 
-export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCommand {
+/** On Windows the seed writes options with `/` (`/port 80`, `/h`): they become `--port`, `-h`. */
+export function windowsArgs(argv: readonly string[]): string[] {
+  return argv.map((a) => {
+    const m = /^\/([A-Za-z][A-Za-z-]*)(=.*)?$/.exec(a);
+    if (m === null) return a;
+    const row = OPTION_TABLE.find((o) => o.name === m[1] || o.short === m[1]);
+    if (row === undefined) return a;
+    return `${row.name === m[1] ? '--' : '-'}${m[1]}${m[2] ?? ''}`;
+  });
+}
+
+export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): CliCommand {
   const unknown: string[] = [];
-  const args = minimist([...argv], {
+  const args = minimist(platform === 'win32' ? windowsArgs(argv) : [...argv], {
     boolean: OPTION_TABLE.filter((o) => o.kind === 'flag').map((o) => o.name),
     string: OPTION_TABLE.filter((o) => o.kind !== 'flag').map((o) => o.name),
     alias: Object.fromEntries(OPTION_TABLE.filter((o) => o.short !== undefined).map((o) => [o.short, o.name])),

@@ -59,27 +59,6 @@ function finish(run: Promise<void>, request: RequestInfo, reply: Reply, deps: Di
   }));
 }
 
-/**
- * Secure mode's plain port: every request, login included, is answered 308 with the same path on
- * the HTTPS port; nothing is routed, no body is read (the connection closes after the answer).
- */
-export function redirectToHttps(res: HttpResponse, req: HttpRequest, tlsPort: number, fallbackHost: string, log: RequestLog): void {
-  const request = readRequest(req);
-  const hostname = hostOnly(request.host) ?? fallbackHost;
-  const location = `https://${hostname}:${tlsPort}${request.path}${request.rawQuery === '' ? '' : `?${request.rawQuery}`}`;
-  const { status, body } = errorReply(new HttpError('HttpsRequired', `this server takes requests over HTTPS only: ${location}`));
-  res.cork(() => {
-    res.writeStatus(`${status} Permanent Redirect`).writeHeader('Location', location).writeHeader('Content-Type', 'application/json');
-    res.end(body, true);
-  });
-  log.request(request.method, request.path, status, performance.now() - request.startedAt, Buffer.byteLength(body), false);
-}
-
-/** The host name of a Host header (IPv6 brackets kept), or null when it is not a plain host[:port]. */
-function hostOnly(host: string): string | null {
-  const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::\d+)?$/.exec(host);
-  return m === null ? null : m[1]!;
-}
 
 async function handle(route: Route, alias: string, request: RequestInfo, reply: Reply, body: BodyReader | null, deps: DispatchDeps): Promise<void> {
   try {

@@ -63,6 +63,16 @@ describe('precedence: command line > environment > config file > defaults', () =
   }
 });
 
+describe('Windows spelling: / instead of - or --', () => {
+  test('/port 81 /l /allowed-origins=* on win32; untouched elsewhere', () => {
+    const c = parseCli(['/port', '81', '/l', '/allowed-origins=*', '--host', '/not-an-option'], cleanEnv(), 'win32');
+    assert.equal(c.kind, 'serve');
+    const config = (c as { config: Config }).config;
+    assert.deepEqual([config.port, config.data_dir, config.allowed_origins, config.host], [81, './data', ['*'], '/not-an-option']);
+    assert.throws(() => parseCli(['/port', '81'], cleanEnv(), 'linux'), /unknown option or argument: \/port/);
+  });
+});
+
 describe('an invalid config exits 2 naming the key or the line', () => {
   const cases: { name: string; text: string; message: RegExp }[] = [
     { name: 'unknown key', text: '{"port": 1, "prot": 2}', message: /unknown key "prot"/ },
@@ -178,17 +188,28 @@ describe('--gen-config', () => {
   });
 });
 
+async function until(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) assert.fail('the condition never held');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 describe('the log file', () => {
   test('is reopened on SIGHUP (after logrotate moved it)', async () => {
     const d = await tempDir();
     const log = join(d, 'svc.log');
     const server = await startCli(['--data-dir', join(d, 'data'), '--port', '0', '--host', '127.0.0.1', '--log-file', log]);
     await request(server.base, 'GET', '/api/status/liveness');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(async () => (await readFile(log, 'utf8').catch(() => '')).includes('liveness'));
     await rename(log, `${log}.1`);
     server.child.kill('SIGHUP');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await request(server.base, 'GET', '/api/status/readiness');
+    // The signal is handled at some point after kill(): ask until a line lands in a new file.
+    await until(async () => {
+      await request(server.base, 'GET', '/api/status/readiness');
+      return (await readFile(log, 'utf8').catch(() => '')).includes('readiness');
+    });
     server.child.kill('SIGTERM');
     assert.equal(await server.stopped, 0);
     assert.match(await readFile(`${log}.1`, 'utf8'), /liveness/);
