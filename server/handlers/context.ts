@@ -9,7 +9,7 @@ import type { Reply, CompressPolicy } from '../http/reply.js';
 import type { RequestInfo } from '../http/request-info.js';
 import type { RequestLog } from '../http/request-log.js';
 
-/** Server-wide settings handlers read (issue 9 grows this into the full option table). */
+/** Server-wide settings handlers read (derived from the option table by startServer). */
 export interface ServerSettings {
   readonly maxInBufferSize: number;
   readonly parallelismCount: number;
