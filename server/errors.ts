@@ -11,7 +11,6 @@ export const HTTP_ERROR_CODES = [
   'Unauthorized', //      missing, malformed, forged or expired token; bad credentials
   'RouteNotFound', //     no route has this path
   'NodeNotFound', //      GET /api/nodes/:id of a node this cluster does not have
-  'HttpsRequired', //     secure mode: the plain port redirects every request to HTTPS
   'MethodNotAllowed', //  the path is known, the method is not
   'BodyTooLarge', //      request body over max_in_buffer_size
   'UnknownAction', //     PATCH with an action the bridge does not know (SPEC §3: 422)
@@ -46,7 +45,6 @@ export const STATUS_OF: Record<ErrorCode | HttpErrorCode, number> = {
   Unauthorized: 401,
   RouteNotFound: 404,
   NodeNotFound: 404,
-  HttpsRequired: 308,
   MethodNotAllowed: 405,
   BodyTooLarge: 413,
   UnknownAction: 422,

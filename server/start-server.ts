@@ -5,6 +5,7 @@
 // Secure mode = security on (a cluster public key) plus TLS: the plain port then only redirects
 // (308) to HTTPS, so neither a secret key nor a token travels in clear.
 import { X509Certificate, createPrivateKey } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { Database } from '../engine/index.js';
@@ -113,16 +114,19 @@ function checkTls(options: ServerOptions): { cert: string; key: string } | null 
       throw new ConfigError(`TLS ${what} ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`);
     }
   };
+  let x509: X509Certificate;
   try {
-    new X509Certificate(read('certificate', cert));
+    x509 = new X509Certificate(read('certificate', cert));
   } catch (e) {
     throw e instanceof ConfigError ? e : new ConfigError(`TLS certificate ${cert}: not a PEM certificate`);
   }
+  let privateKey: KeyObject;
   try {
-    createPrivateKey(read('key', key));
+    privateKey = createPrivateKey(read('key', key));
   } catch (e) {
     throw e instanceof ConfigError ? e : new ConfigError(`TLS key ${key}: not a PEM private key`);
   }
+  if (!x509.checkPrivateKey(privateKey)) throw new ConfigError(`TLS key ${key} is not the key of the certificate ${cert}`);
   return { cert, key };
 }
 

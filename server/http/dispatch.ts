@@ -31,8 +31,9 @@ export function dispatch(res: HttpResponse, req: HttpRequest, deps: DispatchDeps
   let body: BodyReader | null = null;
   let run: Promise<void>;
   try {
-    if (request.method === 'OPTIONS') {
-      // A preflight: no route runs, no token is needed; a refused origin just gets no allow headers.
+    if (request.method === 'OPTIONS' && request.origin !== '' && request.preflightMethod !== '') {
+      // A CORS preflight: no route runs, no token is needed; a refused origin just gets no allow
+      // headers. Any other OPTIONS goes to the router like any method (405 with Allow).
       run = declaresBody(request)
         ? fail(reply, new HttpError('BadRequest', 'a preflight request has no body'), request, deps, true)
         : reply.empty(204, preflightHeaders(request.origin, deps.state.settings.allowedOrigins));

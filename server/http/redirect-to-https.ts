@@ -1,7 +1,6 @@
 // Secure mode's plain port (security on + TLS): every request, login included, is answered 308
 // with the same path and query on the HTTPS port. Nothing is routed and no body is read (the
 // connection closes after the answer), so a key file or token sent in clear is never accepted.
-import { errorReply, HttpError } from '../errors.js';
 import type { HttpRequest, HttpResponse } from '../uws.js';
 import { readRequest } from './request-info.js';
 import type { RequestLog } from './request-log.js';
@@ -11,7 +10,9 @@ export function redirectToHttps(res: HttpResponse, req: HttpRequest, tlsPort: nu
   const request = readRequest(req);
   const hostname = hostOnly(request.host) ?? fallbackHost;
   const location = `https://${hostname}:${tlsPort}${request.path}${request.rawQuery === '' ? '' : `?${request.rawQuery}`}`;
-  const { status, body } = errorReply(new HttpError('HttpsRequired', `this server takes requests over HTTPS only: ${location}`));
+  // Not an error (SPEC §8's bodies are 4xx/5xx): the same shape, for a client that shows bodies.
+  const status = 308;
+  const body = JSON.stringify({ code: status, message: `this server takes requests over HTTPS only: ${location}` });
   res.cork(() => {
     res.writeStatus(`${status} Permanent Redirect`).writeHeader('Location', location).writeHeader('Content-Type', 'application/json');
     res.end(body, true);

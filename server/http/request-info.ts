@@ -19,6 +19,8 @@ export interface RequestInfo {
   readonly ifNoneMatch: string;
   /** Origin ('' when absent): CORS. */
   readonly origin: string;
+  /** Access-Control-Request-Method ('' when absent): marks an OPTIONS request as a CORS preflight. */
+  readonly preflightMethod: string;
   /** Host ('' when absent): where the secure mode's redirect points. */
   readonly host: string;
   /** The query string as sent ('' when none), kept for redirects. */
@@ -33,6 +35,7 @@ export function readRequest(req: HttpRequest): RequestInfo {
     query: new QueryParams(req.getQuery() ?? ''),
     rawQuery: req.getQuery() ?? '',
     origin: req.getHeader('origin'),
+    preflightMethod: req.getHeader('access-control-request-method'),
     host: req.getHeader('host'),
     authorization: req.getHeader('authorization'),
     accept: req.getHeader('accept'),

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
 import { defaults, parseCli } from '../../server/options.js';
 import type { Config } from '../../server/options.js';
+import { generate } from 'selfsigned';
 import { request } from './helpers.js';
 
 const CLI = fileURLToPath(new URL('../../server/cli.js', import.meta.url));
@@ -106,6 +107,8 @@ describe('TLS and security files', () => {
     { name: 'missing certificate', args: (d) => ['--tls-certificate', join(d, 'none.pem'), '--tls-key', join(d, 'k.pem')], message: /TLS certificate .*none\.pem: no such file/ },
     { name: 'certificate without key', args: (d) => ['--tls-certificate', join(d, 'c.pem')], message: /TLS needs both a certificate and a key/ },
     { name: 'a certificate that is not PEM', args: (d) => ['--tls-certificate', join(d, 'junk.pem'), '--tls-key', join(d, 'junk.pem')], message: /junk\.pem: not a PEM certificate/ },
+    { name: 'a key that is not the certificate\'s', args: (d) => ['--tls-certificate', join(d, 'c.pem'), '--tls-key', join(d, 'other.pem')], message: /other\.pem is not the key of the certificate/ },
+    { name: 'a cluster URI without a host', args: () => ['--cluster', 'nonsense'], message: /cluster URI 'nonsense' is not a URI/ },
     { name: '--secure with none of its files there', args: () => ['--secure'], message: /cluster public key file \/usr\/share\/svc\/cluster_public\.key: no such file/ },
     { name: 'cluster key without users file', args: (d) => ['--cluster-public-key-file', join(d, 'c.pem')], message: /no users file/ },
   ];
@@ -113,6 +116,10 @@ describe('TLS and security files', () => {
     test(`${c.name} → exit 2`, async () => {
       const d = await tempDir();
       await writeFile(join(d, 'junk.pem'), 'hello');
+      const one = await generate([{ name: 'commonName', value: 'localhost' }], { days: 1, keySize: 2048 } as never);
+      const two = await generate([{ name: 'commonName', value: 'localhost' }], { days: 1, keySize: 2048 } as never);
+      await writeFile(join(d, 'c.pem'), one.cert);
+      await writeFile(join(d, 'other.pem'), two.private);
       const r = run(['--data-dir', join(d, 'data'), '--port', '0', '--host', '127.0.0.1', '--log-file', join(d, 'log'), ...c.args(d)]);
       assert.equal(r.status, 2, r.stderr);
       assert.match(r.stderr, c.message);
@@ -149,7 +156,8 @@ describe('--gen-config', () => {
     assert.equal(config.data_dir, './data');
     await writeFile(join(d, 'svc.json'), r.stdout);
     const server = await startCli(['--config-file', join(d, 'svc.json')], d);
-    const pre = await request(server.base, 'OPTIONS', '/api/query', { headers: { Origin: 'http://a.example' } });
+    const pre = await request(server.base, 'OPTIONS', '/api/query', { headers: { Origin: 'http://a.example', 'Access-Control-Request-Method': 'POST' } });
+    assert.equal(pre.status, 204);
     assert.equal(pre.headers['access-control-allow-origin'], 'http://a.example', 'the file\'s origins are in force');
     server.child.kill('SIGTERM');
     assert.equal(await server.stopped, 0);

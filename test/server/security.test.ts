@@ -229,6 +229,10 @@ describe('CORS from allowed_origins', () => {
       } else {
         assert.equal(pre.headers['access-control-allow-methods'], undefined);
       }
+      // OPTIONS that is not a preflight is routed like any method: 405 with Allow.
+      const plainOptions = await send(base, 'OPTIONS', '/api/query', { headers: { Origin: c.origin } });
+      assert.equal(plainOptions.status, 405);
+      assert.equal(plainOptions.headers['allow'], 'POST');
       await s.close();
     });
   }
