@@ -23,8 +23,9 @@ function configMistake(e: unknown): never {
 }
 
 /**
- * Asks each key on the terminal (prompt on stderr, `key [default]: `), reading answers line by
- * line from stdin (a pipe works too); an empty answer keeps the default, a bad one is asked again.
+ * Asks each key on the terminal (prompt on stderr, `key (help) [default]: `), reading answers line
+ * by line from stdin (a pipe works too); an empty answer keeps the default, `-` empties a path or
+ * list, a bad answer is asked again.
  */
 async function interactive(config: Config): Promise<Config> {
   const rl = createInterface({ input: process.stdin, terminal: false });
@@ -38,6 +39,12 @@ async function interactive(config: Config): Promise<Config> {
         if (next.done === true) throw new ConfigError(`stdin ended before "${row.key}" was answered`);
         const text = (next.value as string).trim();
         if (text === '') break;
+        // '-' empties a path or the origin list (e.g. no TLS although --secure proposed files).
+        const current = out[row.key];
+        if (text === '-' && (typeof current === 'string' || Array.isArray(current))) {
+          (out as Record<string, unknown>)[row.key] = Array.isArray(current) ? [] : '';
+          break;
+        }
         try {
           (out as Record<string, unknown>)[row.key] = parsePromptValue(row.key, text);
           break;

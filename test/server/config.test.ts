@@ -168,8 +168,8 @@ describe('--gen-config', () => {
     const file = join(d, 'asked.json');
     const keys = Object.keys(defaults({ local: false, secure: false }));
     // allowed_origins, cluster_uri, …: answer some, keep the rest; a bad port is asked again.
-    const answers = keys.map((k) => ({ allowed_origins: 'http://x.example, http://y.example', port: 'eighty\n8081', host: '0.0.0.0', durability: 'os' } as Record<string, string>)[k] ?? '');
-    const r = run(['--gen-config', '-i', '--local', '--config-file', file], { input: `${answers.join('\n')}\n` });
+    const answers = keys.map((k) => ({ allowed_origins: 'http://x.example, http://y.example', port: 'eighty\n8081', host: '0.0.0.0', durability: 'os', tls_key: '-' } as Record<string, string>)[k] ?? '');
+    const r = run(['--gen-config', '-i', '--local', '--secure', '--config-file', file], { input: `${answers.join('\n')}\n` });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /port \(.*\) \[40080\]: /);
     assert.match(r.stderr, /cluster_uri \(.*\) \[svc:\/\/127\.0\.0\.1:2836\]: /);
@@ -181,6 +181,8 @@ describe('--gen-config', () => {
     assert.equal(written.durability, 'os');
     assert.equal(written.log, 'svc_rest.log');
     assert.equal(written.tls_port, 40493);
+    assert.equal(written.tls_certificate, '/etc/svc/svc_rest.cert.pem', '--secure\'s default kept');
+    assert.equal(written.tls_key, '', '- empties it');
   });
   test('-i with stdin ending early → exit 2, no file', async () => {
     const d = await tempDir();
