@@ -1,67 +1,149 @@
-// LSD radix sort of int64 nanosecond timestamps: no comparator and no BigInt per row. Each
-// timestamp becomes its unsigned 64-bit offset from the minimum, held as two 32-bit words, so only
-// the bits that vary are sorted on (timestamps of one insert or one shard span far less than
-// 2^64 ns), in digits of at most 11 bits (2,048 buckets stay in cache; wider digits measured no
-// faster here). The first pass takes the most significant digit; the small buckets it leaves are
-// finished by insertion sort, crowded ones by LSD passes, each pass carrying the keys along with
-// the row numbers so that it reads its input in order. Every step is stable: equal timestamps
-// keep their order.
+// Radix sort of int64 nanosecond timestamps: no comparator and no BigInt per row. Each timestamp
+// becomes its unsigned 64-bit offset from the minimum, held as two 32-bit words, so only the bits
+// that vary are sorted on. Rows spanning less than 2^53 ns (104 days: any shard of a day) have
+// offsets exact as doubles: they are spread by their leading bits into about n/2 buckets, each
+// finished by an insertion sort on plain double compares (a crowded bucket is spread again by
+// the bits varying within it). Wider spans get LSD passes over both words, in digits of at most
+// 11 bits. Every step is stable: equal timestamps keep their order. Each loop sits in its own
+// small function with its arrays allocated before it: V8 optimizes a hot loop in the middle of a
+// function on the fly and then threw that code away on every call at the first statement after
+// the loop, running the sort 5× slower.
 
 const SIGN = 0x80000000;
+const TWO_32 = 4294967296;
+/** High words below this: the offset from the minimum is below 2^53, exact as a double. */
+const SPAN_53 = 1 << 21;
+/** The widest digit of the double-key spread (65,536 buckets). */
+const MAX_SPREAD_BITS = 16;
+/** Buckets up to this size are finished by insertion sort. */
+const SMALL = 32;
 const MAX_DIGIT_BITS = 11;
-/** Buckets of the first digit up to this size are finished by insertion sort. */
-const SMALL = 48;
 
 /** Stable sort order of rows `rows` of `ts` by time (all rows when null). */
 export function radixSort(ts: BigInt64Array, rows: Uint32Array | null): Uint32Array {
   const n = rows === null ? ts.length : rows.length;
   const words = new Int32Array(ts.buffer, ts.byteOffset, ts.length * 2);
-  const idx = rows === null ? new Uint32Array(n) : rows.slice();
-  if (rows === null) for (let i = 0; i < n; i++) idx[i] = i;
-  // The minimum, with the low word's sign flipped so that it compares as unsigned.
+  const idx = rows === null ? identity(n) : rows.slice();
+  const keyLo = new Uint32Array(n);
+  const keyHi = new Uint32Array(n);
+  const minLo = minimum(words, idx);
+  const minHi = minimumHi;
+  const orHi = offsets(words, idx, minHi, minLo, keyLo, keyHi);
+  if (orHi >>> 0 < SPAN_53) return doubleKeySort(keyLo, keyHi, idx);
+  return lsd(keyLo, keyHi, idx, new Uint32Array(n), new Uint32Array(n), new Uint32Array(n), 64 - Math.clz32(orHi));
+}
+
+function identity(n: number): Uint32Array {
+  const idx = new Uint32Array(n);
+  for (let i = 0; i < n; i++) idx[i] = i;
+  return idx;
+}
+
+/** The high word of the last minimum(); its low word (sign flipped: compares as unsigned) is returned. */
+let minimumHi = 0;
+
+function minimum(words: Int32Array, idx: Uint32Array): number {
   let minHi = 0x7fffffff;
   let minLo = 0x7fffffff;
-  for (let k = 0; k < n; k++) {
+  for (let k = 0; k < idx.length; k++) {
     const i = idx[k];
     const hi = words[(i << 1) | 1];
     const lo = words[i << 1] ^ SIGN;
     if (hi < minHi || (hi === minHi && lo < minLo)) { minHi = hi; minLo = lo; }
   }
-  const keyLo = new Uint32Array(n);
-  const keyHi = new Uint32Array(n);
+  minimumHi = minHi;
+  return minLo;
+}
+
+/** Each row's offset from the minimum into keyHi/keyLo; returns the OR of the high words. */
+function offsets(words: Int32Array, idx: Uint32Array, minHi: number, minLo: number, keyLo: Uint32Array, keyHi: Uint32Array): number {
   let orHi = 0;
-  let orLo = 0;
-  for (let k = 0; k < n; k++) {
+  for (let k = 0; k < idx.length; k++) {
     const i = idx[k];
     const lo = words[i << 1] ^ SIGN;
-    const dLo = (lo - minLo) >>> 0;
-    const dHi = (words[(i << 1) | 1] - minHi - (lo < minLo ? 1 : 0)) >>> 0;
-    keyLo[k] = dLo;
+    const dHi = words[(i << 1) | 1] - minHi - (lo < minLo ? 1 : 0);
+    keyLo[k] = lo - minLo;
     keyHi[k] = dHi;
-    orLo |= dLo;
     orHi |= dHi;
   }
-  const bits = orHi !== 0 ? 64 - Math.clz32(orHi) : 32 - Math.clz32(orLo);
-  const outLo = new Uint32Array(n);
-  const outHi = new Uint32Array(n);
+  return orHi;
+}
+
+function doubleKeySort(keyLo: Uint32Array, keyHi: Uint32Array, idx: Uint32Array): Uint32Array {
+  const n = idx.length;
+  const key = new Float64Array(n);
+  const outKey = new Float64Array(n);
   const outIdx = new Uint32Array(n);
-  if (bits <= MAX_DIGIT_BITS) return lsd(keyLo, keyHi, idx, outLo, outHi, outIdx, bits);
-  // Most significant digit first: spread timestamps fill its buckets evenly, leaving a few rows
-  // each, which an insertion sort orders in place; a crowded bucket gets the LSD passes instead.
-  const shift = bits - MAX_DIGIT_BITS;
-  const counts = new Uint32Array((1 << MAX_DIGIT_BITS) + 1);
-  scatter(keyLo, keyHi, idx, outLo, outHi, outIdx, shift, MAX_DIGIT_BITS, counts, n);
-  for (let start = 0, b = 0; b < 1 << MAX_DIGIT_BITS; b++) {
-    const end = counts[b]; // After the scatter, counts[b] is where bucket b ends.
-    if (end - start <= SMALL) insertionSort(outLo, outHi, outIdx, start, end);
-    else {
-      const sorted = lsd(outLo.subarray(start, end), outHi.subarray(start, end), outIdx.subarray(start, end),
-        keyLo.subarray(start, end), keyHi.subarray(start, end), idx.subarray(start, end), shift);
-      if (sorted.buffer !== outIdx.buffer) outIdx.set(sorted, start);
-    }
-    start = end;
-  }
+  toDoubles(keyLo, keyHi, key);
+  spread(key, idx, outKey, outIdx, 0, n);
   return outIdx;
+}
+
+function toDoubles(keyLo: Uint32Array, keyHi: Uint32Array, key: Float64Array): void {
+  for (let k = 0; k < key.length; k++) key[k] = keyHi[k] * TWO_32 + keyLo[k];
+}
+
+/** Sorts rows [start, end) of key/idx into outKey/outIdx (the same positions); key/idx become scratch. */
+function spread(key: Float64Array, idx: Uint32Array, outKey: Float64Array, outIdx: Uint32Array, start: number, end: number): void {
+  const min = rangeMin(key, start, end);
+  const range = rangeMax(key, start, end) - min;
+  if (range === 0) {
+    outKey.set(key.subarray(start, end), start);
+    outIdx.set(idx.subarray(start, end), start);
+    return;
+  }
+  const bits = range < TWO_32 ? 32 - Math.clz32(range) : 64 - Math.clz32(Math.floor(range / TWO_32));
+  const width = Math.min(MAX_SPREAD_BITS, Math.max(1, 30 - Math.clz32(end - start)), bits);
+  const counts = new Uint32Array((1 << width) + 1);
+  scatterDoubles(key, idx, outKey, outIdx, start, end, min, 2 ** (width - bits), counts);
+  // counts[d] now ends bucket d. Small buckets are insertion-sorted here, inline: a call per
+  // bucket of two or three rows cost more than the sorting.
+  for (let d = 0, from = start; d < 1 << width; d++) {
+    const to = counts[d];
+    if (to - from > SMALL) {
+      key.set(outKey.subarray(from, to), from);
+      idx.set(outIdx.subarray(from, to), from);
+      spread(key, idx, outKey, outIdx, from, to);
+    } else {
+      for (let k = from + 1; k < to; k++) {
+        const v = outKey[k];
+        if (outKey[k - 1] <= v) continue;
+        const i = outIdx[k];
+        let j = k - 1;
+        do { outKey[j + 1] = outKey[j]; outIdx[j + 1] = outIdx[j]; j--; } while (j >= from && outKey[j] > v);
+        outKey[j + 1] = v;
+        outIdx[j + 1] = i;
+      }
+    }
+    from = to;
+  }
+}
+
+function rangeMin(key: Float64Array, start: number, end: number): number {
+  let min = key[start];
+  for (let k = start + 1; k < end; k++) if (key[k] < min) min = key[k];
+  return min;
+}
+
+function rangeMax(key: Float64Array, start: number, end: number): number {
+  let max = key[start];
+  for (let k = start + 1; k < end; k++) if (key[k] > max) max = key[k];
+  return max;
+}
+
+/** Stable counting scatter of rows [start, end) by floor((key - min) * scale); counts has a slot per bucket + 1. */
+function scatterDoubles(
+  key: Float64Array, idx: Uint32Array, outKey: Float64Array, outIdx: Uint32Array, start: number, end: number,
+  min: number, scale: number, counts: Uint32Array,
+): void {
+  for (let k = start; k < end; k++) counts[Math.floor((key[k] - min) * scale) + 1]++;
+  counts[0] = start;
+  for (let d = 1; d < counts.length; d++) counts[d] += counts[d - 1];
+  for (let k = start; k < end; k++) {
+    const p = counts[Math.floor((key[k] - min) * scale)]++;
+    outKey[p] = key[k];
+    outIdx[p] = idx[k];
+  }
 }
 
 /** LSD passes over the low `bits` bits; returns the sorted row numbers (in `idx` or `outIdx`). */
@@ -69,34 +151,15 @@ function lsd(
   keyLo: Uint32Array, keyHi: Uint32Array, idx: Uint32Array, outLo: Uint32Array, outHi: Uint32Array, outIdx: Uint32Array, bits: number,
 ): Uint32Array {
   const passes = Math.ceil(bits / MAX_DIGIT_BITS);
-  const width = Math.ceil(bits / Math.max(1, passes));
+  const width = Math.ceil(bits / passes);
   const counts = new Uint32Array(1 << width);
   for (let shift = 0; shift < bits; shift += width) {
-    scatter(keyLo, keyHi, idx, outLo, outHi, outIdx, shift, width, counts, idx.length);
-    [keyLo, outLo] = [outLo, keyLo];
-    [keyHi, outHi] = [outHi, keyHi];
-    [idx, outIdx] = [outIdx, idx];
+    scatter(keyLo, keyHi, idx, outLo, outHi, outIdx, shift, width, counts);
+    const lo = keyLo; keyLo = outLo; outLo = lo;
+    const hi = keyHi; keyHi = outHi; outHi = hi;
+    const ix = idx; idx = outIdx; outIdx = ix;
   }
   return idx;
-}
-
-/** Stable insertion sort of rows [start, end) of the parallel arrays by (hi, lo). */
-function insertionSort(lo: Uint32Array, hi: Uint32Array, idx: Uint32Array, start: number, end: number): void {
-  for (let k = start + 1; k < end; k++) {
-    const l = lo[k];
-    const h = hi[k];
-    const i = idx[k];
-    let j = k - 1;
-    while (j >= start && (hi[j] > h || (hi[j] === h && lo[j] > l))) {
-      lo[j + 1] = lo[j];
-      hi[j + 1] = hi[j];
-      idx[j + 1] = idx[j];
-      j--;
-    }
-    lo[j + 1] = l;
-    hi[j + 1] = h;
-    idx[j + 1] = i;
-  }
 }
 
 /** Digit [shift, shift + width) of the 64-bit key hi·2^32 + lo. */
@@ -109,9 +172,10 @@ function digit(lo: number, hi: number, shift: number, mask: number): number {
 /** One stable counting pass on one digit, moving both key words and the row numbers along. */
 function scatter(
   lo: Uint32Array, hi: Uint32Array, idx: Uint32Array, outLo: Uint32Array, outHi: Uint32Array, outIdx: Uint32Array,
-  shift: number, width: number, counts: Uint32Array, n: number,
+  shift: number, width: number, counts: Uint32Array,
 ): void {
   const mask = (1 << width) - 1;
+  const n = idx.length;
   counts.fill(0);
   for (let k = 0; k < n; k++) counts[digit(lo[k], hi[k], shift, mask)]++;
   let at = 0;

@@ -4,6 +4,7 @@
 // and are grouped by a stable counting sort: one pass, not a full sort. Each shard's part keeps
 // insertion order and is sorted later, once, when its tail is sealed or read.
 import { sortPermutation } from './sort-permutation.js';
+import type { SourceRows } from './tail.js';
 
 export interface ShardParts {
   /** Row order grouping the rows by shard (null: the input's own order already does); tails read through it. */
@@ -53,28 +54,17 @@ export function partitionByShard(ts: BigInt64Array, shardSize: bigint, shardId: 
 function countingPartition(ts: BigInt64Array, shardSize: bigint, shardId: (ts: bigint) => bigint): ShardParts | null {
   const n = ts.length;
   const words = new Int32Array(ts.buffer, ts.byteOffset, n * 2);
-  const size = Number(shardSize);
   const shard = new Float64Array(n);
-  let min = Infinity;
-  let max = -Infinity;
-  let isSorted = true;
-  let prev = -Infinity;
-  for (let i = 0; i < n; i++) {
-    const t = words[(i << 1) | 1] * TWO_32 + (words[i << 1] >>> 0);
-    if (t < prev) isSorted = false;
-    prev = t;
-    let q = Math.floor(t / size);
-    const r = t - q * size;
-    if (r < EDGE || size - r < EDGE) q = Number(shardId(ts[i]));
-    shard[i] = q;
-    if (q < min) min = q;
-    if (q > max) max = q;
-  }
+  const isSorted = shardsOf(words, Number(shardSize), shard);
+  for (let i = 0; i < n; i++) if (Number.isNaN(shard[i])) shard[i] = Number(shardId(ts[i]));
   // Doubles cannot see order among values closer than their precision: let the exact path judge.
-  if (isSorted || max - min >= MAX_BUCKETS) return null;
-  const buckets = max - min + 1;
+  if (isSorted) return null;
+  const min = minOf(shard);
+  const buckets = maxOf(shard) - min + 1;
+  if (buckets > MAX_BUCKETS) return null;
+  const bucket = new Int32Array(n);
   const counts = new Uint32Array(buckets + 1);
-  for (let i = 0; i < n; i++) counts[shard[i] - min + 1]++;
+  countBuckets(shard, min, bucket, counts);
   const ids: bigint[] = [];
   const starts: number[] = [];
   for (let b = 0; b < buckets; b++) {
@@ -83,19 +73,67 @@ function countingPartition(ts: BigInt64Array, shardSize: bigint, shardId: (ts: b
   }
   starts.push(n);
   const perm = new Uint32Array(n);
-  for (let i = 0; i < n; i++) perm[counts[shard[i] - min]++] = i;
+  placeRows(bucket, counts, perm);
   return { perm, ids, starts, isSorted: false };
 }
 
-/** The earliest of rows [start, end) of ts, through `perm` when given (compared as 32-bit words). */
-export function minTimestamp(ts: BigInt64Array, perm: Uint32Array | null, start: number, end: number): bigint {
-  const words = new Int32Array(ts.buffer, ts.byteOffset, ts.length * 2);
+// The loops of countingPartition live in functions of their own: a loop optimized while it runs
+// (on-stack replacement) in the middle of a function called once per insert was thrown away at
+// the first untried statement after it, on every call.
+
+/** Each row's shard (NaN within EDGE of a shard edge: the caller places those exactly); true when `words` are in order. */
+function shardsOf(words: Int32Array, size: number, shard: Float64Array): boolean {
+  let isSorted = true;
+  let prev = -Infinity;
+  for (let i = 0; i < shard.length; i++) {
+    const t = words[(i << 1) | 1] * TWO_32 + (words[i << 1] >>> 0);
+    if (t < prev) isSorted = false;
+    prev = t;
+    const q = Math.floor(t / size);
+    const r = t - q * size;
+    shard[i] = r < EDGE || size - r < EDGE ? NaN : q;
+  }
+  return isSorted;
+}
+
+function minOf(values: Float64Array): number {
+  let min = Infinity;
+  for (let i = 0; i < values.length; i++) if (values[i] < min) min = values[i];
+  return min;
+}
+
+function maxOf(values: Float64Array): number {
+  let max = -Infinity;
+  for (let i = 0; i < values.length; i++) if (values[i] > max) max = values[i];
+  return max;
+}
+
+/** Each row's bucket (shard - min) into `bucket`, and the row count of bucket b into counts[b + 1]. */
+function countBuckets(shard: Float64Array, min: number, bucket: Int32Array, counts: Uint32Array): void {
+  for (let i = 0; i < shard.length; i++) {
+    const b = shard[i] - min;
+    bucket[i] = b;
+    counts[b + 1]++;
+  }
+}
+
+/** Stable counting placement: counts[b] holds where bucket b starts and is advanced past each row placed. */
+function placeRows(bucket: Int32Array, counts: Uint32Array, perm: Uint32Array): void {
+  for (let i = 0; i < bucket.length; i++) perm[counts[bucket[i]]++] = i;
+}
+
+/** The earliest timestamp of rows [start, end) of `src`, through `perm` when given (compared as 32-bit words). */
+export function minTimestamp(src: SourceRows, perm: Uint32Array | null, start: number, end: number): bigint {
+  const words = src.words[0]!;
   let best = perm === null ? start : perm[start];
+  let bh = words[(best << 1) | 1];
+  let bl = words[best << 1] >>> 0;
   for (let k = start + 1; k < end; k++) {
     const i = perm === null ? k : perm[k];
     const h = words[(i << 1) | 1];
-    const bh = words[(best << 1) | 1];
-    if (h < bh || (h === bh && words[i << 1] >>> 0 < words[best << 1] >>> 0)) best = i;
+    if (h > bh) continue;
+    const l = words[i << 1] >>> 0;
+    if (h < bh || l < bl) { best = i; bh = h; bl = l; }
   }
-  return ts[best];
+  return src.batch.ts[best];
 }

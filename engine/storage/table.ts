@@ -6,6 +6,7 @@ import type { NormalizedBatch } from './batch-input.js';
 import { Compactor } from './compactor.js';
 import { partitionByShard } from './shard-partition.js';
 import { Shard } from './shard.js';
+import { sourceRows } from './tail.js';
 import { TableLayout } from './table-layout.js';
 import type { BatchView, ColumnDef } from '../types.js';
 
@@ -42,8 +43,9 @@ export class Table {
   /** Inserts a normalized batch, its rows in any order: each shard gets its rows in their order. */
   insert(batch: NormalizedBatch): void {
     const parts = partitionByShard(batch.ts, this.shardSize, (ts) => this.shardId(ts));
+    const src = sourceRows(batch);
     for (let k = 0; k < parts.ids.length; k++) {
-      this.shard(parts.ids[k], parts.isSorted).insert(batch, parts.perm, parts.starts[k], parts.starts[k + 1], parts.isSorted);
+      this.shard(parts.ids[k], parts.isSorted).insert(src, parts.perm, parts.starts[k], parts.starts[k + 1], parts.isSorted);
     }
   }
 

@@ -7,7 +7,7 @@
 // are appended. A tail takes rows of any time (late rows included) and sorts them when sealed.
 import { sortPermutation } from './sort-permutation.js';
 import type { NormalizedBatch } from './batch-input.js';
-import { gather64, permuteColumn } from './column-values.js';
+import { permuteColumn } from './column-values.js';
 import type { ColumnValues } from './column-values.js';
 import { permuteRows } from './row-slices.js';
 import type { TableLayout } from './table-layout.js';
@@ -33,39 +33,47 @@ export class Tail {
   minTs = 0n;
   /** True once late rows came in: such a tail's size says nothing about the in-order stream. */
   private hasLate = false;
+  /** Int32 views of `ts` (index 0) and of each 64-bit column (c + 1; null for other types). */
+  private words: (Int32Array | null)[];
 
   constructor(private readonly layout: TableLayout) {
     this.columns = this.emptyColumns();
+    this.words = this.wordViews();
   }
 
   /**
    * Copies rows [start, end) of a batch into the tail, or with `perm` the rows perm[start..end);
    * `min` is their earliest timestamp and `isSorted` says whether they are in time order. Late
    * rows (`isLate`: older than the shard's sealed data) trickle in, so their tail grows by
-   * doubling from their size instead of taking the in-order stream's size hint at once.
+   * doubling from their size instead of taking the in-order stream's size hint at once. 64-bit
+   * values move as 32-bit word pairs through views made once per insert (`src`) and once per
+   * allocation (the tail's own): an insert spread over hundreds of shards appends a few dozen rows
+   * to each, where making views per call cost more than the copying.
    */
-  append(batch: NormalizedBatch, perm: Uint32Array | null, start: number, end: number, min: bigint, isSorted: boolean, isLate: boolean): void {
+  append(src: SourceRows, perm: Uint32Array | null, start: number, end: number, min: bigint, isSorted: boolean, isLate: boolean): void {
     const n = end - start;
     if (n <= 0) return;
-    const first = batch.ts[perm === null ? start : perm[start]];
-    if (!isSorted || (this.length > 0 && first < this.ts[this.length - 1])) this.isSorted = false;
+    const batch = src.batch;
+    const firstRow = perm === null ? start : perm[start];
+    if (!isSorted || (this.length > 0 && isBefore(src.words[0]!, firstRow, this.words[0]!, this.length - 1))) this.isSorted = false;
     if (this.length === 0 || min < this.minTs) this.minTs = min;
     if (isLate) this.hasLate = true;
     this.reserve(this.length + n, isLate);
     const at = this.length;
-    copy64(batch.ts, this.ts, perm, start, end, at);
-    for (let c = 0; c < this.columns.length; c++) {
-      const dst = this.columns[c];
-      const src = batch.columns[c];
+    for (let c = 0; c <= this.columns.length; c++) {
+      const to = this.words[c];
+      if (to !== null) copyWords(src.words[c]!, to, perm, start, end, at);
+      if (c === 0) continue;
+      const dst = this.columns[c - 1];
+      const col = batch.columns[c - 1];
       if (dst.type === 'DOUBLE' || dst.type === 'INT64' || dst.type === 'TIMESTAMP') {
-        const { values, nulls } = src as { values: Numeric; nulls: Uint8Array | null };
-        copy64(values, dst.values, perm, start, end, at);
+        const nulls = (col as { nulls: Uint8Array | null }).nulls;
         if (nulls === null) continue;
         dst.nulls ??= new Uint8Array(this.capacity);
         if (perm === null) dst.nulls.set(nulls.subarray(start, end), at);
         else for (let i = start; i < end; i++) dst.nulls[at + i - start] = nulls[perm[i]];
       } else {
-        const values = src.values as readonly unknown[];
+        const values = col.values as readonly unknown[];
         const list = dst.values as unknown[];
         for (let i = start; i < end; i++) list.push(values[perm === null ? i : perm[i]]);
       }
@@ -103,6 +111,7 @@ export class Tail {
     this.capacity = 0;
     this.ts = new BigInt64Array(0);
     this.columns = this.emptyColumns();
+    this.words = this.wordViews();
     this.isSorted = true;
     return rows;
   }
@@ -112,7 +121,8 @@ export class Tail {
     if (rows <= this.capacity) return;
     const { batchRows, tailRowsHint } = this.layout;
     const hint = isLate ? MIN_ROWS : Math.max(MIN_ROWS, tailRowsHint + (tailRowsHint >> 6));
-    const wanted = this.capacity === 0 ? hint : this.capacity * 2;
+    // An unsorted tail is copied when sorted anyway: growing 4× saves copies and costs no slack.
+    const wanted = this.capacity === 0 ? hint : this.capacity * (this.isSorted ? 2 : 4);
     const capacity = Math.max(rows, Math.min(batchRows, wanted));
     const n = this.length;
     const ts = new BigInt64Array(capacity);
@@ -131,6 +141,11 @@ export class Tail {
       }
     }
     this.capacity = capacity;
+    this.words = this.wordViews();
+  }
+
+  private wordViews(): (Int32Array | null)[] {
+    return [words64(this.ts), ...this.columns.map((c) => (c.type === 'DOUBLE' || c.type === 'INT64' || c.type === 'TIMESTAMP' ? words64(c.values) : null))];
   }
 
   private emptyColumns(): TailColumn[] {
@@ -140,8 +155,43 @@ export class Tail {
   }
 }
 
-/** Rows [start, end) of `src` (through `perm` when given) into `dst` from row `at`. */
-function copy64(src: Numeric, dst: Numeric, perm: Uint32Array | null, start: number, end: number, at: number): void {
-  if (perm === null) (dst as Float64Array).set((src as Float64Array).subarray(start, end), at);
-  else gather64(src, dst.subarray(at), perm, start, end - start);
+/** An insert's rows with Int32 views of `ts` (index 0) and of each 64-bit column (c + 1; null for others). */
+export interface SourceRows {
+  readonly batch: NormalizedBatch;
+  readonly words: readonly (Int32Array | null)[];
+}
+
+/** The word views of a batch, made once per insert. */
+export function sourceRows(batch: NormalizedBatch): SourceRows {
+  return {
+    batch,
+    words: [words64(batch.ts), ...batch.columns.map((c) => (c.type === 'DOUBLE' || c.type === 'INT64' || c.type === 'TIMESTAMP' ? words64(c.values) : null))],
+  };
+}
+
+function words64(values: Numeric): Int32Array {
+  return new Int32Array(values.buffer, values.byteOffset, values.length * 2);
+}
+
+/** Whether row i of `a` is earlier than row j of `b` (timestamps as word pairs). */
+function isBefore(a: Int32Array, i: number, b: Int32Array, j: number): boolean {
+  const ah = a[(i << 1) | 1];
+  const bh = b[(j << 1) | 1];
+  return ah < bh || (ah === bh && a[i << 1] >>> 0 < b[j << 1] >>> 0);
+}
+
+/** Rows [start, end) of `from` (through `perm` when given) into `to` from row `at`, as word pairs. */
+function copyWords(from: Int32Array, to: Int32Array, perm: Uint32Array | null, start: number, end: number, at: number): void {
+  let k = at << 1;
+  if (perm === null) {
+    if (end - start > 64) { to.set(from.subarray(start << 1, end << 1), k); return; }
+    for (let j = start << 1, stop = end << 1; j < stop; j++) to[k++] = from[j];
+    return;
+  }
+  for (let i = start; i < end; i++) {
+    const j = perm[i] << 1;
+    to[k] = from[j];
+    to[k + 1] = from[j + 1];
+    k += 2;
+  }
 }
