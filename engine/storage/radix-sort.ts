@@ -9,6 +9,8 @@
 // function on the fly and then threw that code away on every call at the first statement after
 // the loop, running the sort 5× slower.
 
+import { scratchF64, scratchU32 } from './scratch.js';
+
 const SIGN = 0x80000000;
 const TWO_32 = 4294967296;
 /** High words below this: the offset from the minimum is below 2^53, exact as a double. */
@@ -23,20 +25,20 @@ const MAX_DIGIT_BITS = 11;
 export function radixSort(ts: BigInt64Array, rows: Uint32Array | null): Uint32Array {
   const n = rows === null ? ts.length : rows.length;
   const words = new Int32Array(ts.buffer, ts.byteOffset, ts.length * 2);
-  const idx = rows === null ? identity(n) : rows.slice();
-  const keyLo = new Uint32Array(n);
-  const keyHi = new Uint32Array(n);
+  const idx = scratchU32('radix.idx', n);
+  if (rows === null) identity(idx); else idx.set(rows);
+  const keyLo = scratchU32('radix.keyLo', n);
+  const keyHi = scratchU32('radix.keyHi', n);
   const minLo = minimum(words, idx);
   const minHi = minimumHi;
   const orHi = offsets(words, idx, minHi, minLo, keyLo, keyHi);
   if (orHi >>> 0 < SPAN_53) return doubleKeySort(keyLo, keyHi, idx);
-  return lsd(keyLo, keyHi, idx, new Uint32Array(n), new Uint32Array(n), new Uint32Array(n), 64 - Math.clz32(orHi));
+  const sorted = lsd(keyLo, keyHi, idx, scratchU32('radix.outLo', n), scratchU32('radix.outHi', n), scratchU32('radix.outIdx', n), 64 - Math.clz32(orHi));
+  return sorted.slice();
 }
 
-function identity(n: number): Uint32Array {
-  const idx = new Uint32Array(n);
-  for (let i = 0; i < n; i++) idx[i] = i;
-  return idx;
+function identity(idx: Uint32Array): void {
+  for (let i = 0; i < idx.length; i++) idx[i] = i;
 }
 
 /** The high word of the last minimum(); its low word (sign flipped: compares as unsigned) is returned. */
@@ -71,8 +73,8 @@ function offsets(words: Int32Array, idx: Uint32Array, minHi: number, minLo: numb
 
 function doubleKeySort(keyLo: Uint32Array, keyHi: Uint32Array, idx: Uint32Array): Uint32Array {
   const n = idx.length;
-  const key = new Float64Array(n);
-  const outKey = new Float64Array(n);
+  const key = scratchF64('radix.key', n);
+  const outKey = scratchF64('radix.outKey', n);
   const outIdx = new Uint32Array(n);
   toDoubles(keyLo, keyHi, key);
   spread(key, idx, outKey, outIdx, 0, n);

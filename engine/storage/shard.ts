@@ -61,6 +61,18 @@ export class Shard {
   }
 
   /**
+   * The tail, opened for `n` rows of an unsorted insert earliest `min` that Tail.scatter() will
+   * write, or null when they would fill it (those go through insert(), which seals as it goes).
+   */
+  openTail(n: number, min: bigint): Tail | null {
+    if (this.tail.length + n >= this.layout.batchRows) return null;
+    const mainMax = this.main.length === 0 ? null : this.main[this.main.length - 1].maxTs;
+    this.tail.open(n, min, mainMax !== null && min < mainMax);
+    this.tailView = null;
+    return this.tail;
+  }
+
+  /**
    * Seals the tail: rows at or after everything sealed (strictly after every run, whose rows
    * are older) extend `main`; the earlier ones become a new run.
    */

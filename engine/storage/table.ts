@@ -4,9 +4,11 @@
 // runs that a background compactor merges (shard.ts); a scan merges those it meets first.
 import type { NormalizedBatch } from './batch-input.js';
 import { Compactor } from './compactor.js';
-import { partitionByShard } from './shard-partition.js';
+import { partMinimums, partitionByShard } from './shard-partition.js';
+import type { ShardParts } from './shard-partition.js';
 import { Shard } from './shard.js';
-import { sourceRows } from './tail.js';
+import { sourceRows, Tail } from './tail.js';
+import type { SourceRows } from './tail.js';
 import { TableLayout } from './table-layout.js';
 import type { BatchView, ColumnDef } from '../types.js';
 
@@ -44,9 +46,24 @@ export class Table {
   insert(batch: NormalizedBatch): void {
     const parts = partitionByShard(batch.ts, this.shardSize, (ts) => this.shardId(ts));
     const src = sourceRows(batch);
+    if (parts.part !== null) return this.insertSpread(src, parts);
     for (let k = 0; k < parts.ids.length; k++) {
       this.shard(parts.ids[k], parts.isSorted).insert(src, parts.perm, parts.starts[k], parts.starts[k + 1], parts.isSorted);
     }
+  }
+
+  /**
+   * An unsorted insert over several shards: the rows of each shard that fits in its tail are
+   * scattered there in one pass per column; a shard whose tail they would fill takes its rows
+   * through Shard.insert, which seals as it goes.
+   */
+  private insertSpread(src: SourceRows, parts: ShardParts): void {
+    const mins = partMinimums(src, parts.part!, parts.ids.length);
+    const tails = parts.ids.map((id, k) => this.shard(id).openTail(parts.starts[k + 1] - parts.starts[k], mins[k]));
+    Tail.scatter(src, parts.part!, tails);
+    tails.forEach((t, k) => {
+      if (t === null) this.shard(parts.ids[k]).insert(src, parts.perm, parts.starts[k], parts.starts[k + 1], false);
+    });
   }
 
   /**

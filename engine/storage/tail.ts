@@ -81,6 +81,61 @@ export class Tail {
     this.length += n;
   }
 
+  /**
+   * Makes room for `n` rows of an insert spread over many tails, earliest `min`, that
+   * Tail.scatter() then writes: the first half of an append.
+   */
+  open(n: number, min: bigint, isLate: boolean): void {
+    this.isSorted = false;
+    if (this.length === 0 || min < this.minTs) this.minTs = min;
+    if (isLate) this.hasLate = true;
+    this.reserve(this.length + n, isLate);
+  }
+
+  /**
+   * Appends row i of `src` to tails[part[i]] for every row whose tail is not null (each opened for
+   * its rows), in row order. One pass over the rows per column, reading them in order and writing
+   * to the few hundred tails they spread over: reading an insert's rows shard by shard instead
+   * missed the cache on nearly every value, as their rows lie hundreds of rows apart.
+   */
+  static scatter(src: SourceRows, part: Int32Array, tails: readonly (Tail | null)[]): void {
+    const n = part.length;
+    const first = tails.find((t) => t !== null);
+    if (first === undefined) return;
+    // Rows of tails not taken are written to a scratch tail and dropped: no branch per row.
+    let sink: Tail | null = null;
+    if (tails.includes(null)) { sink = new Tail(first.layout); sink.reserve(n, true); }
+    const live = tails.map((t) => t ?? sink!);
+    const pos = new Int32Array(live.length);
+    for (let c = 0; c < src.words.length; c++) {
+      const from = src.words[c];
+      if (from !== null) {
+        for (let k = 0; k < live.length; k++) pos[k] = live[k].length << 1;
+        scatterWords(from, part, live.map((t) => t.words[c]!), pos);
+      }
+      if (c === 0) continue;
+      const col = src.batch.columns[c - 1];
+      if (col.type === 'DOUBLE' || col.type === 'INT64' || col.type === 'TIMESTAMP') {
+        if (col.nulls === null) continue;
+        for (let k = 0; k < live.length; k++) pos[k] = live[k].length;
+        scatterBytes(col.nulls, part, live.map((t) => t.nullsOf(c - 1)), pos);
+      } else {
+        const lists = live.map((t) => t.columns[c - 1].values as unknown[]);
+        for (let i = 0; i < n; i++) lists[part[i]].push(col.values[i]);
+      }
+    }
+    const counts = new Int32Array(live.length);
+    for (let i = 0; i < n; i++) counts[part[i]]++;
+    for (let k = 0; k < live.length; k++) live[k].length += counts[k];
+    if (sink !== null) sink.length = 0;
+  }
+
+  /** The null mask of 64-bit column c, made when first needed. */
+  private nullsOf(c: number): Uint8Array {
+    const col = this.columns[c] as { nulls: Uint8Array | null };
+    return (col.nulls ??= new Uint8Array(this.capacity));
+  }
+
   /** The tail's rows sorted by timestamp (ties in arrival order), as views where no sort is needed. */
   sorted(): NormalizedBatch {
     const n = this.length;
@@ -121,8 +176,7 @@ export class Tail {
     if (rows <= this.capacity) return;
     const { batchRows, tailRowsHint } = this.layout;
     const hint = isLate ? MIN_ROWS : Math.max(MIN_ROWS, tailRowsHint + (tailRowsHint >> 6));
-    // An unsorted tail is copied when sorted anyway: growing 4× saves copies and costs no slack.
-    const wanted = this.capacity === 0 ? hint : this.capacity * (this.isSorted ? 2 : 4);
+    const wanted = this.capacity === 0 ? hint : this.capacity * 2;
     const capacity = Math.max(rows, Math.min(batchRows, wanted));
     const n = this.length;
     const ts = new BigInt64Array(capacity);
@@ -178,6 +232,26 @@ function isBefore(a: Int32Array, i: number, b: Int32Array, j: number): boolean {
   const ah = a[(i << 1) | 1];
   const bh = b[(j << 1) | 1];
   return ah < bh || (ah === bh && a[i << 1] >>> 0 < b[j << 1] >>> 0);
+}
+
+/** Word pair i of `from` to the pair at pos[part[i]] / 2 of to[part[i]], advancing it. */
+function scatterWords(from: Int32Array, part: Int32Array, to: readonly Int32Array[], pos: Int32Array): void {
+  for (let i = 0; i < part.length; i++) {
+    const k = part[i];
+    const dst = to[k];
+    const p = pos[k];
+    dst[p] = from[i << 1];
+    dst[p + 1] = from[(i << 1) | 1];
+    pos[k] = p + 2;
+  }
+}
+
+/** Byte i of `from` to byte pos[part[i]] of to[part[i]], advancing it. */
+function scatterBytes(from: Uint8Array, part: Int32Array, to: readonly Uint8Array[], pos: Int32Array): void {
+  for (let i = 0; i < part.length; i++) {
+    const k = part[i];
+    to[k][pos[k]++] = from[i];
+  }
 }
 
 /** Rows [start, end) of `from` (through `perm` when given) into `to` from row `at`, as word pairs. */
