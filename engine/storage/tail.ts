@@ -55,14 +55,17 @@ export class Tail {
     if (n <= 0) return;
     const batch = src.batch;
     const firstRow = perm === null ? start : perm[start];
-    if (!isSorted || (this.length > 0 && isBefore(src.words[0]!, firstRow, this.words[0]!, this.length - 1))) this.isSorted = false;
+    if (!isSorted || (this.length > 0 && batch.ts[firstRow] < this.ts[this.length - 1])) this.isSorted = false;
     if (this.length === 0 || min < this.minTs) this.minTs = min;
     if (isLate) this.hasLate = true;
     this.reserve(this.length + n, isLate);
     const at = this.length;
     for (let c = 0; c <= this.columns.length; c++) {
       const to = this.words[c];
-      if (to !== null) copyWords(src.words[c]!, to, perm, start, end, at);
+      if (to !== null) {
+        if (n <= FEW_ROWS) copyFew(c === 0 ? batch.ts : (batch.columns[c - 1].values as Numeric), c === 0 ? this.ts : (this.columns[c - 1].values as Numeric), perm, start, end, at);
+        else copyWords(src.words(c)!, to, perm, start, end, at);
+      }
       if (c === 0) continue;
       const dst = this.columns[c - 1];
       const col = batch.columns[c - 1];
@@ -107,8 +110,8 @@ export class Tail {
     if (tails.includes(null)) { sink = new Tail(first.layout); sink.reserve(n, true); }
     const live = tails.map((t) => t ?? sink!);
     const pos = new Int32Array(live.length);
-    for (let c = 0; c < src.words.length; c++) {
-      const from = src.words[c];
+    for (let c = 0; c <= src.batch.columns.length; c++) {
+      const from = src.words(c);
       if (from !== null) {
         for (let k = 0; k < live.length; k++) pos[k] = live[k].length << 1;
         scatterWords(from, part, live.map((t) => t.words[c]!), pos);
@@ -209,29 +212,47 @@ export class Tail {
   }
 }
 
-/** An insert's rows with Int32 views of `ts` (index 0) and of each 64-bit column (c + 1; null for others). */
-export interface SourceRows {
-  readonly batch: NormalizedBatch;
-  readonly words: readonly (Int32Array | null)[];
+/**
+ * An insert's rows with Int32 views of `ts` (column 0) and of each 64-bit column (c + 1; null for
+ * other types), each made on first use and kept for the rest of the insert. Appends of a few rows
+ * (late single-row inserts) never ask for them: making five views cost more than the insert.
+ */
+export class SourceRows {
+  private readonly views: (Int32Array | null | undefined)[] = [];
+
+  constructor(readonly batch: NormalizedBatch) {}
+
+  /** The words of column c (0 = ts), or null when it does not hold 64-bit values. */
+  words(c: number): Int32Array | null {
+    let v = this.views[c];
+    if (v === undefined) {
+      const col = c === 0 ? null : this.batch.columns[c - 1];
+      v = c === 0 ? words64(this.batch.ts) : col!.type === 'DOUBLE' || col!.type === 'INT64' || col!.type === 'TIMESTAMP' ? words64(col!.values) : null;
+      this.views[c] = v;
+    }
+    return v;
+  }
 }
 
-/** The word views of a batch, made once per insert. */
+/** The rows of an insert, read through views made as needed. */
 export function sourceRows(batch: NormalizedBatch): SourceRows {
-  return {
-    batch,
-    words: [words64(batch.ts), ...batch.columns.map((c) => (c.type === 'DOUBLE' || c.type === 'INT64' || c.type === 'TIMESTAMP' ? words64(c.values) : null))],
-  };
+  return new SourceRows(batch);
 }
 
 function words64(values: Numeric): Int32Array {
   return new Int32Array(values.buffer, values.byteOffset, values.length * 2);
 }
 
-/** Whether row i of `a` is earlier than row j of `b` (timestamps as word pairs). */
-function isBefore(a: Int32Array, i: number, b: Int32Array, j: number): boolean {
-  const ah = a[(i << 1) | 1];
-  const bh = b[(j << 1) | 1];
-  return ah < bh || (ah === bh && a[i << 1] >>> 0 < b[j << 1] >>> 0);
+/** Appends of up to this many rows copy values one by one rather than through word views. */
+const FEW_ROWS = 4;
+
+/**
+ * Rows [start, end) of `from` (through `perm`) into `to` from row `at`, value by value: a
+ * BigInt per int64 value, and doubles keep their bits (V8 does not rewrite NaN payloads moving
+ * a double from one Float64Array to another; only boxing into a JS array does).
+ */
+function copyFew(from: Numeric, to: Numeric, perm: Uint32Array | null, start: number, end: number, at: number): void {
+  for (let i = start; i < end; i++) (to as Float64Array)[at + i - start] = (from as Float64Array)[perm === null ? i : perm[i]];
 }
 
 /** Word pair i of `from` to the pair at pos[part[i]] / 2 of to[part[i]], advancing it. */
