@@ -95,6 +95,21 @@ describe('late rows', () => {
     });
   }
 
+  it('sorts large unsorted tails (scattered through the inverse order) and many-shard inserts exactly', async () => {
+    for (const [shardSize, batchRows] of [[1000n * HOUR, 5000], [HOUR, 100_000], [HOUR, 40]] as const) {
+      const r = prng(Number(batchRows) + 17);
+      const rows = makeRows(r, 4000);
+      const batches = inBatches(rows, r, 900);
+      const dir = await tempDir();
+      const db = await open(dir, batchRows);
+      await db.createTable('t', COLUMNS, { shardSize });
+      for (const b of batches) await insert(db, b);
+      assert.deepEqual(readRows(db, 't'), byTime(batches.flat()), `shard ${shardSize}, batchRows ${batchRows}`);
+      checkStats(db, 't');
+      await db.close();
+    }
+  });
+
   it('checkpoints pending runs as they are and compacts them after reopen', async () => {
     const r = prng(42);
     const rows = makeRows(r, 1500);
