@@ -30,3 +30,8 @@ export function scratchI32(slot: string, n: number): Int32Array {
 export function scratchU32(slot: string, n: number): Uint32Array {
   return new Uint32Array(bytes(slot, n * 4), 0, n);
 }
+
+/** `n` bytes of slot `slot`; contents undefined. */
+export function scratchU8(slot: string, n: number): Uint8Array {
+  return new Uint8Array(bytes(slot, n), 0, n);
+}

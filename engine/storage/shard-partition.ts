@@ -63,11 +63,20 @@ function countingPartition(ts: BigInt64Array, shardSize: bigint, shardId: (ts: b
   const words = new Int32Array(ts.buffer, ts.byteOffset, n * 2);
   const shard = scratchF64('partition.shard', n);
   const isSorted = shardsOf(words, Number(shardSize), shard);
-  for (let i = 0; i < n; i++) if (Number.isNaN(shard[i])) shard[i] = Number(shardId(ts[i]));
   // Doubles cannot see order among values closer than their precision: let the exact path judge.
   if (isSorted) return null;
-  const min = minOf(shard);
-  const buckets = maxOf(shard) - min + 1;
+  let min = shardMin;
+  let max = shardMax;
+  if (nearEdges > 0) {
+    for (let i = 0; i < n; i++) {
+      if (!Number.isNaN(shard[i])) continue;
+      const q = Number(shardId(ts[i]));
+      shard[i] = q;
+      if (q < min) min = q;
+      if (q > max) max = q;
+    }
+  }
+  const buckets = max - min + 1;
   if (buckets > MAX_BUCKETS) return null;
   const bucket = scratchI32('partition.part', n);
   const counts = new Uint32Array(buckets + 1);
@@ -98,10 +107,18 @@ function countingPartition(ts: BigInt64Array, shardSize: bigint, shardId: (ts: b
 // (on-stack replacement) in the middle of a function called once per insert was thrown away at
 // the first untried statement after it, on every call.
 
+/** What shardsOf found besides order: the least and greatest shard, and the rows left NaN. */
+let shardMin = 0;
+let shardMax = 0;
+let nearEdges = 0;
+
 /** Each row's shard (NaN near a shard edge: the caller places those exactly); true when `words` are in order. */
 function shardsOf(words: Int32Array, size: number, shard: Float64Array): boolean {
   let isSorted = true;
   let prev = -Infinity;
+  let min = Infinity;
+  let max = -Infinity;
+  let near = 0;
   // Multiplying by the inverse may put a row within a few µs of an edge in the next shard; its
   // remainder then falls outside [EDGE, size - EDGE) and the exact path places it.
   const inverse = 1 / size;
@@ -111,21 +128,15 @@ function shardsOf(words: Int32Array, size: number, shard: Float64Array): boolean
     prev = t;
     const q = Math.floor(t * inverse);
     const r = t - q * size;
-    shard[i] = r < EDGE || size - r < EDGE ? NaN : q;
+    if (r < EDGE || size - r < EDGE) { shard[i] = NaN; near++; continue; }
+    shard[i] = q;
+    if (q < min) min = q;
+    if (q > max) max = q;
   }
+  shardMin = min;
+  shardMax = max;
+  nearEdges = near;
   return isSorted;
-}
-
-function minOf(values: Float64Array): number {
-  let min = Infinity;
-  for (let i = 0; i < values.length; i++) if (values[i] < min) min = values[i];
-  return min;
-}
-
-function maxOf(values: Float64Array): number {
-  let max = -Infinity;
-  for (let i = 0; i < values.length; i++) if (values[i] > max) max = values[i];
-  return max;
 }
 
 /** Each row's bucket (shard - min) into `bucket`, and the row count of bucket b into counts[b + 1]. */
