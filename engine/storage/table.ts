@@ -20,6 +20,8 @@ export class Table {
   /** Shards by id (floor(ts / shardSize)); `order` keeps the ids sorted for scans. */
   private readonly shards = new Map<bigint, Shard>();
   private order: bigint[] = [];
+  /** Shards that unsorted inserts wrote to since they were last left behind (see sealPassed). */
+  private readonly spreadShards = new Map<bigint, Shard>();
   private readonly compactor = new Compactor();
 
   constructor(
@@ -64,6 +66,24 @@ export class Table {
     tails.forEach((t, k) => {
       if (t === null) this.shard(parts.ids[k]).insert(src, parts.perm, parts.starts[k], parts.starts[k + 1], false);
     });
+    this.sealPassed(parts.ids);
+  }
+
+  /**
+   * Seals the tails of shards that unsorted inserts filled and then left behind: a stream
+   * shuffled within hours, or late by up to a day, moves on, and a shard older than every row of
+   * the latest insert will rarely get more. Its tail is sorted now, while its rows are still in
+   * the cache, and its size becomes the hint for the next tails (no growing by doubling). A fully
+   * shuffled stream never leaves a shard behind, so nothing is sealed early there.
+   */
+  private sealPassed(ids: readonly bigint[]): void {
+    const floor = ids[0];
+    for (const [id, shard] of this.spreadShards) {
+      if (id >= floor) continue;
+      shard.seal();
+      this.spreadShards.delete(id);
+    }
+    for (const id of ids) if (!this.spreadShards.has(id)) this.spreadShards.set(id, this.shards.get(id)!);
   }
 
   /**
