@@ -27,12 +27,21 @@ export function radixSort(ts: BigInt64Array, rows: Uint32Array | null): Uint32Ar
   const words = new Int32Array(ts.buffer, ts.byteOffset, ts.length * 2);
   const idx = scratchU32('radix.idx', n);
   if (rows === null) identity(idx); else idx.set(rows);
+  const minLo = bounds(words, idx);
+  const minHi = boundHi[0];
+  const span = (boundHi[1] - minHi) * TWO_32 + (boundLo - minLo);
+  if (span < 2 ** 53) {
+    // Offsets below 2^53 are exact as doubles: one pass makes the keys.
+    const key = scratchF64('radix.key', n);
+    const outKey = scratchF64('radix.outKey', n);
+    const outIdx = new Uint32Array(n);
+    doubleOffsets(words, idx, minHi, minLo, key);
+    spread(key, idx, outKey, outIdx, 0, n, span);
+    return outIdx;
+  }
   const keyLo = scratchU32('radix.keyLo', n);
   const keyHi = scratchU32('radix.keyHi', n);
-  const minLo = minimum(words, idx);
-  const minHi = minimumHi;
   const orHi = offsets(words, idx, minHi, minLo, keyLo, keyHi);
-  if (orHi >>> 0 < SPAN_53) return doubleKeySort(keyLo, keyHi, idx);
   const sorted = lsd(keyLo, keyHi, idx, scratchU32('radix.outLo', n), scratchU32('radix.outHi', n), scratchU32('radix.outIdx', n), 64 - Math.clz32(orHi));
   return sorted.slice();
 }
@@ -41,20 +50,35 @@ function identity(idx: Uint32Array): void {
   for (let i = 0; i < idx.length; i++) idx[i] = i;
 }
 
-/** The high word of the last minimum(); its low word (sign flipped: compares as unsigned) is returned. */
-let minimumHi = 0;
+/** The high words of the last bounds() (least, greatest) and the low word of the greatest. */
+const boundHi = new Int32Array(2);
+let boundLo = 0;
 
-function minimum(words: Int32Array, idx: Uint32Array): number {
+/** The least and greatest timestamp of rows `idx`: returns the least's low word; see boundHi. Low words have their sign flipped (they compare as unsigned). */
+function bounds(words: Int32Array, idx: Uint32Array): number {
   let minHi = 0x7fffffff;
   let minLo = 0x7fffffff;
+  let maxHi = -0x80000000;
+  let maxLo = -0x80000000;
   for (let k = 0; k < idx.length; k++) {
     const i = idx[k];
     const hi = words[(i << 1) | 1];
     const lo = words[i << 1] ^ SIGN;
     if (hi < minHi || (hi === minHi && lo < minLo)) { minHi = hi; minLo = lo; }
+    if (hi > maxHi || (hi === maxHi && lo > maxLo)) { maxHi = hi; maxLo = lo; }
   }
-  minimumHi = minHi;
+  boundHi[0] = minHi;
+  boundHi[1] = maxHi;
+  boundLo = maxLo;
   return minLo;
+}
+
+/** Each row's offset from the minimum as a double (exact: the caller checked the span). */
+function doubleOffsets(words: Int32Array, idx: Uint32Array, minHi: number, minLo: number, key: Float64Array): void {
+  for (let k = 0; k < idx.length; k++) {
+    const i = idx[k];
+    key[k] = (words[(i << 1) | 1] - minHi) * TWO_32 + ((words[i << 1] ^ SIGN) - minLo);
+  }
 }
 
 /** Each row's offset from the minimum into keyHi/keyLo; returns the OR of the high words. */
@@ -71,24 +95,13 @@ function offsets(words: Int32Array, idx: Uint32Array, minHi: number, minLo: numb
   return orHi;
 }
 
-function doubleKeySort(keyLo: Uint32Array, keyHi: Uint32Array, idx: Uint32Array): Uint32Array {
-  const n = idx.length;
-  const key = scratchF64('radix.key', n);
-  const outKey = scratchF64('radix.outKey', n);
-  const outIdx = new Uint32Array(n);
-  toDoubles(keyLo, keyHi, key);
-  spread(key, idx, outKey, outIdx, 0, n);
-  return outIdx;
-}
-
-function toDoubles(keyLo: Uint32Array, keyHi: Uint32Array, key: Float64Array): void {
-  for (let k = 0; k < key.length; k++) key[k] = keyHi[k] * TWO_32 + keyLo[k];
-}
-
-/** Sorts rows [start, end) of key/idx into outKey/outIdx (the same positions); key/idx become scratch. */
-function spread(key: Float64Array, idx: Uint32Array, outKey: Float64Array, outIdx: Uint32Array, start: number, end: number): void {
-  const min = rangeMin(key, start, end);
-  const range = rangeMax(key, start, end) - min;
+/**
+ * Sorts rows [start, end) of key/idx into outKey/outIdx (the same positions); key/idx become
+ * scratch. `known`: the keys' range when they start at 0 (the first call knows it), else -1.
+ */
+function spread(key: Float64Array, idx: Uint32Array, outKey: Float64Array, outIdx: Uint32Array, start: number, end: number, known: number): void {
+  const min = known >= 0 ? 0 : rangeMin(key, start, end);
+  const range = known >= 0 ? known : rangeMax(key, start, end) - min;
   if (range === 0) {
     outKey.set(key.subarray(start, end), start);
     outIdx.set(idx.subarray(start, end), start);
@@ -105,7 +118,7 @@ function spread(key: Float64Array, idx: Uint32Array, outKey: Float64Array, outId
     if (to - from > SMALL) {
       key.set(outKey.subarray(from, to), from);
       idx.set(outIdx.subarray(from, to), from);
-      spread(key, idx, outKey, outIdx, from, to);
+      spread(key, idx, outKey, outIdx, from, to, -1);
     } else {
       for (let k = from + 1; k < to; k++) {
         const v = outKey[k];
