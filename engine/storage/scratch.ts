@@ -6,11 +6,14 @@
 // by one function for the span of one call (never across an await), and nothing keeps one.
 
 const buffers = new Map<string, ArrayBuffer>();
+/** Larger requests (one huge insert) get a buffer of their own, so none is held for good. */
+const MAX_KEPT_BYTES = 8 << 20;
 
 function bytes(slot: string, size: number): ArrayBuffer {
+  if (size > MAX_KEPT_BYTES) return new ArrayBuffer(size);
   let buffer = buffers.get(slot);
   if (buffer === undefined || buffer.byteLength < size) {
-    buffer = new ArrayBuffer(Math.max(size, 2 * (buffer?.byteLength ?? 0), 4096));
+    buffer = new ArrayBuffer(Math.min(MAX_KEPT_BYTES, Math.max(size, 2 * (buffer?.byteLength ?? 0), 4096)));
     buffers.set(slot, buffer);
   }
   return buffer;

@@ -1,8 +1,9 @@
 // Splits an insert's rows by time shard, in any row order, without a BigInt per row. Sorted
 // inputs (the common case) are cut by binary search. Others get each row's shard computed in
 // doubles (exact except within a few µs of a shard edge, where the row is recomputed exactly)
-// and are grouped by a stable counting sort: one pass, not a full sort. Each shard's part keeps
-// insertion order and is sorted later, once, when its tail is sealed or read.
+// and are grouped by a stable counting sort: one pass, not a full sort, giving each row's part
+// (the permutation is made only if asked for). Each shard's part keeps insertion order and is
+// sorted later, once, when its tail is sealed or read.
 import { sortPermutation } from './sort-permutation.js';
 import type { SourceRows } from './tail.js';
 import { scratchF64, scratchI32, scratchU32 } from './scratch.js';

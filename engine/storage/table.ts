@@ -1,5 +1,6 @@
 // A time-series table: schema plus time shards. Inserts group a batch's rows by shard, in any
-// order; scans walk the shards overlapping a range in time order. Reads see sealed batches and a
+// order (an unsorted insert is scattered into the shards' tails in one pass per column, and
+// tails the stream has left behind are sealed); scans walk the shards overlapping a range in time order. Reads see sealed batches and a
 // sorted view of each tail, so results never depend on when a tail was sealed. Late rows wait in
 // runs that a background compactor merges (shard.ts); a scan merges those it meets first.
 import type { NormalizedBatch } from './batch-input.js';
