@@ -1,67 +1,164 @@
-// LSD radix sort of int64 nanosecond timestamps: no comparator and no BigInt per row. Each
-// timestamp becomes its unsigned 64-bit offset from the minimum, held as two 32-bit words, so only
-// the bits that vary are sorted on (timestamps of one insert or one shard span far less than
-// 2^64 ns), in digits of at most 11 bits (2,048 buckets stay in cache; wider digits measured no
-// faster here). The first pass takes the most significant digit; the small buckets it leaves are
-// finished by insertion sort, crowded ones by LSD passes, each pass carrying the keys along with
-// the row numbers so that it reads its input in order. Every step is stable: equal timestamps
-// keep their order.
+// Radix sort of int64 nanosecond timestamps: no comparator and no BigInt per row. Each timestamp
+// becomes its unsigned 64-bit offset from the minimum, held as two 32-bit words, so only the bits
+// that vary are sorted on. Rows spanning less than 2^53 ns (104 days: any shard of a day) have
+// offsets exact as doubles: they are spread by their leading bits into about n/2 buckets, each
+// finished by an insertion sort on plain double compares (a crowded bucket is spread again by
+// the bits varying within it). Wider spans get LSD passes over both words, in digits of at most
+// 11 bits. Every step is stable: equal timestamps keep their order. Each loop sits in its own
+// small function with its arrays allocated before it: V8 optimizes a hot loop in the middle of a
+// function on the fly and then threw that code away on every call at the first statement after
+// the loop, running the sort 5× slower.
+
+import { scratchF64, scratchU32 } from './scratch.js';
 
 const SIGN = 0x80000000;
+const TWO_32 = 4294967296;
+/** High words below this: the offset from the minimum is below 2^53, exact as a double. */
+const SPAN_53 = 1 << 21;
+/** The widest digit of the double-key spread (65,536 buckets). */
+const MAX_SPREAD_BITS = 16;
+/** Buckets up to this size are finished by insertion sort. */
+const SMALL = 32;
 const MAX_DIGIT_BITS = 11;
-/** Buckets of the first digit up to this size are finished by insertion sort. */
-const SMALL = 48;
 
 /** Stable sort order of rows `rows` of `ts` by time (all rows when null). */
 export function radixSort(ts: BigInt64Array, rows: Uint32Array | null): Uint32Array {
   const n = rows === null ? ts.length : rows.length;
   const words = new Int32Array(ts.buffer, ts.byteOffset, ts.length * 2);
-  const idx = rows === null ? new Uint32Array(n) : rows.slice();
-  if (rows === null) for (let i = 0; i < n; i++) idx[i] = i;
-  // The minimum, with the low word's sign flipped so that it compares as unsigned.
+  const idx = scratchU32('radix.idx', n);
+  if (rows === null) identity(idx); else idx.set(rows);
+  const minLo = bounds(words, idx);
+  const minHi = boundHi[0];
+  const span = (boundHi[1] - minHi) * TWO_32 + (boundLo - minLo);
+  if (span < 2 ** 53) {
+    // Offsets below 2^53 are exact as doubles: one pass makes the keys.
+    const key = scratchF64('radix.key', n);
+    const outKey = scratchF64('radix.outKey', n);
+    const outIdx = new Uint32Array(n);
+    doubleOffsets(words, idx, minHi, minLo, key);
+    spread(key, idx, outKey, outIdx, 0, n, span);
+    return outIdx;
+  }
+  const keyLo = scratchU32('radix.keyLo', n);
+  const keyHi = scratchU32('radix.keyHi', n);
+  const orHi = offsets(words, idx, minHi, minLo, keyLo, keyHi);
+  const sorted = lsd(keyLo, keyHi, idx, scratchU32('radix.outLo', n), scratchU32('radix.outHi', n), scratchU32('radix.outIdx', n), 64 - Math.clz32(orHi));
+  return sorted.slice();
+}
+
+function identity(idx: Uint32Array): void {
+  for (let i = 0; i < idx.length; i++) idx[i] = i;
+}
+
+/** The high words of the last bounds() (least, greatest) and the low word of the greatest. */
+const boundHi = new Int32Array(2);
+let boundLo = 0;
+
+/** The least and greatest timestamp of rows `idx`: returns the least's low word; see boundHi. Low words have their sign flipped (they compare as unsigned). */
+function bounds(words: Int32Array, idx: Uint32Array): number {
   let minHi = 0x7fffffff;
   let minLo = 0x7fffffff;
-  for (let k = 0; k < n; k++) {
+  let maxHi = -0x80000000;
+  let maxLo = -0x80000000;
+  for (let k = 0; k < idx.length; k++) {
     const i = idx[k];
     const hi = words[(i << 1) | 1];
     const lo = words[i << 1] ^ SIGN;
     if (hi < minHi || (hi === minHi && lo < minLo)) { minHi = hi; minLo = lo; }
+    if (hi > maxHi || (hi === maxHi && lo > maxLo)) { maxHi = hi; maxLo = lo; }
   }
-  const keyLo = new Uint32Array(n);
-  const keyHi = new Uint32Array(n);
+  boundHi[0] = minHi;
+  boundHi[1] = maxHi;
+  boundLo = maxLo;
+  return minLo;
+}
+
+/** Each row's offset from the minimum as a double (exact: the caller checked the span). */
+function doubleOffsets(words: Int32Array, idx: Uint32Array, minHi: number, minLo: number, key: Float64Array): void {
+  for (let k = 0; k < idx.length; k++) {
+    const i = idx[k];
+    key[k] = (words[(i << 1) | 1] - minHi) * TWO_32 + ((words[i << 1] ^ SIGN) - minLo);
+  }
+}
+
+/** Each row's offset from the minimum into keyHi/keyLo; returns the OR of the high words. */
+function offsets(words: Int32Array, idx: Uint32Array, minHi: number, minLo: number, keyLo: Uint32Array, keyHi: Uint32Array): number {
   let orHi = 0;
-  let orLo = 0;
-  for (let k = 0; k < n; k++) {
+  for (let k = 0; k < idx.length; k++) {
     const i = idx[k];
     const lo = words[i << 1] ^ SIGN;
-    const dLo = (lo - minLo) >>> 0;
-    const dHi = (words[(i << 1) | 1] - minHi - (lo < minLo ? 1 : 0)) >>> 0;
-    keyLo[k] = dLo;
+    const dHi = words[(i << 1) | 1] - minHi - (lo < minLo ? 1 : 0);
+    keyLo[k] = lo - minLo;
     keyHi[k] = dHi;
-    orLo |= dLo;
     orHi |= dHi;
   }
-  const bits = orHi !== 0 ? 64 - Math.clz32(orHi) : 32 - Math.clz32(orLo);
-  const outLo = new Uint32Array(n);
-  const outHi = new Uint32Array(n);
-  const outIdx = new Uint32Array(n);
-  if (bits <= MAX_DIGIT_BITS) return lsd(keyLo, keyHi, idx, outLo, outHi, outIdx, bits);
-  // Most significant digit first: spread timestamps fill its buckets evenly, leaving a few rows
-  // each, which an insertion sort orders in place; a crowded bucket gets the LSD passes instead.
-  const shift = bits - MAX_DIGIT_BITS;
-  const counts = new Uint32Array((1 << MAX_DIGIT_BITS) + 1);
-  scatter(keyLo, keyHi, idx, outLo, outHi, outIdx, shift, MAX_DIGIT_BITS, counts, n);
-  for (let start = 0, b = 0; b < 1 << MAX_DIGIT_BITS; b++) {
-    const end = counts[b]; // After the scatter, counts[b] is where bucket b ends.
-    if (end - start <= SMALL) insertionSort(outLo, outHi, outIdx, start, end);
-    else {
-      const sorted = lsd(outLo.subarray(start, end), outHi.subarray(start, end), outIdx.subarray(start, end),
-        keyLo.subarray(start, end), keyHi.subarray(start, end), idx.subarray(start, end), shift);
-      if (sorted.buffer !== outIdx.buffer) outIdx.set(sorted, start);
-    }
-    start = end;
+  return orHi;
+}
+
+/**
+ * Sorts rows [start, end) of key/idx into outKey/outIdx (the same positions); key/idx become
+ * scratch. `known`: the keys' range when they start at 0 (the first call knows it), else -1.
+ */
+function spread(key: Float64Array, idx: Uint32Array, outKey: Float64Array, outIdx: Uint32Array, start: number, end: number, known: number): void {
+  const min = known >= 0 ? 0 : rangeMin(key, start, end);
+  const range = known >= 0 ? known : rangeMax(key, start, end) - min;
+  if (range === 0) {
+    outKey.set(key.subarray(start, end), start);
+    outIdx.set(idx.subarray(start, end), start);
+    return;
   }
-  return outIdx;
+  const bits = range < TWO_32 ? 32 - Math.clz32(range) : 64 - Math.clz32(Math.floor(range / TWO_32));
+  const width = Math.min(MAX_SPREAD_BITS, Math.max(1, 30 - Math.clz32(end - start)), bits);
+  const counts = new Uint32Array((1 << width) + 1);
+  scatterDoubles(key, idx, outKey, outIdx, start, end, min, 2 ** (width - bits), counts);
+  // counts[d] now ends bucket d. Small buckets are insertion-sorted here, inline: a call per
+  // bucket of two or three rows cost more than the sorting.
+  for (let d = 0, from = start; d < 1 << width; d++) {
+    const to = counts[d];
+    if (to - from > SMALL) {
+      key.set(outKey.subarray(from, to), from);
+      idx.set(outIdx.subarray(from, to), from);
+      spread(key, idx, outKey, outIdx, from, to, -1);
+    } else {
+      for (let k = from + 1; k < to; k++) {
+        const v = outKey[k];
+        if (outKey[k - 1] <= v) continue;
+        const i = outIdx[k];
+        let j = k - 1;
+        do { outKey[j + 1] = outKey[j]; outIdx[j + 1] = outIdx[j]; j--; } while (j >= from && outKey[j] > v);
+        outKey[j + 1] = v;
+        outIdx[j + 1] = i;
+      }
+    }
+    from = to;
+  }
+}
+
+function rangeMin(key: Float64Array, start: number, end: number): number {
+  let min = key[start];
+  for (let k = start + 1; k < end; k++) if (key[k] < min) min = key[k];
+  return min;
+}
+
+function rangeMax(key: Float64Array, start: number, end: number): number {
+  let max = key[start];
+  for (let k = start + 1; k < end; k++) if (key[k] > max) max = key[k];
+  return max;
+}
+
+/** Stable counting scatter of rows [start, end) by floor((key - min) * scale); counts has a slot per bucket + 1. */
+function scatterDoubles(
+  key: Float64Array, idx: Uint32Array, outKey: Float64Array, outIdx: Uint32Array, start: number, end: number,
+  min: number, scale: number, counts: Uint32Array,
+): void {
+  for (let k = start; k < end; k++) counts[Math.floor((key[k] - min) * scale) + 1]++;
+  counts[0] = start;
+  for (let d = 1; d < counts.length; d++) counts[d] += counts[d - 1];
+  for (let k = start; k < end; k++) {
+    const p = counts[Math.floor((key[k] - min) * scale)]++;
+    outKey[p] = key[k];
+    outIdx[p] = idx[k];
+  }
 }
 
 /** LSD passes over the low `bits` bits; returns the sorted row numbers (in `idx` or `outIdx`). */
@@ -69,34 +166,15 @@ function lsd(
   keyLo: Uint32Array, keyHi: Uint32Array, idx: Uint32Array, outLo: Uint32Array, outHi: Uint32Array, outIdx: Uint32Array, bits: number,
 ): Uint32Array {
   const passes = Math.ceil(bits / MAX_DIGIT_BITS);
-  const width = Math.ceil(bits / Math.max(1, passes));
+  const width = Math.ceil(bits / passes);
   const counts = new Uint32Array(1 << width);
   for (let shift = 0; shift < bits; shift += width) {
-    scatter(keyLo, keyHi, idx, outLo, outHi, outIdx, shift, width, counts, idx.length);
-    [keyLo, outLo] = [outLo, keyLo];
-    [keyHi, outHi] = [outHi, keyHi];
-    [idx, outIdx] = [outIdx, idx];
+    scatter(keyLo, keyHi, idx, outLo, outHi, outIdx, shift, width, counts);
+    const lo = keyLo; keyLo = outLo; outLo = lo;
+    const hi = keyHi; keyHi = outHi; outHi = hi;
+    const ix = idx; idx = outIdx; outIdx = ix;
   }
   return idx;
-}
-
-/** Stable insertion sort of rows [start, end) of the parallel arrays by (hi, lo). */
-function insertionSort(lo: Uint32Array, hi: Uint32Array, idx: Uint32Array, start: number, end: number): void {
-  for (let k = start + 1; k < end; k++) {
-    const l = lo[k];
-    const h = hi[k];
-    const i = idx[k];
-    let j = k - 1;
-    while (j >= start && (hi[j] > h || (hi[j] === h && lo[j] > l))) {
-      lo[j + 1] = lo[j];
-      hi[j + 1] = hi[j];
-      idx[j + 1] = idx[j];
-      j--;
-    }
-    lo[j + 1] = l;
-    hi[j + 1] = h;
-    idx[j + 1] = i;
-  }
 }
 
 /** Digit [shift, shift + width) of the 64-bit key hi·2^32 + lo. */
@@ -109,9 +187,10 @@ function digit(lo: number, hi: number, shift: number, mask: number): number {
 /** One stable counting pass on one digit, moving both key words and the row numbers along. */
 function scatter(
   lo: Uint32Array, hi: Uint32Array, idx: Uint32Array, outLo: Uint32Array, outHi: Uint32Array, outIdx: Uint32Array,
-  shift: number, width: number, counts: Uint32Array, n: number,
+  shift: number, width: number, counts: Uint32Array,
 ): void {
   const mask = (1 << width) - 1;
+  const n = idx.length;
   counts.fill(0);
   for (let k = 0; k < n; k++) counts[digit(lo[k], hi[k], shift, mask)]++;
   let at = 0;

@@ -1,18 +1,27 @@
 // Splits an insert's rows by time shard, in any row order, without a BigInt per row. Sorted
 // inputs (the common case) are cut by binary search. Others get each row's shard computed in
 // doubles (exact except within a few µs of a shard edge, where the row is recomputed exactly)
-// and are grouped by a stable counting sort: one pass, not a full sort. Each shard's part keeps
-// insertion order and is sorted later, once, when its tail is sealed or read.
+// and are grouped by a stable counting sort: one pass, not a full sort, giving each row's part
+// (the permutation is made only if asked for). Each shard's part keeps insertion order and is
+// sorted later, once, when its tail is sealed or read.
 import { sortPermutation } from './sort-permutation.js';
+import type { SourceRows } from './tail.js';
+import { scratchF64, scratchI32, scratchU32 } from './scratch.js';
 
+/** The rows of one insert by shard; `perm` and `part` of an unsorted insert are scratch, valid until the next partition. */
 export interface ShardParts {
-  /** Row order grouping the rows by shard (null: the input's own order already does); tails read through it. */
+  /**
+   * Row order grouping the rows by shard (null: the input's own order already does); tails read
+   * through it. Made on first use for an unsorted insert, whose rows mostly go by `part` instead.
+   */
   readonly perm: Uint32Array | null;
   /** Shard ids in ascending order, and the rows [starts[k], starts[k + 1]) of shard ids[k]. */
   readonly ids: bigint[];
   readonly starts: number[];
   /** Whether each part is sorted by time. */
   readonly isSorted: boolean;
+  /** When the rows were grouped by a counting pass: the part (index into ids) of each row. */
+  readonly part: Int32Array | null;
 }
 
 const TWO_32 = 4294967296;
@@ -26,7 +35,7 @@ const EDGE = 8192;
 export function partitionByShard(ts: BigInt64Array, shardSize: bigint, shardId: (ts: bigint) => bigint): ShardParts {
   const n = ts.length;
   // One row (late single-row inserts): nothing to sort or search.
-  if (n === 1) return { perm: null, ids: [shardId(ts[0])], starts: [0, 1], isSorted: true };
+  if (n === 1) return { perm: null, ids: [shardId(ts[0])], starts: [0, 1], isSorted: true, part: null };
   if (shardSize >= MIN_FAST_SHARD) {
     const parts = countingPartition(ts, shardSize, shardId);
     if (parts !== null) return parts;
@@ -46,56 +55,137 @@ export function partitionByShard(ts: BigInt64Array, shardSize: bigint, shardId: 
     start = lo;
   }
   starts.push(n);
-  return { perm, ids, starts, isSorted: true };
+  return { perm, ids, starts, isSorted: true, part: null };
 }
 
 /** Groups unsorted rows by shard with doubles; null when they are sorted or span too many shards. */
 function countingPartition(ts: BigInt64Array, shardSize: bigint, shardId: (ts: bigint) => bigint): ShardParts | null {
   const n = ts.length;
   const words = new Int32Array(ts.buffer, ts.byteOffset, n * 2);
-  const size = Number(shardSize);
-  const shard = new Float64Array(n);
-  let min = Infinity;
-  let max = -Infinity;
+  const shard = scratchF64('partition.shard', n);
+  const isSorted = shardsOf(words, Number(shardSize), shard);
+  // Doubles cannot see order among values closer than their precision: let the exact path judge.
+  if (isSorted) return null;
+  let min = shardMin;
+  let max = shardMax;
+  if (nearEdges > 0) {
+    for (let i = 0; i < n; i++) {
+      if (!Number.isNaN(shard[i])) continue;
+      const q = Number(shardId(ts[i]));
+      shard[i] = q;
+      if (q < min) min = q;
+      if (q > max) max = q;
+    }
+  }
+  const buckets = max - min + 1;
+  if (buckets > MAX_BUCKETS) return null;
+  const bucket = scratchI32('partition.part', n);
+  const counts = new Uint32Array(buckets + 1);
+  countBuckets(shard, min, bucket, counts);
+  const ids: bigint[] = [];
+  const starts: number[] = [];
+  const partOf = new Int32Array(buckets);
+  for (let b = 0; b < buckets; b++) {
+    if (counts[b + 1] !== 0) { partOf[b] = ids.length; ids.push(BigInt(min + b)); starts.push(counts[b]); }
+    counts[b + 1] += counts[b];
+  }
+  starts.push(n);
+  toParts(bucket, partOf);
+  let perm: Uint32Array | null = null;
+  return {
+    get perm() {
+      if (perm === null) {
+        perm = scratchU32('partition.perm', n);
+        placeRows(bucket, Uint32Array.from(starts), perm);
+      }
+      return perm;
+    },
+    ids, starts, isSorted: false, part: bucket,
+  };
+}
+
+// The loops of countingPartition live in functions of their own: a loop optimized while it runs
+// (on-stack replacement) in the middle of a function called once per insert was thrown away at
+// the first untried statement after it, on every call.
+
+/** What shardsOf found besides order: the least and greatest shard, and the rows left NaN. */
+let shardMin = 0;
+let shardMax = 0;
+let nearEdges = 0;
+
+/** Each row's shard (NaN near a shard edge: the caller places those exactly); true when `words` are in order. */
+function shardsOf(words: Int32Array, size: number, shard: Float64Array): boolean {
   let isSorted = true;
   let prev = -Infinity;
-  for (let i = 0; i < n; i++) {
+  let min = Infinity;
+  let max = -Infinity;
+  let near = 0;
+  // Multiplying by the inverse may put a row within a few µs of an edge in the next shard; its
+  // remainder then falls outside [EDGE, size - EDGE) and the exact path places it.
+  const inverse = 1 / size;
+  for (let i = 0; i < shard.length; i++) {
     const t = words[(i << 1) | 1] * TWO_32 + (words[i << 1] >>> 0);
     if (t < prev) isSorted = false;
     prev = t;
-    let q = Math.floor(t / size);
+    const q = Math.floor(t * inverse);
     const r = t - q * size;
-    if (r < EDGE || size - r < EDGE) q = Number(shardId(ts[i]));
+    if (r < EDGE || size - r < EDGE) { shard[i] = NaN; near++; continue; }
     shard[i] = q;
     if (q < min) min = q;
     if (q > max) max = q;
   }
-  // Doubles cannot see order among values closer than their precision: let the exact path judge.
-  if (isSorted || max - min >= MAX_BUCKETS) return null;
-  const buckets = max - min + 1;
-  const counts = new Uint32Array(buckets + 1);
-  for (let i = 0; i < n; i++) counts[shard[i] - min + 1]++;
-  const ids: bigint[] = [];
-  const starts: number[] = [];
-  for (let b = 0; b < buckets; b++) {
-    if (counts[b + 1] !== 0) { ids.push(BigInt(min + b)); starts.push(counts[b]); }
-    counts[b + 1] += counts[b];
-  }
-  starts.push(n);
-  const perm = new Uint32Array(n);
-  for (let i = 0; i < n; i++) perm[counts[shard[i] - min]++] = i;
-  return { perm, ids, starts, isSorted: false };
+  shardMin = min;
+  shardMax = max;
+  nearEdges = near;
+  return isSorted;
 }
 
-/** The earliest of rows [start, end) of ts, through `perm` when given (compared as 32-bit words). */
-export function minTimestamp(ts: BigInt64Array, perm: Uint32Array | null, start: number, end: number): bigint {
-  const words = new Int32Array(ts.buffer, ts.byteOffset, ts.length * 2);
+/** Each row's bucket (shard - min) into `bucket`, and the row count of bucket b into counts[b + 1]. */
+function countBuckets(shard: Float64Array, min: number, bucket: Int32Array, counts: Uint32Array): void {
+  for (let i = 0; i < shard.length; i++) {
+    const b = shard[i] - min;
+    bucket[i] = b;
+    counts[b + 1]++;
+  }
+}
+
+/** Stable counting placement: counts[k] holds where part k starts and is advanced past each row placed. */
+function placeRows(bucket: Int32Array, counts: Uint32Array, perm: Uint32Array): void {
+  for (let i = 0; i < bucket.length; i++) perm[counts[bucket[i]]++] = i;
+}
+
+/** bucket[i] = partOf[bucket[i]]. */
+function toParts(bucket: Int32Array, partOf: Int32Array): void {
+  for (let i = 0; i < bucket.length; i++) bucket[i] = partOf[bucket[i]];
+}
+
+/** The earliest timestamp of each of `parts` parts, rows' parts in `part` (compared as 32-bit words). */
+export function partMinimums(src: SourceRows, part: Int32Array, parts: number): bigint[] {
+  const words = src.words(0)!;
+  const best = new Int32Array(parts).fill(-1);
+  const bh = new Int32Array(parts);
+  const bl = new Uint32Array(parts);
+  for (let i = 0; i < part.length; i++) {
+    const k = part[i];
+    const h = words[(i << 1) | 1];
+    const l = words[i << 1] >>> 0;
+    if (best[k] < 0 || h < bh[k] || (h === bh[k] && l < bl[k])) { best[k] = i; bh[k] = h; bl[k] = l; }
+  }
+  return Array.from(best, (i) => src.batch.ts[i]);
+}
+
+/** The earliest timestamp of rows [start, end) of `src`, through `perm` when given (compared as 32-bit words). */
+export function minTimestamp(src: SourceRows, perm: Uint32Array | null, start: number, end: number): bigint {
+  const words = src.words(0)!;
   let best = perm === null ? start : perm[start];
+  let bh = words[(best << 1) | 1];
+  let bl = words[best << 1] >>> 0;
   for (let k = start + 1; k < end; k++) {
     const i = perm === null ? k : perm[k];
     const h = words[(i << 1) | 1];
-    const bh = words[(best << 1) | 1];
-    if (h < bh || (h === bh && words[i << 1] >>> 0 < words[best << 1] >>> 0)) best = i;
+    if (h > bh) continue;
+    const l = words[i << 1] >>> 0;
+    if (h < bh || l < bl) { best = i; bh = h; bl = l; }
   }
-  return ts[best];
+  return src.batch.ts[best];
 }

@@ -12,6 +12,7 @@ import { Compaction } from './compaction.js';
 import { sliceRows } from './row-slices.js';
 import { minTimestamp } from './shard-partition.js';
 import { Tail } from './tail.js';
+import type { SourceRows } from './tail.js';
 import type { TableLayout } from './table-layout.js';
 import type { BatchView } from '../types.js';
 
@@ -47,16 +48,28 @@ export class Shard {
    * Adds rows [start, end) of a batch (or with `perm`, rows perm[start..end)), all of this shard,
    * to the tail; `isSorted`: they are in time order.
    */
-  insert(batch: NormalizedBatch, perm: Uint32Array | null, start: number, end: number, isSorted: boolean): void {
+  insert(src: SourceRows, perm: Uint32Array | null, start: number, end: number, isSorted: boolean): void {
     const mainMax = this.main.length === 0 ? null : this.main[this.main.length - 1].maxTs;
     while (start < end) {
       const stop = Math.min(end, start + this.layout.batchRows - this.tail.length);
-      const min = isSorted ? batch.ts[perm === null ? start : perm[start]] : minTimestamp(batch.ts, perm, start, stop);
-      this.tail.append(batch, perm, start, stop, min, isSorted, mainMax !== null && min < mainMax);
+      const min = isSorted ? src.batch.ts[perm === null ? start : perm[start]] : minTimestamp(src, perm, start, stop);
+      this.tail.append(src, perm, start, stop, min, isSorted, mainMax !== null && min < mainMax);
       this.tailView = null;
       if (this.tail.length >= this.layout.batchRows) this.seal();
       start = stop;
     }
+  }
+
+  /**
+   * The tail, opened for `n` rows of an unsorted insert earliest `min` that Tail.scatter() will
+   * write, or null when they would fill it (those go through insert(), which seals as it goes).
+   */
+  openTail(n: number, min: bigint): Tail | null {
+    if (this.tail.length + n >= this.layout.batchRows) return null;
+    const mainMax = this.main.length === 0 ? null : this.main[this.main.length - 1].maxTs;
+    this.tail.open(n, min, mainMax !== null && min < mainMax);
+    this.tailView = null;
+    return this.tail;
   }
 
   /**

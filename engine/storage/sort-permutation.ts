@@ -6,6 +6,7 @@
 // in-order row is always the earlier one (a later row holding the same time is below the running
 // maximum too), so the merge takes in-order rows first.
 import { radixSort } from './radix-sort.js';
+import { scratchU8 } from './scratch.js';
 
 const SIGN = 0x80000000;
 /** Beyond this share of out-of-order rows, splitting and merging saves nothing over sorting. */
@@ -20,27 +21,40 @@ export function sortPermutation(ts: BigInt64Array): Uint32Array | null {
 function orderOf(ts: BigInt64Array, rows: Uint32Array | null): Uint32Array | null {
   const n = rows === null ? ts.length : rows.length;
   const words = new Int32Array(ts.buffer, ts.byteOffset, ts.length * 2);
-  const isLate = new Uint8Array(n);
-  let late = 0;
-  let maxHi = -0x80000000;
-  let maxLo = -0x80000000;
-  for (let k = 0; k < n; k++) {
-    const i = rows === null ? k : rows[k];
-    const hi = words[(i << 1) | 1];
-    const lo = words[i << 1] ^ SIGN;
-    if (hi > maxHi || (hi === maxHi && lo >= maxLo)) { maxHi = hi; maxLo = lo; } else { isLate[k] = 1; late++; }
-  }
+  // Scratch: the late rows' own order is found (recursively) only after this level is done with it.
+  const isLate = rows === null ? scratchU8('order.isLate', n) : new Uint8Array(n);
+  const late = markLate(words, rows, isLate);
   if (late === 0) return null;
   if (late > n * MAX_LATE_SHARE) return radixSort(ts, rows);
   const inOrder = new Uint32Array(n - late);
   let lateRows: Uint32Array = new Uint32Array(late);
-  for (let k = 0, a = 0, b = 0; k < n; k++) {
-    const i = rows === null ? k : rows[k];
-    if (isLate[k] === 0) inOrder[a++] = i; else lateRows[b++] = i;
-  }
+  split(rows, isLate, inOrder, lateRows);
   const order = orderOf(ts, lateRows);
   if (order !== null) lateRows = order;
   return merge(words, inOrder, lateRows);
+}
+
+// The loops of orderOf are functions of their own, so V8 optimizes them whole (see radix-sort.ts).
+
+/** Marks the rows below the running maximum; returns how many. */
+function markLate(words: Int32Array, rows: Uint32Array | null, isLate: Uint8Array): number {
+  let late = 0;
+  let maxHi = -0x80000000;
+  let maxLo = -0x80000000;
+  for (let k = 0; k < isLate.length; k++) {
+    const i = rows === null ? k : rows[k];
+    const hi = words[(i << 1) | 1];
+    const lo = words[i << 1] ^ SIGN;
+    if (hi > maxHi || (hi === maxHi && lo >= maxLo)) { maxHi = hi; maxLo = lo; isLate[k] = 0; } else { isLate[k] = 1; late++; }
+  }
+  return late;
+}
+
+function split(rows: Uint32Array | null, isLate: Uint8Array, inOrder: Uint32Array, lateRows: Uint32Array): void {
+  for (let k = 0, a = 0, b = 0; k < isLate.length; k++) {
+    const i = rows === null ? k : rows[k];
+    if (isLate[k] === 0) inOrder[a++] = i; else lateRows[b++] = i;
+  }
 }
 
 /** Stable merge of two sorted lists of rows; on equal times rows of `first` come first. */

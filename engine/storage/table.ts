@@ -1,11 +1,15 @@
 // A time-series table: schema plus time shards. Inserts group a batch's rows by shard, in any
-// order; scans walk the shards overlapping a range in time order. Reads see sealed batches and a
+// order (an unsorted insert is scattered into the shards' tails in one pass per column, and
+// tails the stream has left behind are sealed); scans walk the shards overlapping a range in time order. Reads see sealed batches and a
 // sorted view of each tail, so results never depend on when a tail was sealed. Late rows wait in
 // runs that a background compactor merges (shard.ts); a scan merges those it meets first.
 import type { NormalizedBatch } from './batch-input.js';
 import { Compactor } from './compactor.js';
-import { partitionByShard } from './shard-partition.js';
+import { partMinimums, partitionByShard } from './shard-partition.js';
+import type { ShardParts } from './shard-partition.js';
 import { Shard } from './shard.js';
+import { sourceRows, Tail } from './tail.js';
+import type { SourceRows } from './tail.js';
 import { TableLayout } from './table-layout.js';
 import type { BatchView, ColumnDef } from '../types.js';
 
@@ -17,6 +21,8 @@ export class Table {
   /** Shards by id (floor(ts / shardSize)); `order` keeps the ids sorted for scans. */
   private readonly shards = new Map<bigint, Shard>();
   private order: bigint[] = [];
+  /** Shards that unsorted inserts wrote to since they were last left behind (see sealPassed). */
+  private readonly spreadShards = new Map<bigint, Shard>();
   private readonly compactor = new Compactor();
 
   constructor(
@@ -42,9 +48,43 @@ export class Table {
   /** Inserts a normalized batch, its rows in any order: each shard gets its rows in their order. */
   insert(batch: NormalizedBatch): void {
     const parts = partitionByShard(batch.ts, this.shardSize, (ts) => this.shardId(ts));
+    const src = sourceRows(batch);
+    if (parts.part !== null) return this.insertSpread(src, parts);
     for (let k = 0; k < parts.ids.length; k++) {
-      this.shard(parts.ids[k], parts.isSorted).insert(batch, parts.perm, parts.starts[k], parts.starts[k + 1], parts.isSorted);
+      this.shard(parts.ids[k], parts.isSorted).insert(src, parts.perm, parts.starts[k], parts.starts[k + 1], parts.isSorted);
     }
+  }
+
+  /**
+   * An unsorted insert over several shards: the rows of each shard that fits in its tail are
+   * scattered there in one pass per column; a shard whose tail they would fill takes its rows
+   * through Shard.insert, which seals as it goes.
+   */
+  private insertSpread(src: SourceRows, parts: ShardParts): void {
+    const mins = partMinimums(src, parts.part!, parts.ids.length);
+    const tails = parts.ids.map((id, k) => this.shard(id).openTail(parts.starts[k + 1] - parts.starts[k], mins[k]));
+    Tail.scatter(src, parts.part!, tails);
+    tails.forEach((t, k) => {
+      if (t === null) this.shard(parts.ids[k]).insert(src, parts.perm, parts.starts[k], parts.starts[k + 1], false);
+    });
+    this.sealPassed(parts.ids);
+  }
+
+  /**
+   * Seals the tails of shards that unsorted inserts filled and then left behind: a stream
+   * shuffled within hours, or late by up to a day, moves on, and a shard older than every row of
+   * the latest insert will rarely get more. Its tail is sorted now, while its rows are still in
+   * the cache, and its size becomes the hint for the next tails (no growing by doubling). A fully
+   * shuffled stream never leaves a shard behind, so nothing is sealed early there.
+   */
+  private sealPassed(ids: readonly bigint[]): void {
+    const floor = ids[0];
+    for (const [id, shard] of this.spreadShards) {
+      if (id >= floor) continue;
+      shard.seal();
+      this.spreadShards.delete(id);
+    }
+    for (const id of ids) if (!this.spreadShards.has(id)) this.spreadShards.set(id, this.shards.get(id)!);
   }
 
   /**

@@ -7,7 +7,7 @@
 // are appended. A tail takes rows of any time (late rows included) and sorts them when sealed.
 import { sortPermutation } from './sort-permutation.js';
 import type { NormalizedBatch } from './batch-input.js';
-import { gather64, permuteColumn } from './column-values.js';
+import { permuteColumn } from './column-values.js';
 import type { ColumnValues } from './column-values.js';
 import { permuteRows } from './row-slices.js';
 import type { TableLayout } from './table-layout.js';
@@ -33,44 +33,110 @@ export class Tail {
   minTs = 0n;
   /** True once late rows came in: such a tail's size says nothing about the in-order stream. */
   private hasLate = false;
+  /** Int32 views of `ts` (index 0) and of each 64-bit column (c + 1; null for other types). */
+  private words: (Int32Array | null)[];
 
   constructor(private readonly layout: TableLayout) {
     this.columns = this.emptyColumns();
+    this.words = this.wordViews();
   }
 
   /**
    * Copies rows [start, end) of a batch into the tail, or with `perm` the rows perm[start..end);
    * `min` is their earliest timestamp and `isSorted` says whether they are in time order. Late
    * rows (`isLate`: older than the shard's sealed data) trickle in, so their tail grows by
-   * doubling from their size instead of taking the in-order stream's size hint at once.
+   * doubling from their size instead of taking the in-order stream's size hint at once. 64-bit
+   * values move as 32-bit word pairs through views made once per insert (`src`) and once per
+   * allocation (the tail's own): an insert spread over hundreds of shards appends a few dozen rows
+   * to each, where making views per call cost more than the copying.
    */
-  append(batch: NormalizedBatch, perm: Uint32Array | null, start: number, end: number, min: bigint, isSorted: boolean, isLate: boolean): void {
+  append(src: SourceRows, perm: Uint32Array | null, start: number, end: number, min: bigint, isSorted: boolean, isLate: boolean): void {
     const n = end - start;
     if (n <= 0) return;
-    const first = batch.ts[perm === null ? start : perm[start]];
-    if (!isSorted || (this.length > 0 && first < this.ts[this.length - 1])) this.isSorted = false;
+    const batch = src.batch;
+    const firstRow = perm === null ? start : perm[start];
+    if (!isSorted || (this.length > 0 && batch.ts[firstRow] < this.ts[this.length - 1])) this.isSorted = false;
     if (this.length === 0 || min < this.minTs) this.minTs = min;
     if (isLate) this.hasLate = true;
     this.reserve(this.length + n, isLate);
     const at = this.length;
-    copy64(batch.ts, this.ts, perm, start, end, at);
-    for (let c = 0; c < this.columns.length; c++) {
-      const dst = this.columns[c];
-      const src = batch.columns[c];
+    for (let c = 0; c <= this.columns.length; c++) {
+      const to = this.words[c];
+      if (to !== null) {
+        if (n <= FEW_ROWS) copyFew(c === 0 ? batch.ts : (batch.columns[c - 1].values as Numeric), c === 0 ? this.ts : (this.columns[c - 1].values as Numeric), perm, start, end, at);
+        else copyWords(src.words(c)!, to, perm, start, end, at);
+      }
+      if (c === 0) continue;
+      const dst = this.columns[c - 1];
+      const col = batch.columns[c - 1];
       if (dst.type === 'DOUBLE' || dst.type === 'INT64' || dst.type === 'TIMESTAMP') {
-        const { values, nulls } = src as { values: Numeric; nulls: Uint8Array | null };
-        copy64(values, dst.values, perm, start, end, at);
+        const nulls = (col as { nulls: Uint8Array | null }).nulls;
         if (nulls === null) continue;
         dst.nulls ??= new Uint8Array(this.capacity);
         if (perm === null) dst.nulls.set(nulls.subarray(start, end), at);
         else for (let i = start; i < end; i++) dst.nulls[at + i - start] = nulls[perm[i]];
       } else {
-        const values = src.values as readonly unknown[];
+        const values = col.values as readonly unknown[];
         const list = dst.values as unknown[];
         for (let i = start; i < end; i++) list.push(values[perm === null ? i : perm[i]]);
       }
     }
     this.length += n;
+  }
+
+  /**
+   * Makes room for `n` rows of an insert spread over many tails, earliest `min`, that
+   * Tail.scatter() then writes: the first half of an append.
+   */
+  open(n: number, min: bigint, isLate: boolean): void {
+    this.isSorted = false;
+    if (this.length === 0 || min < this.minTs) this.minTs = min;
+    if (isLate) this.hasLate = true;
+    this.reserve(this.length + n, isLate);
+  }
+
+  /**
+   * Appends row i of `src` to tails[part[i]] for every row whose tail is not null (each opened for
+   * its rows), in row order. One pass over the rows per column, reading them in order and writing
+   * to the few hundred tails they spread over: reading an insert's rows shard by shard instead
+   * missed the cache on nearly every value, as their rows lie hundreds of rows apart.
+   */
+  static scatter(src: SourceRows, part: Int32Array, tails: readonly (Tail | null)[]): void {
+    const n = part.length;
+    const first = tails.find((t) => t !== null);
+    if (first === undefined) return;
+    // Rows of tails not taken are written to a scratch tail and dropped: no branch per row.
+    let sink: Tail | null = null;
+    if (tails.includes(null)) { sink = new Tail(first.layout); sink.reserve(n, true); }
+    const live = tails.map((t) => t ?? sink!);
+    const pos = new Int32Array(live.length);
+    for (let c = 0; c <= src.batch.columns.length; c++) {
+      const from = src.words(c);
+      if (from !== null) {
+        for (let k = 0; k < live.length; k++) pos[k] = live[k].length << 1;
+        scatterWords(from, part, live.map((t) => t.words[c]!), pos);
+      }
+      if (c === 0) continue;
+      const col = src.batch.columns[c - 1];
+      if (col.type === 'DOUBLE' || col.type === 'INT64' || col.type === 'TIMESTAMP') {
+        if (col.nulls === null) continue;
+        for (let k = 0; k < live.length; k++) pos[k] = live[k].length;
+        scatterBytes(col.nulls, part, live.map((t) => t.nullsOf(c - 1)), pos);
+      } else {
+        const lists = live.map((t) => t.columns[c - 1].values as unknown[]);
+        for (let i = 0; i < n; i++) lists[part[i]].push(col.values[i]);
+      }
+    }
+    const counts = new Int32Array(live.length);
+    for (let i = 0; i < n; i++) counts[part[i]]++;
+    for (let k = 0; k < live.length; k++) live[k].length += counts[k];
+    if (sink !== null) sink.length = 0;
+  }
+
+  /** The null mask of 64-bit column c, made when first needed. */
+  private nullsOf(c: number): Uint8Array {
+    const col = this.columns[c] as { nulls: Uint8Array | null };
+    return (col.nulls ??= new Uint8Array(this.capacity));
   }
 
   /** The tail's rows sorted by timestamp (ties in arrival order), as views where no sort is needed. */
@@ -103,6 +169,7 @@ export class Tail {
     this.capacity = 0;
     this.ts = new BigInt64Array(0);
     this.columns = this.emptyColumns();
+    this.words = this.wordViews();
     this.isSorted = true;
     return rows;
   }
@@ -131,6 +198,11 @@ export class Tail {
       }
     }
     this.capacity = capacity;
+    this.words = this.wordViews();
+  }
+
+  private wordViews(): (Int32Array | null)[] {
+    return [words64(this.ts), ...this.columns.map((c) => (c.type === 'DOUBLE' || c.type === 'INT64' || c.type === 'TIMESTAMP' ? words64(c.values) : null))];
   }
 
   private emptyColumns(): TailColumn[] {
@@ -140,8 +212,81 @@ export class Tail {
   }
 }
 
-/** Rows [start, end) of `src` (through `perm` when given) into `dst` from row `at`. */
-function copy64(src: Numeric, dst: Numeric, perm: Uint32Array | null, start: number, end: number, at: number): void {
-  if (perm === null) (dst as Float64Array).set((src as Float64Array).subarray(start, end), at);
-  else gather64(src, dst.subarray(at), perm, start, end - start);
+/**
+ * An insert's rows with Int32 views of `ts` (column 0) and of each 64-bit column (c + 1; null for
+ * other types), each made on first use and kept for the rest of the insert. Appends of a few rows
+ * (late single-row inserts) never ask for them: making five views cost more than the insert.
+ */
+export class SourceRows {
+  private readonly views: (Int32Array | null | undefined)[] = [];
+
+  constructor(readonly batch: NormalizedBatch) {}
+
+  /** The words of column c (0 = ts), or null when it does not hold 64-bit values. */
+  words(c: number): Int32Array | null {
+    let v = this.views[c];
+    if (v === undefined) {
+      const col = c === 0 ? null : this.batch.columns[c - 1];
+      v = c === 0 ? words64(this.batch.ts) : col!.type === 'DOUBLE' || col!.type === 'INT64' || col!.type === 'TIMESTAMP' ? words64(col!.values) : null;
+      this.views[c] = v;
+    }
+    return v;
+  }
+}
+
+/** The rows of an insert, read through views made as needed. */
+export function sourceRows(batch: NormalizedBatch): SourceRows {
+  return new SourceRows(batch);
+}
+
+function words64(values: Numeric): Int32Array {
+  return new Int32Array(values.buffer, values.byteOffset, values.length * 2);
+}
+
+/** Appends of up to this many rows copy values one by one rather than through word views. */
+const FEW_ROWS = 4;
+
+/**
+ * Rows [start, end) of `from` (through `perm`) into `to` from row `at`, value by value: a
+ * BigInt per int64 value, and doubles keep their bits (V8 does not rewrite NaN payloads moving
+ * a double from one Float64Array to another; only boxing into a JS array does).
+ */
+function copyFew(from: Numeric, to: Numeric, perm: Uint32Array | null, start: number, end: number, at: number): void {
+  for (let i = start; i < end; i++) (to as Float64Array)[at + i - start] = (from as Float64Array)[perm === null ? i : perm[i]];
+}
+
+/** Word pair i of `from` to the pair at pos[part[i]] / 2 of to[part[i]], advancing it. */
+function scatterWords(from: Int32Array, part: Int32Array, to: readonly Int32Array[], pos: Int32Array): void {
+  for (let i = 0; i < part.length; i++) {
+    const k = part[i];
+    const dst = to[k];
+    const p = pos[k];
+    dst[p] = from[i << 1];
+    dst[p + 1] = from[(i << 1) | 1];
+    pos[k] = p + 2;
+  }
+}
+
+/** Byte i of `from` to byte pos[part[i]] of to[part[i]], advancing it. */
+function scatterBytes(from: Uint8Array, part: Int32Array, to: readonly Uint8Array[], pos: Int32Array): void {
+  for (let i = 0; i < part.length; i++) {
+    const k = part[i];
+    to[k][pos[k]++] = from[i];
+  }
+}
+
+/** Rows [start, end) of `from` (through `perm` when given) into `to` from row `at`, as word pairs. */
+function copyWords(from: Int32Array, to: Int32Array, perm: Uint32Array | null, start: number, end: number, at: number): void {
+  let k = at << 1;
+  if (perm === null) {
+    if (end - start > 64) { to.set(from.subarray(start << 1, end << 1), k); return; }
+    for (let j = start << 1, stop = end << 1; j < stop; j++) to[k++] = from[j];
+    return;
+  }
+  for (let i = start; i < end; i++) {
+    const j = perm[i] << 1;
+    to[k] = from[j];
+    to[k + 1] = from[j + 1];
+    k += 2;
+  }
 }

@@ -95,6 +95,50 @@ describe('late rows', () => {
     });
   }
 
+  it('sorts large unsorted tails (scattered through the inverse order) and many-shard inserts exactly', async () => {
+    for (const [shardSize, batchRows] of [[1000n * HOUR, 5000], [HOUR, 100_000], [HOUR, 40]] as const) {
+      const r = prng(Number(batchRows) + 17);
+      const rows = makeRows(r, 4000);
+      const batches = inBatches(rows, r, 900);
+      const dir = await tempDir();
+      const db = await open(dir, batchRows);
+      await db.createTable('t', COLUMNS, { shardSize });
+      for (const b of batches) await insert(db, b);
+      assert.deepEqual(readRows(db, 't'), byTime(batches.flat()), `shard ${shardSize}, batchRows ${batchRows}`);
+      checkStats(db, 't');
+      await db.close();
+    }
+  });
+
+  it('seals the tail of a shard an unsorted stream has left behind, and keeps later rows for it', async () => {
+    const DAY = 24n * HOUR;
+    const row = (ts: bigint, k: number): Row => ({ $timestamp: ts, d: k, i: BigInt(k), s: null, y: 'y0' });
+    const dir = await tempDir();
+    const db = await open(dir, 1000);
+    await db.createTable('t', COLUMNS, { shardSize: DAY });
+    const table = catalogOf(db).table('t')!;
+    const dayOf = (v: { minTs: bigint }): bigint => (v.minTs - BASE) / DAY;
+    // Day 0 (unsorted), then day 0 and 1, then only day 2: day 0 is behind the last insert.
+    const batches = [
+      [row(BASE + 5n * HOUR, 0), row(BASE + 2n * HOUR, 1)],
+      [row(BASE + 3n * HOUR, 2), row(BASE + DAY + HOUR, 3), row(BASE + HOUR, 4)],
+      [row(BASE + 2n * DAY + 2n * HOUR, 5), row(BASE + 2n * DAY + HOUR, 6)],
+    ];
+    for (const b of batches) await insert(db, b);
+    const before = table.allBatches().filter((v) => dayOf(v) === 0n);
+    assert.equal(before.length, 1);
+    assert.equal(before[0].rowCount, 4);
+    // A late row for day 0 arrives after all: a tail of its own beside the sealed batch.
+    const late = [row(BASE + 4n * HOUR, 7), row(BASE + 2n * DAY + 3n * HOUR, 8)];
+    await insert(db, late);
+    const after = table.allBatches().filter((v) => dayOf(v) === 0n);
+    assert.equal(after.length, 2, 'day 0 was sealed before the late row came');
+    assert.equal(after[0], before[0], 'the sealed batch is kept as it was');
+    assert.deepEqual(readRows(db, 't'), byTime([...batches.flat(), ...late]));
+    checkStats(db, 't');
+    await db.close();
+  });
+
   it('checkpoints pending runs as they are and compacts them after reopen', async () => {
     const r = prng(42);
     const rows = makeRows(r, 1500);
