@@ -137,18 +137,12 @@ function threeDigits(buf: Uint8Array, p: number, n: number): number {
   return p + 3;
 }
 
-/** "YYYY-MM-DD" of a day number since 1970-01-01 (Hinnant's civil_from_days, proleptic Gregorian). */
+/**
+ * "YYYY-MM-DD" of a day number since 1970-01-01. Called once per distinct day (the caller caches
+ * it), so Date's own calendar is cheap enough; int64 nanoseconds span the years 1677–2262, always
+ * four digits.
+ */
 function civilDate(day: number, out: Uint8Array): void {
-  const z = day + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-  // int64 nanoseconds span the years 1677–2262: always four digits.
-  const text = `${y}-${m < 10 ? '0' : ''}${m}-${d < 10 ? '0' : ''}${d}`;
+  const text = new Date(day * 86_400_000).toISOString();
   for (let k = 0; k < 10; k++) out[k] = text.charCodeAt(k);
 }

@@ -3,6 +3,7 @@
 // headers exactly as the server sent them).
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,17 +52,21 @@ export interface Response {
 export interface RequestInit {
   readonly body?: string | Uint8Array;
   readonly headers?: Record<string, string>;
+  /** The certificate authority to trust, for an `https:` base (e.g. the test's self-signed one). */
+  readonly ca?: string;
 }
 
 /** One HTTP request over a fresh connection (no keep-alive, so tests never leak sockets). */
 export function request(base: string, method: string, path: string, init: RequestInit = {}): Promise<Response> {
   const url = new URL(base);
+  const make = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = httpRequest({
+    const req = make({
       host: url.hostname,
       port: url.port,
       method,
       path,
+      ca: init.ca,
       // node:http sends no Content-Length for a GET or DELETE body unless told to.
       headers: { Connection: 'close', ...(init.body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(init.body)) }), ...init.headers },
       agent: false,

@@ -3,13 +3,9 @@
 // and an HTTP/HTTPS client that trusts that certificate.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
 import { generate } from 'selfsigned';
-import type { Response } from './helpers.js';
 
 export const KEYGEN = fileURLToPath(new URL('../../server/keygen.js', import.meta.url));
 
@@ -61,25 +57,3 @@ export function keyFileText(s: Security, user: string): string {
   return readFileSync(s.keyFiles[user]!, 'utf8');
 }
 
-/** One request over a fresh connection, HTTP or HTTPS by `base`; `ca` is trusted for HTTPS. */
-export function send(base: string, method: string, path: string, init: { body?: string; headers?: Record<string, string>; ca?: string } = {}): Promise<Response> {
-  const url = new URL(base);
-  const make = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const req = make({
-      host: url.hostname, port: url.port, method, path, agent: false, ca: init.ca,
-      headers: { Connection: 'close', ...(init.body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(init.body)) }), ...init.headers },
-    }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const rawBody = Buffer.concat(parts);
-        const body = res.headers['content-encoding'] === 'gzip' ? gunzipSync(rawBody) : rawBody;
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, rawBody, text: () => body.toString('utf8'), json: () => JSON.parse(body.toString('utf8')) });
-      });
-    });
-    req.on('error', reject);
-    req.end(init.body);
-  });
-}

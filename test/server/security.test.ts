@@ -13,9 +13,9 @@ import { SignJWT } from 'jose';
 import { LOGIN_MAX_BODY, ROUTES } from '../../server/routes.js';
 import { startServer } from '../../server/index.js';
 import type { RunningServer, ServerOptions } from '../../server/index.js';
-import { assertError } from './helpers.js';
+import { assertError, request } from './helpers.js';
 import type { Response } from './helpers.js';
-import { keyFileText, keygen, makeSecurity, send } from './security-fixtures.js';
+import { keyFileText, keygen, makeSecurity } from './security-fixtures.js';
 import type { Security } from './security-fixtures.js';
 
 const PACKAGE = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -65,7 +65,7 @@ const endpoints: Endpoint[] = [];
 }
 
 function call(e: Endpoint, method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}): Promise<Response> {
-  return send(e.base(), method, path, { ...init, ca: e.base().startsWith('https') ? sec.cert : undefined });
+  return request(e.base(), method, path, { ...init, ca: e.base().startsWith('https') ? sec.cert : undefined });
 }
 
 async function loginAs(e: Endpoint, user: string): Promise<string> {
@@ -165,13 +165,13 @@ for (const e of endpoints) {
 describe('secure mode (security on + TLS): the plain port', () => {
   test('answers 308 to the HTTPS address, path and query kept', async () => {
     const s = servers[1]!;
-    const r = await send(`http://127.0.0.1:${s.port}`, 'GET', '/api/cluster?x=1');
+    const r = await request(`http://127.0.0.1:${s.port}`, 'GET', '/api/cluster?x=1');
     assert.equal(r.status, 308);
     assert.equal(r.headers['location'], `https://127.0.0.1:${s.tlsPort}/api/cluster?x=1`);
   });
   test('refuses a login: 308, no token, and nothing of the body in the answer', async () => {
     const s = servers[1]!;
-    const r = await send(`http://localhost:${s.port}`, 'POST', '/api/login', { body: keyFileText(sec, 'alice') });
+    const r = await request(`http://localhost:${s.port}`, 'POST', '/api/login', { body: keyFileText(sec, 'alice') });
     assert.equal(r.status, 308);
     assert.equal(r.headers['location'], `https://localhost:${s.tlsPort}/api/login`);
     assert.ok(!('token' in r.json()));
@@ -194,11 +194,11 @@ describe('TLS without security: both ports serve', () => {
   test('HTTP and HTTPS answer the same routes; empty credentials log in', async () => {
     const s = await start({ tlsCertificate: sec.certFile, tlsKey: sec.keyFile });
     for (const base of [`http://127.0.0.1:${s.port}`, `https://127.0.0.1:${s.tlsPort}`]) {
-      const login = await send(base, 'POST', '/api/login', { body: '{"username":"","secret_key":""}', ca: sec.cert });
+      const login = await request(base, 'POST', '/api/login', { body: '{"username":"","secret_key":""}', ca: sec.cert });
       assert.equal(login.status, 200);
-      const r = await send(base, 'GET', '/api/nodes/127.0.0.1:2836', { headers: { Authorization: `Bearer ${login.json().token}` }, ca: sec.cert });
+      const r = await request(base, 'GET', '/api/nodes/127.0.0.1:2836', { headers: { Authorization: `Bearer ${login.json().token}` }, ca: sec.cert });
       assert.equal(r.json().id, '127.0.0.1:2836');
-      assert.equal((await send(base, 'GET', '/api/v1/entries?prefix=', { ca: sec.cert })).status, 200, 'the bridge is open with security off');
+      assert.equal((await request(base, 'GET', '/api/v1/entries?prefix=', { ca: sec.cert })).status, 200, 'the bridge is open with security off');
     }
   });
 });
@@ -214,13 +214,13 @@ describe('CORS from allowed_origins', () => {
     test(`allowed ${JSON.stringify(c.allowed)}, Origin ${c.origin} → ${c.isAllowed ? 'allowed' : 'no allow header'}`, async () => {
       const s = await start({ allowedOrigins: c.allowed });
       const base = `http://127.0.0.1:${s.port}`;
-      const login = await send(base, 'POST', '/api/login', { body: '{"username":"","secret_key":""}', headers: { Origin: c.origin } });
+      const login = await request(base, 'POST', '/api/login', { body: '{"username":"","secret_key":""}', headers: { Origin: c.origin } });
       assert.equal(login.status, 200);
       assert.equal(login.headers['access-control-allow-origin'], c.isAllowed ? c.origin : undefined);
-      const error = await send(base, 'GET', '/api/cluster', { headers: { Origin: c.origin } });
+      const error = await request(base, 'GET', '/api/cluster', { headers: { Origin: c.origin } });
       assert.equal(error.status, 401);
       assert.equal(error.headers['access-control-allow-origin'], c.isAllowed ? c.origin : undefined, 'error replies carry it too');
-      const pre = await send(base, 'OPTIONS', '/api/query', { headers: { Origin: c.origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type' } });
+      const pre = await request(base, 'OPTIONS', '/api/query', { headers: { Origin: c.origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type' } });
       assert.equal(pre.status, 204);
       assert.equal(pre.headers['access-control-allow-origin'], c.isAllowed ? c.origin : undefined);
       if (c.isAllowed) {
@@ -230,7 +230,7 @@ describe('CORS from allowed_origins', () => {
         assert.equal(pre.headers['access-control-allow-methods'], undefined);
       }
       // OPTIONS that is not a preflight is routed like any method: 405 with Allow.
-      const plainOptions = await send(base, 'OPTIONS', '/api/query', { headers: { Origin: c.origin } });
+      const plainOptions = await request(base, 'OPTIONS', '/api/query', { headers: { Origin: c.origin } });
       assert.equal(plainOptions.status, 405);
       assert.equal(plainOptions.headers['allow'], 'POST');
       await s.close();
