@@ -4,6 +4,7 @@
 import { HttpError } from '../errors.js';
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
+const ASCII = /^[\x00-\x7f]*$/;
 
 export class QueryParams {
   private readonly pairs: readonly (readonly [string, string])[];
@@ -76,6 +77,17 @@ export function percentDecodeBytes(s: string): Uint8Array {
 
 /** Percent-decodes a path segment (no `+` rule in paths) into UTF-8 text; malformed → 400. */
 export function percentDecodeText(s: string, what: string): string {
+  // The usual path, ASCII with well-formed escapes of valid UTF-8: decodeURIComponent gives the same
+  // text without the byte round trip. Anything else (a non-ASCII character, a malformed escape,
+  // invalid UTF-8, a leading BOM the decoder below drops) takes the exact path and its exact error.
+  if (ASCII.test(s)) {
+    try {
+      const text = decodeURIComponent(s);
+      if (text.charCodeAt(0) !== 0xfeff) return text;
+    } catch {
+      // fall through
+    }
+  }
   const bytes = percentDecodeBytes(s);
   try {
     return fatalUtf8.decode(bytes);
