@@ -74,6 +74,7 @@ export class RequestLog {
    * request to stderr costs more than the request itself.
    */
   private write(line: Record<string, unknown>, toStderr: boolean): void {
+    if (!toStderr && this.logFile === null) return;
     this.push(`${JSON.stringify(line)}\n`, toStderr);
   }
 
