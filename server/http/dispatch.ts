@@ -53,17 +53,27 @@ export function dispatch(res: HttpResponse, req: HttpRequest, deps: DispatchDeps
 }
 
 function finish(run: Promise<void>, request: RequestInfo, reply: Reply, deps: DispatchDeps): void {
-  deps.track(Promise.allSettled([run, reply.done()]).then(([outcome]) => {
-    // Only a failure inside the error path itself lands here; it must not take the process down.
-    if (outcome.status === 'rejected') deps.log.bug(request.method, request.path, outcome.reason);
-    deps.log.request(request.method, request.path, reply.status, performance.now() - request.startedAt, reply.bytesSent, reply.aborted);
-  }));
+  // Logged once both the handler's promise settled and the reply is complete (or aborted); a
+  // reply that is already complete when the handler returns (the usual case) costs no more waiting.
+  const settled = (isFailed: boolean, reason: unknown): Promise<void> | void => {
+    const log = (): void => {
+      // Only a failure inside the error path itself lands here; it must not take the process down.
+      if (isFailed) deps.log.bug(request.method, request.path, reason);
+      deps.log.request(request.method, request.path, reply.status, performance.now() - request.startedAt, reply.bytesSent, reply.aborted);
+    };
+    if (reply.isFinished) return log();
+    return reply.done().then(log);
+  };
+  deps.track(run.then(() => settled(false, undefined), (e: unknown) => settled(true, e)));
 }
 
 
 async function handle(route: Route, alias: string, request: RequestInfo, reply: Reply, body: BodyReader | null, deps: DispatchDeps): Promise<void> {
   try {
-    const user = await authorize(deps.state.policy, deps.state.authority, route.access, request.authorization, request.query.get('token'));
+    // A route that needs no token resolves its (empty) user without a promise of its own; the
+    // token parameter is still read first, so a malformed one is a 400 on every route as before.
+    const queryToken = request.query.get('token');
+    const user = deps.state.policy.requiresToken(route.access) ? await authorize(deps.state.policy, deps.state.authority, route.access, request.authorization, queryToken) : '';
     if (body !== null) await body.body;
     const ctx: RouteContext = {
       request,

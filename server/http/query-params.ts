@@ -4,6 +4,9 @@
 import { HttpError } from '../errors.js';
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
+const ASCII = /^[\x00-\x7f]*$/;
+/** A parameter name that percent-decoding leaves as it is. */
+const PLAIN_NAME = /^[^%+]*$/;
 
 export class QueryParams {
   private readonly pairs: readonly (readonly [string, string])[];
@@ -24,7 +27,10 @@ export class QueryParams {
   get(name: string): string | undefined {
     const v = this.rawValue(name);
     if (v === undefined) return undefined;
-    const bytes = percentDecodeBytes(v.replaceAll('+', ' '));
+    const spaced = v.replaceAll('+', ' ');
+    const fast = quickDecode(spaced);
+    if (fast !== undefined) return fast;
+    const bytes = percentDecodeBytes(spaced);
     try {
       return fatalUtf8.decode(bytes);
     } catch {
@@ -45,7 +51,8 @@ export class QueryParams {
   }
 
   private rawValue(name: string): string | undefined {
-    for (const [k, v] of this.pairs) if (k === name || safeDecodeName(k) === name) return v;
+    // A name without escapes or `+` decodes to itself: only the others are decoded to compare.
+    for (const [k, v] of this.pairs) if (k === name || (PLAIN_NAME.test(k) ? false : safeDecodeName(k) === name)) return v;
     return undefined;
   }
 }
@@ -76,10 +83,28 @@ export function percentDecodeBytes(s: string): Uint8Array {
 
 /** Percent-decodes a path segment (no `+` rule in paths) into UTF-8 text; malformed → 400. */
 export function percentDecodeText(s: string, what: string): string {
+  const fast = quickDecode(s);
+  if (fast !== undefined) return fast;
   const bytes = percentDecodeBytes(s);
   try {
     return fatalUtf8.decode(bytes);
   } catch {
     throw new HttpError('BadRequest', `${what} is not valid UTF-8 once percent-decoded`);
+  }
+}
+
+/**
+ * The usual case, ASCII with well-formed escapes of valid UTF-8: decodeURIComponent gives the same
+ * text as the byte round trip, without it. undefined for anything else (a non-ASCII character, a
+ * malformed escape, invalid UTF-8, a leading BOM that the fatal decoder drops): the caller then
+ * takes the exact path and its exact error.
+ */
+function quickDecode(s: string): string | undefined {
+  if (!ASCII.test(s)) return undefined;
+  try {
+    const text = decodeURIComponent(s);
+    return text.charCodeAt(0) === 0xfeff ? undefined : text;
+  } catch {
+    return undefined;
   }
 }

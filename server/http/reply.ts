@@ -32,18 +32,30 @@ const STATUS_TEXT: Record<number, string> = {
 
 export type Headers = Readonly<Record<string, string>>;
 
+/** The default of every headers argument: shared, so a plain reply allocates no header object. */
+const NO_HEADERS: Headers = Object.freeze({});
+const JSON_HEADERS: Headers = Object.freeze({ 'Content-Type': 'application/json' });
+
+function statusLine(status: number): string {
+  return `${status} ${STATUS_TEXT[status] ?? ''}`.trimEnd();
+}
+
+/** The status lines of the known statuses, built once. */
+const STATUS_LINES = new Map(Object.keys(STATUS_TEXT).map((s) => [Number(s), statusLine(Number(s))]));
+
 export class Reply {
   /** The HTTP status sent (0 until the status line is written). */
   status = 0;
   /** Body bytes handed to the socket (after compression), for the request log. */
   bytesSent = 0;
   /** Headers every reply of this request carries (CORS), set before the handler runs. */
-  extraHeaders: Headers = {};
+  extraHeaders: Headers = NO_HEADERS;
   private isAborted = false;
   private isEnded = false;
   private hasStarted = false;
   private writable: (() => void) | null = null;
-  private readonly controller = new AbortController();
+  /** Made on first use: most requests never run a query that could be cancelled. */
+  private controller: AbortController | null = null;
   private readonly doneWaiters: (() => void)[] = [];
 
   constructor(
@@ -56,7 +68,7 @@ export class Reply {
   ) {
     res.onAborted(() => {
       this.isAborted = true;
-      this.controller.abort();
+      this.controller?.abort();
       this.wake();
       this.finish();
     });
@@ -64,6 +76,10 @@ export class Reply {
 
   /** Fires when the client disconnects: pass it to the engine so its query stops. */
   get signal(): AbortSignal {
+    if (this.controller === null) {
+      this.controller = new AbortController();
+      if (this.isAborted) this.controller.abort();
+    }
     return this.controller.signal;
   }
 
@@ -92,12 +108,12 @@ export class Reply {
     return this.isFinished ? Promise.resolve() : new Promise((resolve) => this.doneWaiters.push(resolve));
   }
 
-  json(status: number, value: unknown, headers: Headers = {}): Promise<void> {
-    return this.send(status, JSON.stringify(value), { 'Content-Type': 'application/json', ...headers });
+  json(status: number, value: unknown, headers: Headers = NO_HEADERS): Promise<void> {
+    return this.send(status, JSON.stringify(value), headers === NO_HEADERS ? JSON_HEADERS : { 'Content-Type': 'application/json', ...headers });
   }
 
   /** A status without a body (201, 204, 302, 304). */
-  empty(status: number, headers: Headers = {}): Promise<void> {
+  empty(status: number, headers: Headers = NO_HEADERS): Promise<void> {
     return this.send(status, null, headers);
   }
 
@@ -105,18 +121,18 @@ export class Reply {
    * Sends a whole body with Content-Length, gzipped when allowed. A body too big for the socket
    * goes out in pieces as the socket drains.
    */
-  async send(status: number, body: string | Uint8Array | null, headers: Headers = {}, closeConnection = false): Promise<void> {
+  async send(status: number, body: string | Uint8Array | null, headers: Headers = NO_HEADERS, closeConnection = false): Promise<void> {
     if (this.isFinished || this.hasStarted) return;
     this.hasStarted = true;
     let bytes = typeof body === 'string' ? Buffer.from(body) : body;
     if (this.isHead) return this.endHead(status, headers, bytes?.length ?? 0, closeConnection);
-    let encoding: Headers = {};
+    let encoding: Headers = NO_HEADERS;
     if (bytes !== null && this.shouldGzip(bytes.length)) {
       bytes = bytes.length <= SYNC_GZIP_LIMIT ? gzipSync(bytes) : await gzipAsync(bytes, { level: zc.Z_BEST_SPEED });
       encoding = { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' };
       if (this.isAborted) return;
     }
-    const all = { ...headers, ...encoding };
+    const all = encoding === NO_HEADERS ? headers : { ...headers, ...encoding };
     if (bytes === null || bytes.length === 0 || closeConnection) {
       // Closing replies are small error bodies: end() sends them and then closes gracefully.
       const body = bytes ?? undefined;
@@ -207,9 +223,9 @@ export class Reply {
 
   private writeHead(status: number, headers: Headers): void {
     this.status = status;
-    this.res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`.trimEnd());
-    for (const [k, v] of Object.entries(headers)) this.res.writeHeader(k, v);
-    for (const [k, v] of Object.entries(this.extraHeaders)) this.res.writeHeader(k, v);
+    this.res.writeStatus(STATUS_LINES.get(status) ?? statusLine(status));
+    for (const k in headers) this.res.writeHeader(k, headers[k]!);
+    for (const k in this.extraHeaders) this.res.writeHeader(k, this.extraHeaders[k]!);
   }
 
   /** tryEnd with the full size; continue from the socket's offset each time it drains. */

@@ -29,11 +29,12 @@ export interface RequestInfo {
 }
 
 export function readRequest(req: HttpRequest): RequestInfo {
+  const rawQuery = req.getQuery() ?? '';
   return {
     method: req.getMethod().toUpperCase(),
     path: req.getUrl(),
-    query: new QueryParams(req.getQuery() ?? ''),
-    rawQuery: req.getQuery() ?? '',
+    query: new QueryParams(rawQuery),
+    rawQuery,
     origin: req.getHeader('origin'),
     preflightMethod: req.getHeader('access-control-request-method'),
     host: req.getHeader('host'),
@@ -49,6 +50,21 @@ export function readRequest(req: HttpRequest): RequestInfo {
 
 /** True when Accept-Encoding lists gzip (or `*`) without `q=0`. */
 export function acceptsGzip(acceptEncoding: string): boolean {
+  if (acceptEncoding === '') return false;
+  // Clients send the same few header values over and over: each is parsed once.
+  let known = gzipAnswers.get(acceptEncoding);
+  if (known === undefined) {
+    known = parseAcceptsGzip(acceptEncoding);
+    if (gzipAnswers.size >= GZIP_ANSWERS_MAX) gzipAnswers.clear();
+    gzipAnswers.set(acceptEncoding, known);
+  }
+  return known;
+}
+
+const GZIP_ANSWERS_MAX = 256;
+const gzipAnswers = new Map<string, boolean>();
+
+function parseAcceptsGzip(acceptEncoding: string): boolean {
   for (const part of acceptEncoding.toLowerCase().split(',')) {
     const [name, ...params] = part.trim().split(';').map((s) => s.trim());
     if (name !== 'gzip' && name !== 'x-gzip' && name !== '*') continue;

@@ -19,6 +19,10 @@ interface Compiled<R> {
   readonly prefix: string;
   /** null for a constant path. */
   readonly suffix: string | null;
+  /** Every route of the same path shape (this one included), found once at construction. */
+  group: readonly Compiled<R>[];
+  /** The Allow header of that shape (HEAD beside GET). */
+  allow: string;
 }
 
 export interface Match<R> {
@@ -34,12 +38,18 @@ export class Router<R extends RoutePattern> {
     this.compiled = routes.map((route) => {
       const at = route.path.indexOf(':alias');
       return at < 0
-        ? { route, prefix: route.path, suffix: null }
-        : { route, prefix: route.path.slice(0, at), suffix: route.path.slice(at + ':alias'.length) };
+        ? { route, prefix: route.path, suffix: null, group: [], allow: '' }
+        : { route, prefix: route.path.slice(0, at), suffix: route.path.slice(at + ':alias'.length), group: [], allow: '' };
     });
     // Constant paths first, then placeholders by longest suffix: the most specific shape wins.
     const rank = (c: Compiled<R>): number => (c.suffix === null ? Number.MAX_SAFE_INTEGER : c.suffix.length);
     this.compiled.sort((a, b) => rank(b) - rank(a));
+    for (const c of this.compiled) {
+      c.group = this.compiled.filter((o) => o.prefix === c.prefix && o.suffix === c.suffix);
+      const methods = new Set(c.group.map((o) => o.route.method));
+      if (methods.has('GET')) methods.add('HEAD');
+      c.allow = [...methods].join(', ');
+    }
   }
 
   /** The route for (method, raw path); throws RouteNotFound or MethodNotAllowed. */
@@ -61,13 +71,10 @@ export class Router<R extends RoutePattern> {
       if (this.fallback !== null && (method === 'GET' || method === 'HEAD')) return { route: this.fallback, alias: rawPath };
       throw new HttpError('RouteNotFound', `no route for ${rawPath}`);
     }
-    const same = this.compiled.filter((c) => c.prefix === shape.prefix && c.suffix === shape.suffix);
     const wanted = method === 'HEAD' ? 'GET' : method;
-    const hit = same.find((c) => c.route.method === wanted);
+    const hit = shape.group.find((c) => c.route.method === wanted);
     if (hit === undefined) {
-      const methods = new Set(same.map((c) => c.route.method));
-      if (methods.has('GET')) methods.add('HEAD');
-      const allow = [...methods].join(', ');
+      const allow = shape.allow;
       throw new HttpError('MethodNotAllowed', `${method} is not allowed on ${shape.route.path}; allowed: ${allow}`, { Allow: allow });
     }
     const alias = shape.suffix === null ? '' : percentDecodeText(rawAlias, 'the alias in the path');
