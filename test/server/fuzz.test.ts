@@ -705,9 +705,13 @@ describe('svc_rest under bad input', () => {
       const method = c.method.toUpperCase();
       if (/[^\u0021-\u00ff]/.test(c.path)) {
         // node:http refuses such paths; uWS's parser refuses spaces and control bytes itself.
+        // uWS also closes a connection whose method it does not know before any JavaScript runs.
         const hasControl = /[\u0000-\u0020\u007f]/.test(c.path);
-        const note = hasControl ? 'raw space or control byte in the path; refused by uWS\'s parser' : c.isOversized ? 'raw non-ASCII path, body over the limit' : 'raw non-ASCII path';
-        await runRaw({ index: c.index, note, mayDrop: hasControl || c.isOversized, origin: c, bytes: rawRequest(c, host), answers: 1, isHead: method === 'HEAD' });
+        const isUnknownMethod = !UWS_METHODS.includes(c.method);
+        const note = hasControl ? 'raw space or control byte in the path; refused by uWS\'s parser'
+          : isUnknownMethod ? 'raw non-ASCII path with a method uWS does not know'
+            : c.isOversized ? 'raw non-ASCII path, body over the limit' : 'raw non-ASCII path';
+        await runRaw({ index: c.index, note, mayDrop: hasControl || isUnknownMethod || c.isOversized, origin: c, bytes: rawRequest(c, host), answers: 1, isHead: method === 'HEAD' });
         return;
       }
       if (method === 'HEAD') {
