@@ -21,6 +21,8 @@ const FAST_HI = 2 ** 30;
 /** 10^9 = 2^9 · 1953125: ns >> 9 is exact from the words, then one division by 1953125. */
 const FIVES = 1953125;
 const QUOTE = 34;
+const SEC_KEY = Buffer.from('{"tv_sec":', 'latin1');
+const NSEC_KEY = Buffer.from(',"tv_nsec":', 'latin1');
 
 export function timeWriter(values: BigInt64Array, style: TimeStyle): TimeWriter {
   const words = int64Words(values);
@@ -78,15 +80,57 @@ export function timeWriter(values: BigInt64Array, style: TimeStyle): TimeWriter 
     w.pos = p;
   };
   switch (style) {
-    case 'native':
+    case 'native': {
+      // The keys come from byte templates; a 10-digit tv_sec (2001–2286) reuses its first six
+      // digits while they last (~2.8 h of rows) and writes the last four as two pairs.
+      const head = new Uint8Array(6);
+      let headOf = -1;
       return (w, i) => {
         split(i);
-        w.ascii('{"tv_sec":');
-        w.int(state[SEC]);
-        w.ascii(',"tv_nsec":');
-        w.int(state[NSEC]);
-        w.byte(125); // '}'
+        w.reserve(48);
+        const { buf } = w;
+        let p = w.pos;
+        for (let k = 0; k < SEC_KEY.length; k++) buf[p++] = SEC_KEY[k];
+        const sec = state[SEC];
+        if (sec >= 1e9 && sec < 1e10) {
+          const high = Math.floor(sec / 10000);
+          if (high !== headOf) {
+            headOf = high;
+            for (let k = 5, n = high; k >= 0; k--, n = Math.floor(n / 10)) head[k] = 48 + (n % 10);
+          }
+          for (let k = 0; k < 6; k++) buf[p++] = head[k];
+          const low = sec - high * 10000;
+          const top = Math.floor(low / 100);
+          const pair = (low - top * 100) * 2;
+          buf[p++] = DIGIT_PAIRS[top * 2];
+          buf[p++] = DIGIT_PAIRS[top * 2 + 1];
+          buf[p++] = DIGIT_PAIRS[pair];
+          buf[p++] = DIGIT_PAIRS[pair + 1];
+          w.pos = p;
+        } else {
+          w.pos = p;
+          w.int(sec);
+          p = w.pos;
+        }
+        for (let k = 0; k < NSEC_KEY.length; k++) buf[p++] = NSEC_KEY[k];
+        const nsec = state[NSEC];
+        if (nsec >= 100_000_000) {
+          const ms = Math.floor(nsec / 1_000_000);
+          const below = nsec - ms * 1_000_000;
+          const us = Math.floor(below / 1000);
+          p = threeDigits(buf, p, ms);
+          p = threeDigits(buf, p, us);
+          p = threeDigits(buf, p, below - us * 1000);
+          w.pos = p;
+        } else {
+          w.pos = p;
+          w.uint32(nsec, 1);
+          p = w.pos;
+        }
+        buf[p++] = 125; // '}'
+        w.pos = p;
       };
+    }
     case 'js':
       return (w, i) => {
         split(i);
