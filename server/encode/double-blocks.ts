@@ -9,11 +9,17 @@ import type { JsonBytes } from './json-bytes.js';
 /** Doubles per block: long enough to amortize the call, short enough to stay in the chunk's slack. */
 export const DOUBLE_BLOCK = 1024;
 
+const fullBlock: number[] = Array.from(new Float64Array(DOUBLE_BLOCK));
+
 /** `v0,v1,…` of values[from, to) as JSON (null where `nulls` is set or the value is not finite). */
 export function doubleBlockText(values: Float64Array, nulls: Uint8Array | null, from: number, to: number): string {
   const block = values.subarray(from, to);
   let items: (number | null)[];
-  if (nulls === null) {
+  if (nulls === null && block.length === DOUBLE_BLOCK) {
+    // One array of doubles reused for every full block (this runs synchronously, start to end).
+    items = fullBlock;
+    for (let j = 0; j < DOUBLE_BLOCK; j++) fullBlock[j] = block[j];
+  } else if (nulls === null) {
     items = Array.from(block);
   } else {
     items = new Array<number | null>(block.length);
