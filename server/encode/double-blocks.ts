@@ -2,8 +2,7 @@
 // C++ into one string — exactly the text String(v) gives, non-finite values already null. The
 // column-major encoder (api/query) copies a block's text out whole: ~2× faster than String(v)
 // per cell on random doubles, ~1.4× on short decimals. The row-major one (query_exp) takes the
-// block's values one by one from its bytes: ~1.25× faster than String(v) on random doubles, more on
-// short decimals (prices, sensor readings).
+// block's values one by one from the block's bytes, with no string per value.
 import type { JsonBytes } from './json-bytes.js';
 
 /** Doubles per block: long enough to amortize the call, short enough to stay in the chunk's slack. */

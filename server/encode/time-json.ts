@@ -113,6 +113,7 @@ export function timeWriter(values: BigInt64Array, style: TimeStyle): TimeWriter 
           buf[p++] = DIGIT_PAIRS[pair + 1];
           w.pos = p;
         } else {
+          // w.int reserves no more than the 48 bytes above, so `buf` stays the writer's buffer
           w.pos = p;
           w.int(sec);
           p = w.pos;

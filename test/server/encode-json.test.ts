@@ -141,6 +141,20 @@ describe('cell formatting at the edges', () => {
     assert.match(expText('q', r, 'js'), /\[\["1677-09-21T00:12:43\.145Z"\],\["2262-04-11T23:47:16\.854Z"\],\["1969-12-31T23:59:59\.999Z"\]\]/);
     assert.match(expText('q', r, 'native'), /\[\[\{"tv_sec":-9223372037,"tv_nsec":145224192\}\],\[\{"tv_sec":9223372036,"tv_nsec":854775807\}\],\[\{"tv_sec":-1,"tv_nsec":999999999\}\]\]/);
   });
+  test('query_exp native times around the fast paths: 9/10/11-digit seconds, a changing six-digit prefix, 8/9-digit nanoseconds', () => {
+    const cases: [bigint, string][] = [
+      [999_999_999_999_999_999n, '{"tv_sec":999999999,"tv_nsec":999999999}'],
+      [1_000_000_000_000_000_000n, '{"tv_sec":1000000000,"tv_nsec":0}'],
+      [1_000_009_999_099_999_999n, '{"tv_sec":1000009999,"tv_nsec":99999999}'],
+      [1_000_010_000_100_000_000n, '{"tv_sec":1000010000,"tv_nsec":100000000}'],
+      [1_000_009_999_000_000_001n, '{"tv_sec":1000009999,"tv_nsec":1}'],
+      [9_223_372_036_854_775_807n, '{"tv_sec":9223372036,"tv_nsec":854775807}'],
+      [-1_000_000_000_000_000_000n, '{"tv_sec":-1000000000,"tv_nsec":0}'],
+    ];
+    const r = rows(table('t', cases.map(([ns]) => ns), []));
+    assert.ok(expText('q', r, 'native').includes(`"results":[${cases.map(([, json]) => `[${json}]`).join(',')}]`));
+    assert.equal(expText('q', r, 'native'), refQueryExp('q', r, 'native'));
+  });
   test('strings: quotes, backslash, control characters, lone surrogates, non-ASCII, empty', () => {
     const values = ['"\\/', '\u0000\u001f\u007f', '\ud800', 'x\udfffy', '😀é€', '', '\u2028', null];
     const text = data(one(col('s', 'string', values)));
