@@ -53,6 +53,8 @@ export class Table {
     for (let k = 0; k < parts.ids.length; k++) {
       this.shard(parts.ids[k], parts.isSorted).insert(src, parts.perm, parts.starts[k], parts.starts[k + 1], parts.isSorted);
     }
+    // Unsorted rows of a single shard: they move the stream on as a spread insert does.
+    if (!parts.isSorted) this.sealPassed(parts.ids);
   }
 
   /**
