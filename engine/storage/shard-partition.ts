@@ -91,8 +91,8 @@ function countingPartition(ts: BigInt64Array, shardSize: bigint, shardId: (ts: b
   }
   starts.push(n);
   // Rows already grouped by shard in shard order (a stream shuffled within hours): each shard's
-  // rows are one range of the input, copied whole; scattering them row by row through `part`
-  // cost several times as much.
+  // rows are one range of the input, copied whole (a word copy per column) rather than scattered
+  // row by row through `part`.
   if (isGrouped) return { perm: null, ids, starts, isSorted: false, part: null };
   toParts(bucket, partOf);
   let perm: Uint32Array | null = null;
