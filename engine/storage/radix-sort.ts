@@ -1,7 +1,7 @@
 // Radix sort of int64 nanosecond timestamps: no comparator and no BigInt per row. Each timestamp
 // becomes its unsigned 64-bit offset from the minimum, held as two 32-bit words, so only the bits
 // that vary are sorted on. Rows spanning less than 2^53 ns (104 days: any shard of a day) have
-// offsets exact as doubles: they are spread by their leading bits into about n/2 buckets, each
+// offsets exact as doubles: they are spread by their leading bits into n to 2n buckets, each
 // finished by an insertion sort on plain double compares (a crowded bucket is spread again by
 // the bits varying within it). Wider spans get LSD passes over both words, in digits of at most
 // 11 bits. Every step is stable: equal timestamps keep their order. Each loop sits in its own
@@ -108,7 +108,9 @@ function spread(key: Float64Array, idx: Uint32Array, outKey: Float64Array, outId
     return;
   }
   const bits = range < TWO_32 ? 32 - Math.clz32(range) : 64 - Math.clz32(Math.floor(range / TWO_32));
-  const width = Math.min(MAX_SPREAD_BITS, Math.max(1, 30 - Math.clz32(end - start)), bits);
+  // One bucket per row or so: with about two rows a bucket the insertion sort mispredicted its
+  // branches often enough to cost more than the scatter; with one, most buckets need no compare.
+  const width = Math.min(MAX_SPREAD_BITS, Math.max(1, 31 - Math.clz32(end - start)), bits);
   const counts = new Uint32Array((1 << width) + 1);
   scatterDoubles(key, idx, outKey, outIdx, start, end, min, 2 ** (width - bits), counts);
   // counts[d] now ends bucket d. Small buckets are insertion-sorted here, inline: a call per

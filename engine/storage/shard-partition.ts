@@ -81,7 +81,7 @@ function countingPartition(ts: BigInt64Array, shardSize: bigint, shardId: (ts: b
   if (buckets > MAX_BUCKETS) return null;
   const bucket = scratchI32('partition.part', n);
   const counts = new Uint32Array(buckets + 1);
-  countBuckets(shard, min, bucket, counts);
+  const isGrouped = countBuckets(shard, min, bucket, counts);
   const ids: bigint[] = [];
   const starts: number[] = [];
   const partOf = new Int32Array(buckets);
@@ -90,6 +90,10 @@ function countingPartition(ts: BigInt64Array, shardSize: bigint, shardId: (ts: b
     counts[b + 1] += counts[b];
   }
   starts.push(n);
+  // Rows already grouped by shard in shard order (a stream shuffled within hours): each shard's
+  // rows are one range of the input, copied whole (a word copy per column) rather than scattered
+  // row by row through `part`.
+  if (isGrouped) return { perm: null, ids, starts, isSorted: false, part: null };
   toParts(bucket, partOf);
   let perm: Uint32Array | null = null;
   return {
@@ -140,13 +144,21 @@ function shardsOf(words: Int32Array, size: number, shard: Float64Array): boolean
   return isSorted;
 }
 
-/** Each row's bucket (shard - min) into `bucket`, and the row count of bucket b into counts[b + 1]. */
-function countBuckets(shard: Float64Array, min: number, bucket: Int32Array, counts: Uint32Array): void {
+/**
+ * Each row's bucket (shard - min) into `bucket`, and the row count of bucket b into counts[b + 1];
+ * true when the buckets never decrease from row to row.
+ */
+function countBuckets(shard: Float64Array, min: number, bucket: Int32Array, counts: Uint32Array): boolean {
+  let isGrouped = true;
+  let prev = 0;
   for (let i = 0; i < shard.length; i++) {
     const b = shard[i] - min;
+    if (b < prev) isGrouped = false;
+    prev = b;
     bucket[i] = b;
     counts[b + 1]++;
   }
+  return isGrouped;
 }
 
 /** Stable counting placement: counts[k] holds where part k starts and is advanced past each row placed. */

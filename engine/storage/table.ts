@@ -53,6 +53,9 @@ export class Table {
     for (let k = 0; k < parts.ids.length; k++) {
       this.shard(parts.ids[k], parts.isSorted).insert(src, parts.perm, parts.starts[k], parts.starts[k + 1], parts.isSorted);
     }
+    // Unsorted rows already grouped by shard (see partitionByShard): they move the stream on as a
+    // spread insert does, so shards they left behind are sealed the same way.
+    if (!parts.isSorted) this.sealPassed(parts.ids);
   }
 
   /**

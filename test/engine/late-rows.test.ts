@@ -139,6 +139,32 @@ describe('late rows', () => {
     await db.close();
   });
 
+  it('takes unsorted inserts whose rows come shard by shard (whole ranges) like any other order', async () => {
+    const DAY = 24n * HOUR;
+    const row = (ts: bigint, k: number): Row => ({ $timestamp: ts, d: k, i: BigInt(k), s: k % 5 === 0 ? null : `s${k}`, y: 'y1' });
+    // Each insert: its rows unsorted within each day; days ascending (ranges), descending, or interleaved.
+    const CASES: [string, number[][]][] = [
+      ['days ascending', [[0, 0, 1, 1, 1, 2], [2, 2, 3], [3, 4, 4]]],
+      ['one day per insert', [[0, 0, 0], [1, 1], [0, 0]]],
+      ['days descending', [[2, 2, 1, 1, 0], [1, 0]]],
+      ['days interleaved', [[0, 1, 0, 1], [1, 2, 1]]],
+    ];
+    for (const [name, days] of CASES) {
+      for (const batchRows of [2, 1000]) {
+        const r = prng(batchRows + name.length);
+        let k = 0;
+        const batches = days.map((b) => b.map((d) => row(BASE + BigInt(d) * DAY + BigInt(Math.floor(r() * 3)) * HOUR, k++)));
+        const dir = await tempDir();
+        const db = await open(dir, batchRows);
+        await db.createTable('t', COLUMNS, { shardSize: DAY });
+        for (const b of batches) await insert(db, b);
+        assert.deepEqual(readRows(db, 't'), byTime(batches.flat()), `${name}, batchRows ${batchRows}`);
+        checkStats(db, 't');
+        await db.close();
+      }
+    }
+  });
+
   it('checkpoints pending runs as they are and compacts them after reopen', async () => {
     const r = prng(42);
     const rows = makeRows(r, 1500);
