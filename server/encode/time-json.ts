@@ -124,12 +124,7 @@ export function timeWriter(values: BigInt64Array, style: TimeStyle): TimeWriter 
         p += 11;
         const nsec = state[NSEC];
         if (nsec >= 100_000_000) {
-          const ms = Math.floor(nsec / 1_000_000);
-          const below = nsec - ms * 1_000_000;
-          const us = Math.floor(below / 1000);
-          p = threeDigits(buf, p, ms);
-          p = threeDigits(buf, p, us);
-          p = threeDigits(buf, p, below - us * 1000);
+          p = nineDigits(buf, p, nsec);
           w.pos = p;
         } else {
           w.pos = p;
@@ -165,12 +160,7 @@ export function timeWriter(values: BigInt64Array, style: TimeStyle): TimeWriter 
         let p = w.pos;
         if (nsec !== 0) {
           buf[p++] = 46; // '.'
-          const ms = Math.floor(nsec / 1_000_000);
-          const below = nsec - ms * 1_000_000;
-          const us = Math.floor(below / 1000);
-          p = threeDigits(buf, p, ms);
-          p = threeDigits(buf, p, us);
-          p = threeDigits(buf, p, below - us * 1000);
+          p = nineDigits(buf, p, nsec);
           while (buf[p - 1] === 48) p--; // trailing zeros trimmed; nsec ≠ 0 keeps a digit
         }
         buf[p++] = 90; // 'Z'
@@ -181,6 +171,16 @@ export function timeWriter(values: BigInt64Array, style: TimeStyle): TimeWriter 
 }
 
 /** Writes n (0 … 999) as three digits at p; returns the position after them. */
+/** The nine digits of 0 ≤ n < 10^9, zero-padded, as three groups of three. */
+function nineDigits(buf: Uint8Array, p: number, n: number): number {
+  const ms = Math.floor(n / 1_000_000);
+  const below = n - ms * 1_000_000;
+  const us = Math.floor(below / 1000);
+  p = threeDigits(buf, p, ms);
+  p = threeDigits(buf, p, us);
+  return threeDigits(buf, p, below - us * 1000);
+}
+
 function threeDigits(buf: Uint8Array, p: number, n: number): number {
   const hundreds = Math.floor(n / 100);
   const pair = (n - hundreds * 100) * 2;
