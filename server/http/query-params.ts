@@ -27,15 +27,7 @@ export class QueryParams {
   get(name: string): string | undefined {
     const v = this.rawValue(name);
     if (v === undefined) return undefined;
-    const spaced = v.replaceAll('+', ' ');
-    const fast = quickDecode(spaced);
-    if (fast !== undefined) return fast;
-    const bytes = percentDecodeBytes(spaced);
-    try {
-      return fatalUtf8.decode(bytes);
-    } catch {
-      throw new HttpError('BadRequest', `query parameter '${name}' is not valid UTF-8 once percent-decoded`);
-    }
+    return percentDecodeText(v.replaceAll('+', ' '), `query parameter '${name}'`);
   }
 
   /** The first value of `name` as bytes (no UTF-8 check), or undefined when absent. */
