@@ -54,16 +54,18 @@ export function permuteColumn(col: ColumnValues, perm: Uint32Array | null, start
   }
 }
 
-/**
- * dst[i] = src[perm[start + i]] for 64-bit elements, moved as pairs of 32-bit words: reading a
- * BigInt64Array element makes a BigInt, and a Float64Array may rewrite NaN payloads.
- */
+/** dst[i] = src[perm[start + i]] for 64-bit elements, moved as float64 bits (see bits64). */
 export function gather64(src: Float64Array | BigInt64Array, dst: Float64Array | BigInt64Array, perm: Uint32Array, start: number, n: number): void {
-  const from = new Int32Array(src.buffer, src.byteOffset, src.length * 2);
-  const to = new Int32Array(dst.buffer, dst.byteOffset, dst.length * 2);
-  for (let i = 0; i < n; i++) {
-    const j = perm[start + i] << 1;
-    to[i << 1] = from[j];
-    to[(i << 1) | 1] = from[j | 1];
-  }
+  const from = bits64(src);
+  const to = bits64(dst);
+  for (let i = 0; i < n; i++) to[i] = from[perm[start + i]];
+}
+
+/**
+ * The 64-bit values of `values` as float64s, to move them without a BigInt each. V8 keeps a
+ * double's bits moving it from one Float64Array to another, NaN payloads included, in every tier
+ * (only storing into a JS array rewrites them); column-bits.test.ts holds it to that.
+ */
+export function bits64(values: Float64Array | BigInt64Array): Float64Array {
+  return values instanceof Float64Array ? values : new Float64Array(values.buffer, values.byteOffset, values.length);
 }

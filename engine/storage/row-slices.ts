@@ -1,7 +1,7 @@
 // Views, concatenations and permutations of normalized rows, for merging late rows into sealed
 // batches and sorting.
 import type { NormalizedBatch } from './batch-input.js';
-import { gather64, permuteColumn } from './column-values.js';
+import { bits64, gather64, permuteColumn } from './column-values.js';
 import type { ColumnValues } from './column-values.js';
 import { scratchU32 } from './scratch.js';
 
@@ -84,13 +84,9 @@ function invert(perm: Uint32Array, inverse: Uint32Array): void {
   for (let i = 0; i < perm.length; i++) inverse[perm[i]] = i;
 }
 
-/** dst[inverse[i]] = src[i], as pairs of 32-bit words (see gather64). */
+/** dst[inverse[i]] = src[i], moved as float64 bits (see bits64). */
 function scatter64(src: Float64Array | BigInt64Array, dst: Float64Array | BigInt64Array, inverse: Uint32Array): void {
-  const from = new Int32Array(src.buffer, src.byteOffset, src.length * 2);
-  const to = new Int32Array(dst.buffer, dst.byteOffset, dst.length * 2);
-  for (let i = 0; i < inverse.length; i++) {
-    const j = inverse[i] << 1;
-    to[j] = from[i << 1];
-    to[j | 1] = from[(i << 1) | 1];
-  }
+  const from = bits64(src);
+  const to = bits64(dst);
+  for (let i = 0; i < inverse.length; i++) to[inverse[i]] = from[i];
 }

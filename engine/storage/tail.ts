@@ -7,7 +7,7 @@
 // are appended. A tail takes rows of any time (late rows included) and sorts them when sealed.
 import { sortPermutation } from './sort-permutation.js';
 import type { NormalizedBatch } from './batch-input.js';
-import { permuteColumn } from './column-values.js';
+import { bits64, permuteColumn } from './column-values.js';
 import type { ColumnValues } from './column-values.js';
 import { permuteRows } from './row-slices.js';
 import type { TableLayout } from './table-layout.js';
@@ -33,12 +33,12 @@ export class Tail {
   minTs = 0n;
   /** True once late rows came in: such a tail's size says nothing about the in-order stream. */
   private hasLate = false;
-  /** Int32 views of `ts` (index 0) and of each 64-bit column (c + 1; null for other types). */
-  private words: (Int32Array | null)[];
+  /** Float64 views of `ts` (index 0) and of each 64-bit column (c + 1; null for other types). */
+  private bits: (Float64Array | null)[];
 
   constructor(private readonly layout: TableLayout) {
     this.columns = this.emptyColumns();
-    this.words = this.wordViews();
+    this.bits = this.bitViews();
   }
 
   /**
@@ -46,7 +46,7 @@ export class Tail {
    * `min` is their earliest timestamp and `isSorted` says whether they are in time order. Late
    * rows (`isLate`: older than the shard's sealed data) trickle in, so their tail grows by
    * doubling from their size instead of taking the in-order stream's size hint at once. 64-bit
-   * values move as 32-bit word pairs through views made once per insert (`src`) and once per
+   * values move as raw float64 bits through views made once per insert (`src`) and once per
    * allocation (the tail's own): an insert spread over hundreds of shards appends a few dozen rows
    * to each, where making views per call cost more than the copying.
    */
@@ -61,10 +61,10 @@ export class Tail {
     this.reserve(this.length + n, isLate);
     const at = this.length;
     for (let c = 0; c <= this.columns.length; c++) {
-      const to = this.words[c];
+      const to = this.bits[c];
       if (to !== null) {
         if (n <= FEW_ROWS) copyFew(c === 0 ? batch.ts : (batch.columns[c - 1].values as Numeric), c === 0 ? this.ts : (this.columns[c - 1].values as Numeric), perm, start, end, at);
-        else copyWords(src.words(c)!, to, perm, start, end, at);
+        else copyBits(src.bits(c)!, to, perm, start, end, at);
       }
       if (c === 0) continue;
       const dst = this.columns[c - 1];
@@ -111,10 +111,10 @@ export class Tail {
     const live = tails.map((t) => t ?? sink!);
     const pos = new Int32Array(live.length);
     for (let c = 0; c <= src.batch.columns.length; c++) {
-      const from = src.words(c);
+      const from = src.bits(c);
       if (from !== null) {
-        for (let k = 0; k < live.length; k++) pos[k] = live[k].length << 1;
-        scatterWords(from, part, live.map((t) => t.words[c]!), pos);
+        for (let k = 0; k < live.length; k++) pos[k] = live[k].length;
+        scatterBits(from, part, live.map((t) => t.bits[c]!), pos);
       }
       if (c === 0) continue;
       const col = src.batch.columns[c - 1];
@@ -169,7 +169,7 @@ export class Tail {
     this.capacity = 0;
     this.ts = new BigInt64Array(0);
     this.columns = this.emptyColumns();
-    this.words = this.wordViews();
+    this.bits = this.bitViews();
     this.isSorted = true;
     return rows;
   }
@@ -198,11 +198,11 @@ export class Tail {
       }
     }
     this.capacity = capacity;
-    this.words = this.wordViews();
+    this.bits = this.bitViews();
   }
 
-  private wordViews(): (Int32Array | null)[] {
-    return [words64(this.ts), ...this.columns.map((c) => (c.type === 'DOUBLE' || c.type === 'INT64' || c.type === 'TIMESTAMP' ? words64(c.values) : null))];
+  private bitViews(): (Float64Array | null)[] {
+    return [bits64(this.ts), ...this.columns.map((c) => (c.type === 'DOUBLE' || c.type === 'INT64' || c.type === 'TIMESTAMP' ? bits64(c.values) : null))];
   }
 
   private emptyColumns(): TailColumn[] {
@@ -213,14 +213,27 @@ export class Tail {
 }
 
 /**
- * An insert's rows with Int32 views of `ts` (column 0) and of each 64-bit column (c + 1; null for
- * other types), each made on first use and kept for the rest of the insert. Appends of a few rows
- * (late single-row inserts) never ask for them: making five views cost more than the insert.
+ * An insert's rows with views of `ts` (column 0) and of each 64-bit column (c + 1; null for other
+ * types): Int32 word pairs for comparing timestamps, float64 bits for moving values. Each is made
+ * on first use and kept for the rest of the insert. Appends of a few rows (late single-row
+ * inserts) never ask for them: making five views cost more than the insert.
  */
 export class SourceRows {
   private readonly views: (Int32Array | null | undefined)[] = [];
+  private readonly bitViews: (Float64Array | null | undefined)[] = [];
 
   constructor(readonly batch: NormalizedBatch) {}
+
+  /** The float64 view of column c (0 = ts), or null when it does not hold 64-bit values. */
+  bits(c: number): Float64Array | null {
+    let v = this.bitViews[c];
+    if (v === undefined) {
+      const col = c === 0 ? null : this.batch.columns[c - 1];
+      v = c === 0 ? bits64(this.batch.ts) : col!.type === 'DOUBLE' || col!.type === 'INT64' || col!.type === 'TIMESTAMP' ? bits64(col!.values) : null;
+      this.bitViews[c] = v;
+    }
+    return v;
+  }
 
   /** The words of column c (0 = ts), or null when it does not hold 64-bit values. */
   words(c: number): Int32Array | null {
@@ -243,6 +256,7 @@ function words64(values: Numeric): Int32Array {
   return new Int32Array(values.buffer, values.byteOffset, values.length * 2);
 }
 
+
 /** Appends of up to this many rows copy values one by one rather than through word views. */
 const FEW_ROWS = 4;
 
@@ -255,15 +269,11 @@ function copyFew(from: Numeric, to: Numeric, perm: Uint32Array | null, start: nu
   for (let i = start; i < end; i++) (to as Float64Array)[at + i - start] = (from as Float64Array)[perm === null ? i : perm[i]];
 }
 
-/** Word pair i of `from` to the pair at pos[part[i]] / 2 of to[part[i]], advancing it. */
-function scatterWords(from: Int32Array, part: Int32Array, to: readonly Int32Array[], pos: Int32Array): void {
+/** Value i of `from` to value pos[part[i]] of to[part[i]], advancing it. */
+function scatterBits(from: Float64Array, part: Int32Array, to: readonly Float64Array[], pos: Int32Array): void {
   for (let i = 0; i < part.length; i++) {
     const k = part[i];
-    const dst = to[k];
-    const p = pos[k];
-    dst[p] = from[i << 1];
-    dst[p + 1] = from[(i << 1) | 1];
-    pos[k] = p + 2;
+    to[k][pos[k]++] = from[i];
   }
 }
 
@@ -275,18 +285,12 @@ function scatterBytes(from: Uint8Array, part: Int32Array, to: readonly Uint8Arra
   }
 }
 
-/** Rows [start, end) of `from` (through `perm` when given) into `to` from row `at`, as word pairs. */
-function copyWords(from: Int32Array, to: Int32Array, perm: Uint32Array | null, start: number, end: number, at: number): void {
-  let k = at << 1;
+/** Rows [start, end) of `from` (through `perm` when given) into `to` from row `at`. */
+function copyBits(from: Float64Array, to: Float64Array, perm: Uint32Array | null, start: number, end: number, at: number): void {
   if (perm === null) {
-    if (end - start > 64) { to.set(from.subarray(start << 1, end << 1), k); return; }
-    for (let j = start << 1, stop = end << 1; j < stop; j++) to[k++] = from[j];
+    if (end - start > 64) { to.set(from.subarray(start, end), at); return; }
+    for (let i = start; i < end; i++) to[at++] = from[i];
     return;
   }
-  for (let i = start; i < end; i++) {
-    const j = perm[i] << 1;
-    to[k] = from[j];
-    to[k + 1] = from[j + 1];
-    k += 2;
-  }
+  for (let i = start; i < end; i++) to[at++] = from[perm[i]];
 }
