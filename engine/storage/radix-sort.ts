@@ -25,9 +25,7 @@ const MAX_DIGIT_BITS = 11;
 export function radixSort(ts: BigInt64Array, rows: Uint32Array | null): Uint32Array {
   const n = rows === null ? ts.length : rows.length;
   const words = new Int32Array(ts.buffer, ts.byteOffset, ts.length * 2);
-  const idx = scratchU32('radix.idx', n);
-  if (rows === null) identity(idx); else idx.set(rows);
-  const minLo = bounds(words, idx);
+  const minLo = bounds(words, rows, n);
   const minHi = boundHi[0];
   const span = (boundHi[1] - minHi) * TWO_32 + (boundLo - minLo);
   if (span < 2 ** 53) {
@@ -35,10 +33,12 @@ export function radixSort(ts: BigInt64Array, rows: Uint32Array | null): Uint32Ar
     const key = scratchF64('radix.key', n);
     const outKey = scratchF64('radix.outKey', n);
     const outIdx = new Uint32Array(n);
-    doubleOffsets(words, idx, minHi, minLo, key);
-    spread(key, idx, outKey, outIdx, 0, n, span);
+    doubleOffsets(words, rows, minHi, minLo, key);
+    spread(key, rows, outKey, outIdx, 0, n, span);
     return outIdx;
   }
+  const idx = scratchU32('radix.idx', n);
+  if (rows === null) identity(idx); else idx.set(rows);
   const keyLo = scratchU32('radix.keyLo', n);
   const keyHi = scratchU32('radix.keyHi', n);
   const orHi = offsets(words, idx, minHi, minLo, keyLo, keyHi);
@@ -54,14 +54,17 @@ function identity(idx: Uint32Array): void {
 const boundHi = new Int32Array(2);
 let boundLo = 0;
 
-/** The least and greatest timestamp of rows `idx`: returns the least's low word; see boundHi. Low words have their sign flipped (they compare as unsigned). */
-function bounds(words: Int32Array, idx: Uint32Array): number {
+/**
+ * The least and greatest timestamp of the first n `rows` (rows 0..n-1 when null): returns the
+ * least's low word; see boundHi. Low words have their sign flipped (they compare as unsigned).
+ */
+function bounds(words: Int32Array, rows: Uint32Array | null, n: number): number {
   let minHi = 0x7fffffff;
   let minLo = 0x7fffffff;
   let maxHi = -0x80000000;
   let maxLo = -0x80000000;
-  for (let k = 0; k < idx.length; k++) {
-    const i = idx[k];
+  for (let k = 0; k < n; k++) {
+    const i = rows === null ? k : rows[k];
     const hi = words[(i << 1) | 1];
     const lo = words[i << 1] ^ SIGN;
     if (hi < minHi || (hi === minHi && lo < minLo)) { minHi = hi; minLo = lo; }
@@ -74,9 +77,9 @@ function bounds(words: Int32Array, idx: Uint32Array): number {
 }
 
 /** Each row's offset from the minimum as a double (exact: the caller checked the span). */
-function doubleOffsets(words: Int32Array, idx: Uint32Array, minHi: number, minLo: number, key: Float64Array): void {
-  for (let k = 0; k < idx.length; k++) {
-    const i = idx[k];
+function doubleOffsets(words: Int32Array, rows: Uint32Array | null, minHi: number, minLo: number, key: Float64Array): void {
+  for (let k = 0; k < key.length; k++) {
+    const i = rows === null ? k : rows[k];
     key[k] = (words[(i << 1) | 1] - minHi) * TWO_32 + ((words[i << 1] ^ SIGN) - minLo);
   }
 }
@@ -97,42 +100,53 @@ function offsets(words: Int32Array, idx: Uint32Array, minHi: number, minLo: numb
 
 /**
  * Sorts rows [start, end) of key/idx into outKey/outIdx (the same positions); key/idx become
- * scratch. `known`: the keys' range when they start at 0 (the first call knows it), else -1.
+ * scratch. `idx` null: row k is row k (the first call, on all rows). `known`: the keys' range when
+ * they start at 0 (the first call knows it), else -1.
  */
-function spread(key: Float64Array, idx: Uint32Array, outKey: Float64Array, outIdx: Uint32Array, start: number, end: number, known: number): void {
+function spread(key: Float64Array, idx: Uint32Array | null, outKey: Float64Array, outIdx: Uint32Array, start: number, end: number, known: number): void {
   const min = known >= 0 ? 0 : rangeMin(key, start, end);
   const range = known >= 0 ? known : rangeMax(key, start, end) - min;
   if (range === 0) {
     outKey.set(key.subarray(start, end), start);
-    outIdx.set(idx.subarray(start, end), start);
+    if (idx === null) for (let k = start; k < end; k++) outIdx[k] = k;
+    else outIdx.set(idx.subarray(start, end), start);
     return;
   }
   const bits = range < TWO_32 ? 32 - Math.clz32(range) : 64 - Math.clz32(Math.floor(range / TWO_32));
-  // One bucket per row or so: with about two rows a bucket the insertion sort mispredicted its
-  // branches often enough to cost more than the scatter; with one, most buckets need no compare.
-  const width = Math.min(MAX_SPREAD_BITS, Math.max(1, 31 - Math.clz32(end - start)), bits);
+  // About one bucket per row: with two or more the insertion sort mispredicted its branches
+  // often enough to cost more than the wider scatter; with one, most rows need no move.
+  const width = Math.min(MAX_SPREAD_BITS, 32 - Math.clz32(end - start), bits);
   const counts = new Uint32Array((1 << width) + 1);
-  scatterDoubles(key, idx, outKey, outIdx, start, end, min, 2 ** (width - bits), counts);
-  // counts[d] now ends bucket d. Small buckets are insertion-sorted here, inline: a call per
-  // bucket of two or three rows cost more than the sorting.
-  for (let d = 0, from = start; d < 1 << width; d++) {
-    const to = counts[d];
-    if (to - from > SMALL) {
-      key.set(outKey.subarray(from, to), from);
-      idx.set(outIdx.subarray(from, to), from);
-      spread(key, idx, outKey, outIdx, from, to, -1);
-    } else {
-      for (let k = from + 1; k < to; k++) {
-        const v = outKey[k];
-        if (outKey[k - 1] <= v) continue;
-        const i = outIdx[k];
-        let j = k - 1;
-        do { outKey[j + 1] = outKey[j]; outIdx[j + 1] = outIdx[j]; j--; } while (j >= from && outKey[j] > v);
-        outKey[j + 1] = v;
-        outIdx[j + 1] = i;
+  const digits = scratchU32('radix.digits', end - start);
+  const crowded = scatterDoubles(key, idx, outKey, outIdx, start, end, min, 2 ** (width - bits), counts, digits);
+  // counts[d] now ends bucket d. Crowded buckets (many equal or clustered times) are spread again
+  // on the bits varying within them; the rest are finished by one insertion pass over all rows,
+  // which moves a row only within its bucket since the buckets are already in order.
+  if (crowded > SMALL) {
+    const rows = idx ?? scratchU32('radix.idx', key.length);
+    for (let d = 0, from = start; d < 1 << width; d++) {
+      const to = counts[d];
+      if (to - from > SMALL) {
+        key.set(outKey.subarray(from, to), from);
+        rows.set(outIdx.subarray(from, to), from);
+        spread(key, rows, outKey, outIdx, from, to, -1);
       }
+      from = to;
     }
-    from = to;
+  }
+  insertionPass(outKey, outIdx, start, end);
+}
+
+/** Insertion sort of rows [start, end) of key/idx, stable; cheap when each row is near its place. */
+function insertionPass(key: Float64Array, idx: Uint32Array, start: number, end: number): void {
+  for (let k = start + 1; k < end; k++) {
+    const v = key[k];
+    if (key[k - 1] <= v) continue;
+    const i = idx[k];
+    let j = k - 1;
+    do { key[j + 1] = key[j]; idx[j + 1] = idx[j]; j--; } while (j >= start && key[j] > v);
+    key[j + 1] = v;
+    idx[j + 1] = i;
   }
 }
 
@@ -148,19 +162,32 @@ function rangeMax(key: Float64Array, start: number, end: number): number {
   return max;
 }
 
-/** Stable counting scatter of rows [start, end) by floor((key - min) * scale); counts has a slot per bucket + 1. */
+/**
+ * Stable counting scatter of rows [start, end) by floor((key - min) * scale), each row's bucket
+ * computed once into `digits`; counts has a slot per bucket + 1. Returns the largest bucket's size.
+ */
 function scatterDoubles(
-  key: Float64Array, idx: Uint32Array, outKey: Float64Array, outIdx: Uint32Array, start: number, end: number,
-  min: number, scale: number, counts: Uint32Array,
-): void {
-  for (let k = start; k < end; k++) counts[Math.floor((key[k] - min) * scale) + 1]++;
-  counts[0] = start;
-  for (let d = 1; d < counts.length; d++) counts[d] += counts[d - 1];
+  key: Float64Array, idx: Uint32Array | null, outKey: Float64Array, outIdx: Uint32Array, start: number, end: number,
+  min: number, scale: number, counts: Uint32Array, digits: Uint32Array,
+): number {
   for (let k = start; k < end; k++) {
-    const p = counts[Math.floor((key[k] - min) * scale)]++;
-    outKey[p] = key[k];
-    outIdx[p] = idx[k];
+    const d = Math.floor((key[k] - min) * scale);
+    digits[k - start] = d;
+    counts[d + 1]++;
   }
+  let crowded = 0;
+  counts[0] = start;
+  for (let d = 1; d < counts.length; d++) {
+    const c = counts[d];
+    if (c > crowded) crowded = c;
+    counts[d] = c + counts[d - 1];
+  }
+  for (let k = start; k < end; k++) {
+    const p = counts[digits[k - start]]++;
+    outKey[p] = key[k];
+    outIdx[p] = idx === null ? k : idx[k];
+  }
+  return crowded;
 }
 
 /** LSD passes over the low `bits` bits; returns the sorted row numbers (in `idx` or `outIdx`). */
