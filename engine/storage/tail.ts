@@ -179,7 +179,7 @@ export class Tail {
     if (rows <= this.capacity) return;
     const { batchRows, tailRowsHint } = this.layout;
     const hint = isLate ? MIN_ROWS : Math.max(MIN_ROWS, tailRowsHint + (tailRowsHint >> 6));
-    const wanted = this.capacity === 0 ? (process.env.HACK ? batchRows : hint) : this.capacity * 2;
+    const wanted = this.capacity === 0 ? hint : this.capacity * 2;
     const capacity = Math.max(rows, Math.min(batchRows, wanted));
     const n = this.length;
     const ts = new BigInt64Array(capacity);
