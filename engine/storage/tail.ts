@@ -10,6 +10,7 @@ import type { NormalizedBatch } from './batch-input.js';
 import { bits64, permuteColumn } from './column-values.js';
 import type { ColumnValues } from './column-values.js';
 import { permuteRows } from './row-slices.js';
+import { firstLater, mergeOrder, moveMerged, moveMergedBytes, moveMergedList, rowOrder } from './tail-merge.js';
 import type { TableLayout } from './table-layout.js';
 
 type Numeric = Float64Array | BigInt64Array;
@@ -33,6 +34,8 @@ export class Tail {
   minTs = 0n;
   /** True once late rows came in: such a tail's size says nothing about the in-order stream. */
   private hasLate = false;
+  /** True once sorted() handed out views of the buffers: rows written so far must not change. */
+  private isShared = false;
   /** Float64 views of `ts` (index 0) and of each 64-bit column (c + 1; null for other types). */
   private bits: (Float64Array | null)[];
 
@@ -55,7 +58,9 @@ export class Tail {
     if (n <= 0) return;
     const batch = src.batch;
     const firstRow = perm === null ? start : perm[start];
-    if (!isSorted || (this.length > 0 && batch.ts[firstRow] < this.ts[this.length - 1])) this.isSorted = false;
+    const isInOrder = isSorted && (this.length === 0 || batch.ts[firstRow] >= this.ts[this.length - 1]);
+    if (!isInOrder && this.isSorted && n >= MERGE_ROWS && this.mergeIn(src, perm, start, end, min, isLate)) return;
+    if (!isInOrder) this.isSorted = false;
     if (this.length === 0 || min < this.minTs) this.minTs = min;
     if (isLate) this.hasLate = true;
     this.reserve(this.length + n, isLate);
@@ -82,6 +87,40 @@ export class Tail {
       }
     }
     this.length += n;
+  }
+
+  /**
+   * Appends rows out of order with a sorted tail's end and keeps it sorted (tail-merge.ts): the
+   * rows are sorted and merged in, moving only the tail rows later than their earliest. Returns
+   * false, having done nothing, when that would move more tail rows than it appends.
+   */
+  private mergeIn(src: SourceRows, perm: Uint32Array | null, start: number, end: number, min: bigint, isLate: boolean): boolean {
+    const n = end - start;
+    const batch = src.batch;
+    const order = rowOrder(batch.ts, perm, start, end);
+    const len = this.length;
+    const p = firstLater(this.ts, len, batch.ts[order[0]]);
+    if (len - p > n) return false;
+    if (len === 0 || min < this.minTs) this.minTs = min;
+    if (isLate) this.hasLate = true;
+    // Rows a reader holds must not change: rows from p move, so the tail takes fresh buffers.
+    this.reserve(len + n, isLate, this.isShared && p < len);
+    const take = mergeOrder(this.ts, p, len, batch.ts, order);
+    for (let c = 0; c <= this.columns.length; c++) {
+      const to = this.bits[c];
+      if (to !== null) moveMerged(to, src.bits(c)!, take, p, len);
+      if (c === 0) continue;
+      const dst = this.columns[c - 1];
+      const col = batch.columns[c - 1];
+      if (dst.type === 'DOUBLE' || dst.type === 'INT64' || dst.type === 'TIMESTAMP') {
+        const nulls = (col as { nulls: Uint8Array | null }).nulls;
+        if (nulls !== null || dst.nulls !== null) moveMergedBytes(this.nullsOf(c - 1), nulls, take, p, len);
+      } else {
+        moveMergedList(dst.values as unknown[], col.values as readonly unknown[], take, p, len);
+      }
+    }
+    this.length = len + n;
+    return true;
   }
 
   /**
@@ -149,6 +188,7 @@ export class Tail {
         : { type: col.type, values: col.values.slice(0, n) }) as ColumnValues),
     };
     const perm = this.isSorted ? null : sortPermutation(rows.ts);
+    if (perm === null) this.isShared = true;
     return perm === null ? rows : permuteRows(rows, perm);
   }
 
@@ -171,12 +211,16 @@ export class Tail {
     this.columns = this.emptyColumns();
     this.bits = this.bitViews();
     this.isSorted = true;
+    this.isShared = false;
     return rows;
   }
 
-  /** Grows the buffers to hold `rows` rows: first to the hinted size, then by doubling. */
-  private reserve(rows: number, isLate: boolean): void {
-    if (rows <= this.capacity) return;
+  /**
+   * Grows the buffers to hold `rows` rows: first to the hinted size, then by doubling. `isFresh`:
+   * new buffers even when the rows fit (readers hold views of these).
+   */
+  private reserve(rows: number, isLate: boolean, isFresh = false): void {
+    if (rows <= this.capacity && !isFresh) return;
     const { batchRows, tailRowsHint } = this.layout;
     const hint = isLate ? MIN_ROWS : Math.max(MIN_ROWS, tailRowsHint + (tailRowsHint >> 6));
     const wanted = this.capacity === 0 ? hint : this.capacity * 2;
@@ -199,6 +243,7 @@ export class Tail {
     }
     this.capacity = capacity;
     this.bits = this.bitViews();
+    this.isShared = false;
   }
 
   private bitViews(): (Float64Array | null)[] {
@@ -256,6 +301,9 @@ function words64(values: Numeric): Int32Array {
   return new Int32Array(values.buffer, values.byteOffset, values.length * 2);
 }
 
+
+/** Appends of fewer rows than this that are out of order just mark the tail unsorted. */
+const MERGE_ROWS = 64;
 
 /** Appends of up to this many rows copy values one by one rather than through word views. */
 const FEW_ROWS = 4;

@@ -58,7 +58,6 @@ export function readRows(db: Database, table: string, from = MIN_TS, to = MAX_TS
 
 /** The batches of a scan with their rows decoded (see readRows for the checks made). */
 export function readBatches(db: Database, table: string, from = MIN_TS, to = MAX_TS): { view: BatchView; rows: Row[] }[] {
-  const { columns } = db.describeTable(table);
   const out: { view: BatchView; rows: Row[] }[] = [];
   let previousMax: bigint | null = null;
   for (const view of db.scan(table, from, to)) {
@@ -68,20 +67,26 @@ export function readBatches(db: Database, table: string, from = MIN_TS, to = MAX
     assert.equal(view.maxTs, view.ts[view.rowCount - 1]);
     if (previousMax !== null) assert.ok(previousMax <= view.minTs, `batches overlap: ${previousMax} > ${view.minTs}`);
     previousMax = view.maxTs;
-    const tsVector = columnVector(view, 0, 'TIMESTAMP') as { values: BigInt64Array };
-    const vectors = columns.map((c, i) => columnVector(view, i + 1, c.type));
-    const rows: Row[] = [];
-    for (let r = 0; r < view.rowCount; r++) {
-      const ts = tsVector.values[r];
-      assert.equal(ts, view.ts[r]);
-      if (r > 0) assert.ok(view.ts[r - 1] <= ts, 'batch not sorted by $timestamp');
-      const row: Row = { $timestamp: ts };
-      columns.forEach((c, i) => { row[c.name] = cell(vectors[i], r); });
-      rows.push(row);
-    }
-    out.push({ view, rows });
+    out.push({ view, rows: decodeView(db, view, table) });
   }
   return out;
+}
+
+/** The rows of one batch of `table`, checking that its timestamps are sorted and agree with `ts`. */
+export function decodeView(db: Database, view: BatchView, table = 't'): Row[] {
+  const { columns } = db.describeTable(table);
+  const tsVector = columnVector(view, 0, 'TIMESTAMP') as { values: BigInt64Array };
+  const vectors = columns.map((c, i) => columnVector(view, i + 1, c.type));
+  const rows: Row[] = [];
+  for (let r = 0; r < view.rowCount; r++) {
+    const ts = tsVector.values[r];
+    assert.equal(ts, view.ts[r]);
+    if (r > 0) assert.ok(view.ts[r - 1] <= ts, 'batch not sorted by $timestamp');
+    const row: Row = { $timestamp: ts };
+    columns.forEach((c, i) => { row[c.name] = cell(vectors[i], r); });
+    rows.push(row);
+  }
+  return rows;
 }
 
 /** Asserts that every batch's statistics match a recomputation from its values. */

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { catalogOf, Database } from '../../engine/database.js';
 import type { ColumnDef } from '../../engine/types.js';
-import { checkStats, prng, readRows, tempDir } from './helpers.js';
+import { checkStats, decodeView, prng, readBatches, readRows, tempDir } from './helpers.js';
 import type { Row } from './helpers.js';
 
 const HOUR = 3_600_000_000_000n;
@@ -209,6 +209,46 @@ describe('late rows', () => {
     }
     assert.equal(before.length, 500);
     await db.close();
+  });
+
+  it('merges inserts that overlap a sorted tail\'s end into it, leaving the rows a reader holds as they were', async () => {
+    // Tails of up to 4,000 rows: each insert (≥ 64 rows, in any order) overlaps the end of what
+    // came before, so it is merged into the tail; reads between inserts hold views of the tail.
+    for (let seed = 1; seed <= 3; seed++) {
+      const r = prng(seed * 104729);
+      const rows = byTime(makeRows(r, 3000));
+      // Consecutive time ranges; neighbours trade their 10 closest rows (the later range's
+      // earliest arrive early, the earlier range's latest arrive late), then each is shuffled.
+      const ranges: Row[][] = [];
+      for (let at = 0; at < rows.length;) {
+        const size = 64 + Math.floor(r() * 300);
+        ranges.push(rows.slice(at, at + size));
+        at += size;
+      }
+      for (let k = 1; k < ranges.length; k++) {
+        const prev = ranges[k - 1];
+        const next = ranges[k];
+        const late = prev.splice(prev.length - 10, 10);
+        const early = next.splice(0, 10);
+        prev.push(...early);
+        next.unshift(...late);
+      }
+      const batches = ranges.map((b) => b.map((row) => ({ row, key: r() })).sort((a, b2) => a.key - b2.key).map((x) => x.row));
+      const db = await open(await tempDir(), 4000);
+      await db.createTable('t', COLUMNS, { shardSize: 24n * 30n * HOUR });
+      const held: { rows: Row[]; views: ReturnType<typeof readBatches> }[] = [];
+      for (const b of batches) {
+        await insert(db, b);
+        if (r() < 0.5) { const views = readBatches(db, 't'); held.push({ rows: views.flatMap((v) => v.rows), views }); }
+      }
+      assert.deepEqual(readRows(db, 't'), byTime(batches.flat()), `seed ${seed}`);
+      checkStats(db, 't');
+      for (const h of held) {
+        const again = h.views.flatMap((v) => decodeView(db, v.view));
+        assert.deepEqual(again, h.rows, `seed ${seed}: a view held by a reader changed`);
+      }
+      await db.close();
+    }
   });
 
   it('puts rows next to shard edges into the right shard, far from 1970 too', async () => {
