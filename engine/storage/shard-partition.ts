@@ -25,6 +25,7 @@ export interface ShardParts {
 }
 
 const TWO_32 = 4294967296;
+const SIGN = 0x80000000;
 /** Shard ids in doubles are exact only while shards are this long or longer. */
 const MIN_FAST_SHARD = 1n << 24n;
 /** A counting sort over more distinct shards than this falls back to a full sort. */
@@ -36,11 +37,25 @@ export function partitionByShard(ts: BigInt64Array, shardSize: bigint, shardId: 
   const n = ts.length;
   // One row (late single-row inserts): nothing to sort or search.
   if (n === 1) return { perm: null, ids: [shardId(ts[0])], starts: [0, 1], isSorted: true, part: null };
-  if (shardSize >= MIN_FAST_SHARD) {
+  // One pass finds order and bounds: sorted rows are cut by binary search below, and rows in one
+  // shard, or in two with every row of the first before any of the second (a stream shuffled
+  // within hours), need no shard computed per row.
+  const words = new Int32Array(ts.buffer, ts.byteOffset, n * 2);
+  const isInOrder = orderAndBounds(words);
+  if (!isInOrder) {
+    const first = shardId(ts[boundRows[0]]);
+    const last = shardId(ts[boundRows[1]]);
+    if (first === last) return { perm: null, ids: [first], starts: [0, n], isSorted: false, part: null };
+    if (last === first + 1n) {
+      const split = groupedSplit(words, last * shardSize);
+      if (split >= 0) return { perm: null, ids: [first, last], starts: [0, split, n], isSorted: false, part: null };
+    }
+  }
+  if (!isInOrder && shardSize >= MIN_FAST_SHARD) {
     const parts = countingPartition(ts, shardSize, shardId);
     if (parts !== null) return parts;
   }
-  const perm = sortPermutation(ts);
+  const perm = isInOrder ? null : sortPermutation(ts);
   const sorted = perm === null ? ts : BigInt64Array.from(perm, (i) => ts[i]);
   const ids: bigint[] = [];
   const starts: number[] = [];
@@ -106,6 +121,51 @@ function countingPartition(ts: BigInt64Array, shardSize: bigint, shardId: (ts: b
     },
     ids, starts, isSorted: false, part: bucket,
   };
+}
+
+/** The rows holding the least and the greatest timestamp, found by orderAndBounds(). */
+const boundRows = new Int32Array(2);
+
+/** Whether the timestamps (as word pairs) never decrease; sets boundRows. */
+function orderAndBounds(words: Int32Array): boolean {
+  let isSorted = true;
+  let minHi = words[1];
+  let minLo = words[0] ^ SIGN;
+  let maxHi = minHi;
+  let maxLo = minLo;
+  let minRow = 0;
+  let maxRow = 0;
+  for (let i = 1, n = words.length >> 1; i < n; i++) {
+    const hi = words[(i << 1) | 1];
+    const lo = words[i << 1] ^ SIGN;
+    if (hi > maxHi || (hi === maxHi && lo >= maxLo)) { maxHi = hi; maxLo = lo; maxRow = i; continue; }
+    isSorted = false;
+    if (hi < minHi || (hi === minHi && lo < minLo)) { minHi = hi; minLo = lo; minRow = i; }
+  }
+  boundRows[0] = minRow;
+  boundRows[1] = maxRow;
+  return isSorted;
+}
+
+/**
+ * Where rows start being at or after `edge`, when every earlier row is before it and every later
+ * one at or after it; -1 otherwise.
+ */
+function groupedSplit(words: Int32Array, edge: bigint): number {
+  const eHi = Number(edge >> 32n);
+  const eLo = Number(edge & 0xffffffffn) ^ SIGN;
+  const n = words.length >> 1;
+  let i = 0;
+  while (i < n) {
+    const hi = words[(i << 1) | 1];
+    if (hi > eHi || (hi === eHi && (words[i << 1] ^ SIGN) >= eLo)) break;
+    i++;
+  }
+  for (let k = i; k < n; k++) {
+    const hi = words[(k << 1) | 1];
+    if (hi < eHi || (hi === eHi && (words[k << 1] ^ SIGN) < eLo)) return -1;
+  }
+  return i;
 }
 
 // The loops of countingPartition live in functions of their own: a loop optimized while it runs

@@ -258,11 +258,19 @@ describe('late rows', () => {
     await db.createTable('t', [{ name: 'i', type: 'INT64' }], { shardSize: size });
     const edges = [-3n * size, 0n, 20_000n * size, 100_000n * size]; // the last near 2^63 (year 2243)
     const ts: bigint[] = [];
-    // One insert per edge, out of order: its rows span two shards, the fast grouping's case.
+    // Per edge, inserts out of order whose rows span two shards: mixed (the counting path),
+    // grouped by shard (each side unsorted: cut at the edge without a shard per row), and all
+    // on one side of the edge.
     for (const e of edges) {
-      const near = [e + 1000n, e - 1n, e + 1n, e, e - 1000n, e - 2048n, e + 2047n];
-      ts.push(...near);
-      await db.insert('t', { $timestamp: BigInt64Array.from(near), i: near.map((_, k) => BigInt(k)) });
+      for (const near of [
+        [e + 1000n, e - 1n, e + 1n, e, e - 1000n, e - 2048n, e + 2047n],
+        [e - 1n, e - 1000n, e - 2048n, e + 1n, e, e + 2047n],
+        [e + 5n, e, e + 3n],
+        [e - 5n, e - 1n, e - 3n],
+      ]) {
+        ts.push(...near);
+        await db.insert('t', { $timestamp: BigInt64Array.from(near), i: near.map((_, k) => BigInt(k)) });
+      }
     }
     const shardOf = (t: bigint): bigint => (t >= 0n ? t / size : -((-t - 1n) / size) - 1n);
     for (const v of catalogOf(db).table('t')!.allBatches()) assert.equal(shardOf(v.minTs), shardOf(v.maxTs), `batch ${v.minTs}..${v.maxTs} spans two shards`);
