@@ -45,10 +45,15 @@ export function firstLater(ts: BigInt64Array, n: number, t: bigint): number {
 
 /**
  * The stable merge of tail rows [p, len) with source rows `order` (both in time order): entry k
- * says what lands at tail row p + k, a source row when >= 0, or tail row p + (-entry - 1).
- * Tail rows win ties. Valid until the next call.
+ * of `take` says what lands at tail row p + k, a source row when >= 0, or tail row p + (-entry - 1);
+ * from entry `mixed` on, all are source rows. Tail rows win ties. Valid until the next call.
  */
-export function mergeOrder(tailTs: BigInt64Array, p: number, len: number, srcTs: BigInt64Array, order: Uint32Array): Int32Array {
+export interface Merge {
+  readonly take: Int32Array;
+  readonly mixed: number;
+}
+
+export function mergeOrder(tailTs: BigInt64Array, p: number, len: number, srcTs: BigInt64Array, order: Uint32Array): Merge {
   const take = scratchI32('merge.take', len - p + order.length);
   const a = new Int32Array(tailTs.buffer, tailTs.byteOffset, len * 2);
   const b = new Int32Array(srcTs.buffer, srcTs.byteOffset, srcTs.length * 2);
@@ -63,22 +68,24 @@ export function mergeOrder(tailTs: BigInt64Array, p: number, len: number, srcTs:
     if (sh < th || (sh === th && (b[s << 1] ^ SIGN) < (a[i << 1] ^ SIGN))) { take[k++] = s; j++; } else { take[k++] = p - 1 - i; i++; }
   }
   while (i < len) { take[k++] = p - 1 - i; i++; }
+  const mixed = k;
   while (j < order.length) take[k++] = order[j++];
-  return take;
+  return { take, mixed };
 }
 
-/** Rows [p, p + take.length) of `to` as `take` says, from `from` (source rows) or to's own rows from p. */
-export function moveMerged(to: Float64Array, from: Float64Array, take: Int32Array, p: number, len: number): void {
+/** Rows [p, p + take.length) of `to` as the merge says, from `from` (source rows) or to's own rows from p. */
+export function moveMerged(to: Float64Array, from: Float64Array, { take, mixed }: Merge, p: number, len: number): void {
   const old = scratchF64('merge.old', len - p);
   old.set(to.subarray(p, len));
-  for (let k = 0; k < take.length; k++) {
+  for (let k = 0; k < mixed; k++) {
     const t = take[k];
     to[p + k] = t >= 0 ? from[t] : old[-t - 1];
   }
+  for (let k = mixed; k < take.length; k++) to[p + k] = from[take[k]];
 }
 
 /** moveMerged for null masks; `from` null: the source rows have no nulls. */
-export function moveMergedBytes(to: Uint8Array, from: Uint8Array | null, take: Int32Array, p: number, len: number): void {
+export function moveMergedBytes(to: Uint8Array, from: Uint8Array | null, { take }: Merge, p: number, len: number): void {
   const old = scratchU8('merge.oldBytes', len - p);
   old.set(to.subarray(p, len));
   for (let k = 0; k < take.length; k++) {
@@ -88,7 +95,7 @@ export function moveMergedBytes(to: Uint8Array, from: Uint8Array | null, take: I
 }
 
 /** moveMerged for columns held as JS arrays (strings, symbols, blobs) of `len` rows. */
-export function moveMergedList(list: unknown[], from: readonly unknown[], take: Int32Array, p: number, len: number): void {
+export function moveMergedList(list: unknown[], from: readonly unknown[], { take }: Merge, p: number, len: number): void {
   const old = list.slice(p, len);
   list.length = p;
   for (let k = 0; k < take.length; k++) {

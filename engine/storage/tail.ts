@@ -105,18 +105,18 @@ export class Tail {
     if (isLate) this.hasLate = true;
     // Rows a reader holds must not change: rows from p move, so the tail takes fresh buffers.
     this.reserve(len + n, isLate, this.isShared && p < len);
-    const take = mergeOrder(this.ts, p, len, batch.ts, order);
+    const merge = mergeOrder(this.ts, p, len, batch.ts, order);
     for (let c = 0; c <= this.columns.length; c++) {
       const to = this.bits[c];
-      if (to !== null) moveMerged(to, src.bits(c)!, take, p, len);
+      if (to !== null) moveMerged(to, src.bits(c)!, merge, p, len);
       if (c === 0) continue;
       const dst = this.columns[c - 1];
       const col = batch.columns[c - 1];
       if (dst.type === 'DOUBLE' || dst.type === 'INT64' || dst.type === 'TIMESTAMP') {
         const nulls = (col as { nulls: Uint8Array | null }).nulls;
-        if (nulls !== null || dst.nulls !== null) moveMergedBytes(this.nullsOf(c - 1), nulls, take, p, len);
+        if (nulls !== null || dst.nulls !== null) moveMergedBytes(this.nullsOf(c - 1), nulls, merge, p, len);
       } else {
-        moveMergedList(dst.values as unknown[], col.values as readonly unknown[], take, p, len);
+        moveMergedList(dst.values as unknown[], col.values as readonly unknown[], merge, p, len);
       }
     }
     this.length = len + n;
