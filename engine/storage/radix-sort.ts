@@ -25,6 +25,15 @@ const MAX_DIGIT_BITS = 11;
 export function radixSort(ts: BigInt64Array, rows: Uint32Array | null): Uint32Array {
   const n = rows === null ? ts.length : rows.length;
   const words = new Int32Array(ts.buffer, ts.byteOffset, ts.length * 2);
+  if (rows === null && n > 0) {
+    // All rows: one pass makes each key, relative to the first row, and finds the keys' range.
+    const key = scratchF64('radix.key', n);
+    if (relativeOffsets(words, key)) {
+      const outIdx = new Uint32Array(n);
+      spread(key, null, scratchF64('radix.outKey', n), outIdx, 0, n, keyMin, keyMax - keyMin);
+      return outIdx;
+    }
+  }
   const minLo = bounds(words, rows, n);
   const minHi = boundHi[0];
   const span = (boundHi[1] - minHi) * TWO_32 + (boundLo - minLo);
@@ -34,7 +43,7 @@ export function radixSort(ts: BigInt64Array, rows: Uint32Array | null): Uint32Ar
     const outKey = scratchF64('radix.outKey', n);
     const outIdx = new Uint32Array(n);
     doubleOffsets(words, rows, minHi, minLo, key);
-    spread(key, rows, outKey, outIdx, 0, n, span);
+    spread(key, rows, outKey, outIdx, 0, n, 0, span);
     return outIdx;
   }
   const idx = scratchU32('radix.idx', n);
@@ -76,6 +85,34 @@ function bounds(words: Int32Array, rows: Uint32Array | null, n: number): number 
   return minLo;
 }
 
+/** The least and greatest key of the last relativeOffsets(). */
+let keyMin = 0;
+let keyMax = 0;
+/** Rows whose high words differ from the first row's by less than this have keys below 2^51 + 2^32: exact, and so is their range. */
+const NEAR_HI = 1 << 19;
+
+/**
+ * Each row's time minus the first row's, as a double, with the least and greatest (keyMin,
+ * keyMax); false when some row is too far from the first for that to be exact.
+ */
+function relativeOffsets(words: Int32Array, key: Float64Array): boolean {
+  const hi0 = words[1];
+  const lo0 = words[0] ^ SIGN;
+  let min = 0;
+  let max = 0;
+  for (let i = 0; i < key.length; i++) {
+    const dh = words[(i << 1) | 1] - hi0;
+    if (dh >= NEAR_HI || dh <= -NEAR_HI) return false;
+    const k = dh * TWO_32 + ((words[i << 1] ^ SIGN) - lo0);
+    key[i] = k;
+    if (k < min) min = k;
+    if (k > max) max = k;
+  }
+  keyMin = min;
+  keyMax = max;
+  return true;
+}
+
 /** Each row's offset from the minimum as a double (exact: the caller checked the span). */
 function doubleOffsets(words: Int32Array, rows: Uint32Array | null, minHi: number, minLo: number, key: Float64Array): void {
   for (let k = 0; k < key.length; k++) {
@@ -100,11 +137,13 @@ function offsets(words: Int32Array, idx: Uint32Array, minHi: number, minLo: numb
 
 /**
  * Sorts rows [start, end) of key/idx into outKey/outIdx (the same positions); key/idx become
- * scratch. `idx` null: row k is row k (the first call, on all rows). `known`: the keys' range when
- * they start at 0 (the first call knows it), else -1.
+ * scratch. `idx` null: row k is row k (the first call, on all rows). `known`: the keys' range,
+ * from `least` (the first call knows them), or -1 to find them.
  */
-function spread(key: Float64Array, idx: Uint32Array | null, outKey: Float64Array, outIdx: Uint32Array, start: number, end: number, known: number): void {
-  const min = known >= 0 ? 0 : rangeMin(key, start, end);
+function spread(
+  key: Float64Array, idx: Uint32Array | null, outKey: Float64Array, outIdx: Uint32Array, start: number, end: number, least: number, known: number,
+): void {
+  const min = known >= 0 ? least : rangeMin(key, start, end);
   const range = known >= 0 ? known : rangeMax(key, start, end) - min;
   if (range === 0) {
     outKey.set(key.subarray(start, end), start);
@@ -129,7 +168,7 @@ function spread(key: Float64Array, idx: Uint32Array | null, outKey: Float64Array
       if (to - from > SMALL) {
         key.set(outKey.subarray(from, to), from);
         rows.set(outIdx.subarray(from, to), from);
-        spread(key, rows, outKey, outIdx, from, to, -1);
+        spread(key, rows, outKey, outIdx, from, to, 0, -1);
       }
       from = to;
     }
