@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { catalogOf, Database } from '../../engine/database.js';
 import type { ColumnDef } from '../../engine/types.js';
-import { checkStats, decodeView, prng, readBatches, readRows, tempDir } from './helpers.js';
+import { bytes, checkStats, decodeView, prng, readBatches, readRows, tempDir } from './helpers.js';
 import type { Row } from './helpers.js';
 
 const HOUR = 3_600_000_000_000n;
@@ -216,7 +216,12 @@ describe('late rows', () => {
     // came before, so it is merged into the tail; reads between inserts hold views of the tail.
     for (let seed = 1; seed <= 3; seed++) {
       const r = prng(seed * 104729);
-      const rows = byTime(makeRows(r, 3000));
+      // Every column type, nulls in each (the third seed's rows start with none, then get some).
+      const rows = byTime(makeRows(r, 3000)).map((row, k) => ({
+        ...row,
+        t: seed === 3 && k < 1500 ? BigInt(k) : r() < 0.1 ? null : BigInt(k) * 1000n - 7n,
+        b: r() < 0.1 ? null : bytes(k & 255, (k >> 8) & 255),
+      }));
       // Consecutive time ranges; neighbours trade their 10 closest rows (the later range's
       // earliest arrive early, the earlier range's latest arrive late), then each is shuffled.
       const ranges: Row[][] = [];
@@ -235,7 +240,7 @@ describe('late rows', () => {
       }
       const batches = ranges.map((b) => b.map((row) => ({ row, key: r() })).sort((a, b2) => a.key - b2.key).map((x) => x.row));
       const db = await open(await tempDir(), 4000);
-      await db.createTable('t', COLUMNS, { shardSize: 24n * 30n * HOUR });
+      await db.createTable('t', [...COLUMNS, { name: 't', type: 'TIMESTAMP' }, { name: 'b', type: 'BLOB' }], { shardSize: 24n * 30n * HOUR });
       const held: { rows: Row[]; views: ReturnType<typeof readBatches> }[] = [];
       for (const b of batches) {
         await insert(db, b);
