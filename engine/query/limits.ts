@@ -42,16 +42,18 @@ const NAMES = Object.keys(DEFAULT_QUERY_LIMITS) as (keyof QueryLimits)[];
  */
 export function resolveLimits(options: Partial<QueryLimits> | undefined, defaults: QueryLimits = DEFAULT_QUERY_LIMITS): QueryLimits {
   if (options === undefined) return defaults;
-  const out: Record<string, number> = { ...defaults };
+  // Copied only when an option is given: most queries take the defaults as they are.
+  let out: Record<string, number> | null = null;
   for (const name of NAMES) {
     const v = options[name];
     if (v === undefined) continue;
     if (typeof v !== 'number' || !(v === Infinity || (Number.isSafeInteger(v) && v > 0))) {
       throw new SvcError('InvalidArgument', `${name} must be a positive integer or Infinity, not ${String(v)}`);
     }
+    out ??= { ...defaults };
     out[name] = v;
   }
-  return out as unknown as QueryLimits;
+  return out === null ? defaults : (out as unknown as QueryLimits);
 }
 
 /** The QueryLimit error: what passed which limit, and how to raise it. */

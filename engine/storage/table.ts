@@ -100,9 +100,16 @@ export class Table {
     if (from >= to) return out;
     const first = this.shardId(from);
     const last = this.shardId(to - 1n);
-    for (const id of this.order) {
-      if (id < first || id > last) continue;
-      for (const v of this.shards.get(id)!.orderedViews()) if (v.maxTs >= from && v.minTs < to) out.push(v);
+    // Shards from the first at or after `first`, found by bisection: a narrow range of a table
+    // of many shards looks at a few, not at every id.
+    let k = 0;
+    for (let hi = this.order.length; k < hi;) {
+      const m = (k + hi) >>> 1;
+      if (this.order[m] < first) k = m + 1;
+      else hi = m;
+    }
+    for (; k < this.order.length && this.order[k] <= last; k++) {
+      for (const v of this.shards.get(this.order[k])!.orderedViews()) if (v.maxTs >= from && v.minTs < to) out.push(v);
     }
     return out;
   }
