@@ -28,8 +28,8 @@ export function doubleBlockText(values: Float64Array, nulls: Uint8Array | null, 
   return text.slice(1, -1);
 }
 
-/** Bytes of a block's text: 1,024 values of at most 24 characters ("-1.2345678901234567e-308") and a comma each. */
-const BLOCK_TEXT_BYTES = DOUBLE_BLOCK * 25 + 1;
+/** Bytes of one value's text at most: 24 characters ("-1.2345678901234567e-308") and a comma. */
+const DOUBLE_TEXT_BYTES = 25;
 
 /**
  * Writes row i of a double column. Rows are read in order: the block's text is written once into
@@ -38,7 +38,8 @@ const BLOCK_TEXT_BYTES = DOUBLE_BLOCK * 25 + 1;
  * block at the row asked for.
  */
 export function doubleCellWriter(values: Float64Array, nulls: Uint8Array | null): (w: JsonBytes, i: number) => void {
-  const text = Buffer.allocUnsafe(BLOCK_TEXT_BYTES);
+  // Sized to the column: a short column's text buffer stays in Node's shared allocation pool.
+  const text = Buffer.allocUnsafe(Math.min(values.length, DOUBLE_BLOCK) * DOUBLE_TEXT_BYTES + 1);
   let end = 0; // rows before `end` are in text
   let next = 0; // the row whose text starts at `at`
   let at = 0;
