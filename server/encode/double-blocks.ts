@@ -3,6 +3,7 @@
 // column-major encoder (api/query) copies a block's text out whole: ~2× faster than String(v)
 // per cell on random doubles, ~1.4× on short decimals. The row-major one (query_exp) takes the
 // block's values one by one from the block's bytes, with no string per value.
+import { carve } from './json-bytes.js';
 import type { JsonBytes } from './json-bytes.js';
 
 /** Doubles per block: long enough to amortize the call, short enough to stay in the chunk's slack. */
@@ -39,7 +40,7 @@ const DOUBLE_TEXT_BYTES = 25;
  */
 export function doubleCellWriter(values: Float64Array, nulls: Uint8Array | null): (w: JsonBytes, i: number) => void {
   // Sized to the column: a short column's text buffer stays in Node's shared allocation pool.
-  const text = Buffer.allocUnsafe(Math.min(values.length, DOUBLE_BLOCK) * DOUBLE_TEXT_BYTES + 1);
+  const text = carve(Math.min(values.length, DOUBLE_BLOCK) * DOUBLE_TEXT_BYTES + 1);
   let end = 0; // rows before `end` are in text
   let next = 0; // the row whose text starts at `at`
   let at = 0;
