@@ -34,11 +34,8 @@ import { insertAll } from './ingest.js';
 
 // ---- load ----------------------------------------------------------------------------------
 
-/** A load run: the generator's report plus the server process's CPU over it. */
-type Load = LoadReport;
-
 /** One load of `kind` on a peer: pipelining 1 (see the header), the same spec for both peers. */
-function load(s: Servers, peer: Peer, kind: Kind, amount: number, headers: Record<string, string> | undefined): Promise<Load> {
+function load(s: Servers, peer: Peer, kind: Kind, amount: number, headers: Record<string, string> | undefined): Promise<LoadReport> {
   return httpLoad({ port: s.ports[peer], path: kind.path(s), headers, connections: kind.connections, pipelining: 1, amount, timeoutMs: 600_000 });
 }
 
@@ -165,7 +162,7 @@ async function calibrate(kind: Kind): Promise<number> {
 /** A suite of svc vs node:http on one request kind; latencies of each peer's fastest round are recorded. */
 function loadSuite(kind: Kind, cases: readonly { name: string; peer: Peer; headers?: Record<string, string>; vs?: string[] }[]): Suite {
   let amount = kind.amount ?? 0;
-  const best = new Map<string, Load & { serverCpuMs: number | null }>();
+  const best = new Map<string, LoadReport & { serverCpuMs: number | null }>();
   return {
     name: kind.suite,
     mode: 'once',
@@ -184,7 +181,7 @@ function loadSuite(kind: Kind, cases: readonly { name: string; peer: Peer; heade
         recordMetric(kind.suite, `${name} load generator CPU per request`, (r.cpuMs * 1000) / r.ok, 'µs', `${fmt(r.cpuMs)} ms of generator CPU in ${fmt(r.ms)} ms of wall time`);
       }
     },
-    cases: cases.map((c): Case<Servers, Load> => defineCase({
+    cases: cases.map((c): Case<Servers, LoadReport> => defineCase({
       name: c.name,
       vs: c.vs,
       rows: () => amount * (kind.rowsPerRequest ?? 1),

@@ -39,7 +39,7 @@ const DOUBLE_TEXT_BYTES = 25;
  * block at the row asked for.
  */
 export function doubleCellWriter(values: Float64Array, nulls: Uint8Array | null): (w: JsonBytes, i: number) => void {
-  // Sized to the column: a short column's text buffer stays in Node's shared allocation pool.
+  // Sized to the column: a one-row answer needs 26 bytes, not a whole block's 25 KiB.
   const text = carve(Math.min(values.length, DOUBLE_BLOCK) * DOUBLE_TEXT_BYTES + 1);
   let end = 0; // rows before `end` are in text
   let next = 0; // the row whose text starts at `at`

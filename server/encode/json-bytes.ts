@@ -2,15 +2,16 @@
 // the encoder takes a ~64 KiB chunk whenever `isFull` (checked between values). Building JSON as
 // JS strings costs a string allocation per cell and a flattening pass; writing integers and
 // times digit by digit does neither, which is where most of a time-series result's cells are.
-// Each chunk is a fresh buffer, so chunks already handed out are never written again. The first
-// buffer is sized to the encoder's estimate of the whole answer and the next one is made only
-// when something is written after a take: a one-row answer used to cost two 68 KiB buffers,
-// whose allocation and the garbage collections they caused were most of its encoding time.
+// Each chunk is a fresh buffer (a range of a slab never handed out before), so chunks already
+// handed out are never written again. The first buffer is sized to the encoder's estimate of the
+// whole answer and the next one is made only when something is written after a take: a one-row
+// answer used to cost two 68 KiB buffers, whose allocation and the garbage collections they
+// caused were most of its encoding time.
 
 /** Bytes per chunk handed out (a chunk may run over by one value). */
 export const CHUNK_BYTES = 64 * 1024;
 const SLACK = 4096;
-/** Room beyond a small size hint (a whole small buffer stays in Node's shared allocation pool). */
+/** Room beyond the size hint before the first buffer has to grow. */
 const SMALL_SLACK = 256;
 
 /** "00" … "99" as byte pairs, for writing two digits at a time. */
