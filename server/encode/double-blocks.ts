@@ -9,10 +9,24 @@ import type { JsonBytes } from './json-bytes.js';
 /** Doubles per block: long enough to amortize the call, short enough to stay in the chunk's slack. */
 export const DOUBLE_BLOCK = 1024;
 
+/** Blocks up to this long are formatted value by value. */
+const SHORT_BLOCK = 8;
+
 const fullBlock: number[] = Array.from(new Float64Array(DOUBLE_BLOCK));
 
 /** `v0,v1,…` of values[from, to) as JSON (null where `nulls` is set or the value is not finite). */
 export function doubleBlockText(values: Float64Array, nulls: Uint8Array | null, from: number, to: number): string {
+  // A few values (an aggregate's row): String(v) is the text JSON.stringify gives a finite number,
+  // without an array and a typed-array view to build.
+  if (to - from <= SHORT_BLOCK) {
+    let text = '';
+    for (let j = from; j < to; j++) {
+      const v = values[j]!;
+      const item = (nulls !== null && nulls[j] !== 0) || !Number.isFinite(v) ? 'null' : String(v);
+      text = j === from ? item : `${text},${item}`;
+    }
+    return text;
+  }
   const block = values.subarray(from, to);
   let items: (number | null)[];
   if (nulls === null && block.length === DOUBLE_BLOCK) {
