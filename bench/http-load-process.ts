@@ -48,10 +48,10 @@ function run(spec: LoadSpec): Promise<LoadReport> {
       if (isSettled) return;
       isSettled = true;
       const ms = performance.now() - t0;
+      const cpu = process.cpuUsage(cpu0);
       for (const s of sockets) s.destroy();
       const sorted = latencies.subarray(0, answered).sort();
       const at = (q: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
-      const cpu = process.cpuUsage(cpu0);
       resolve({ ms, ok, bad, firstBad, minBytes, maxBytes, p50: at(0.5), p99: at(0.99), max: at(1), cpuMs: (cpu.user + cpu.system) / 1000 });
     };
 
