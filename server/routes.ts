@@ -54,12 +54,15 @@ function bridge(method: Method, path: string, handler: Handler): Route {
   return { method, path, handler, access: 'bridge', compress: 'large', hasBody: method === 'POST' || method === 'PUT' };
 }
 
+/** Query answers come as JSON or, on `Accept: application/vnd.apache.arrow.stream`, as Arrow. */
+const ACCEPT = ['accept'] as const;
+
 /** A key file is about a hundred bytes: a login body over this is refused (413) unread. */
 export const LOGIN_MAX_BODY = 16 * 1024;
 
 export const ROUTES: readonly Route[] = [
   { ...rest('POST', PATHS.login, login, 'public'), maxBody: LOGIN_MAX_BODY },
-  rest('POST', PATHS.query, apiQuery),
+  { ...rest('POST', PATHS.query, apiQuery), reads: ACCEPT },
   rest('GET', PATHS.cluster, clusterInfo),
   rest('GET', PATHS.node, nodeInfo),
   rest('GET', PATHS.clusterNode, nodeInfo),
@@ -90,8 +93,8 @@ export const ROUTES: readonly Route[] = [
   bridge('GET', PATHS.tagEntries, taggedEntries),
   bridge('GET', PATHS.tagTags, entryTags('tag')),
 
-  bridge('GET', PATHS.queryExp, queryExpGet),
-  bridge('POST', PATHS.queryExp, queryExpPost),
+  { ...bridge('GET', PATHS.queryExp, queryExpGet), reads: ACCEPT },
+  { ...bridge('POST', PATHS.queryExp, queryExpPost), reads: ACCEPT },
   bridge('GET', PATHS.queryFind, queryFindGet),
   bridge('POST', PATHS.queryFind, queryFindPost),
 ];
@@ -99,4 +102,5 @@ export const ROUTES: readonly Route[] = [
 /** GET/HEAD of any other path: a file of the assets directory (the dashboard), no token needed. */
 export const ASSETS_ROUTE: Route = {
   method: 'GET', path: '/*', handler: (ctx) => serveAsset(ctx, ctx.state.settings.assetsDir), access: 'public', compress: 'large', hasBody: false,
+  reads: ['if-none-match'],
 };

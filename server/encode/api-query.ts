@@ -11,12 +11,15 @@ import { DOUBLE_BLOCK, doubleBlockText } from './double-blocks.js';
 import { cellWriter } from './json-cells.js';
 import { JsonBytes } from './json-bytes.js';
 
+/** A guess at one cell's bytes, for the first buffer's size. */
+const BYTES_PER_VALUE = 24;
+
 export function* encodeApiQuery(result: QueryResult): Generator<Uint8Array, void, undefined> {
-  const w = new JsonBytes();
-  w.ascii('{"tables":[');
   const aliases = result.kind === 'find' ? result.aliases ?? [] : [];
-  for (let a = 0; a < aliases.length; a++) w.text(`${a > 0 ? ',' : ''}{"columns":null,"name":${JSON.stringify(aliases[a])}}`);
   const tables = result.kind === 'rows' ? result.tables : [];
+  const w = new JsonBytes(64 + tables.reduce((n, t) => n + t.columns.length * (64 + t.rowCount * BYTES_PER_VALUE), 0) + aliases.length * 128);
+  w.ascii('{"tables":[');
+  for (let a = 0; a < aliases.length; a++) w.text(`${a > 0 ? ',' : ''}{"columns":null,"name":${JSON.stringify(aliases[a])}}`);
   for (let t = 0; t < tables.length; t++) {
     const table = tables[t];
     w.ascii(t === 0 ? '{"columns":[' : ',{"columns":[');

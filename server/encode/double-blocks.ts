@@ -3,15 +3,30 @@
 // column-major encoder (api/query) copies a block's text out whole: ~2× faster than String(v)
 // per cell on random doubles, ~1.4× on short decimals. The row-major one (query_exp) takes the
 // block's values one by one from the block's bytes, with no string per value.
+import { carve } from './json-bytes.js';
 import type { JsonBytes } from './json-bytes.js';
 
 /** Doubles per block: long enough to amortize the call, short enough to stay in the chunk's slack. */
 export const DOUBLE_BLOCK = 1024;
 
+/** Blocks up to this long are formatted value by value. */
+const SHORT_BLOCK = 8;
+
 const fullBlock: number[] = Array.from(new Float64Array(DOUBLE_BLOCK));
 
 /** `v0,v1,…` of values[from, to) as JSON (null where `nulls` is set or the value is not finite). */
 export function doubleBlockText(values: Float64Array, nulls: Uint8Array | null, from: number, to: number): string {
+  // A few values (an aggregate's row): String(v) is the text JSON.stringify gives a finite number,
+  // without an array and a typed-array view to build.
+  if (to - from <= SHORT_BLOCK) {
+    let text = '';
+    for (let j = from; j < to; j++) {
+      const v = values[j]!;
+      const item = (nulls !== null && nulls[j] !== 0) || !Number.isFinite(v) ? 'null' : String(v);
+      text = j === from ? item : `${text},${item}`;
+    }
+    return text;
+  }
   const block = values.subarray(from, to);
   let items: (number | null)[];
   if (nulls === null && block.length === DOUBLE_BLOCK) {
@@ -28,8 +43,8 @@ export function doubleBlockText(values: Float64Array, nulls: Uint8Array | null, 
   return text.slice(1, -1);
 }
 
-/** Bytes of a block's text: 1,024 values of at most 24 characters ("-1.2345678901234567e-308") and a comma each. */
-const BLOCK_TEXT_BYTES = DOUBLE_BLOCK * 25 + 1;
+/** Bytes of one value's text at most: 24 characters ("-1.2345678901234567e-308") and a comma. */
+const DOUBLE_TEXT_BYTES = 25;
 
 /**
  * Writes row i of a double column. Rows are read in order: the block's text is written once into
@@ -38,7 +53,8 @@ const BLOCK_TEXT_BYTES = DOUBLE_BLOCK * 25 + 1;
  * block at the row asked for.
  */
 export function doubleCellWriter(values: Float64Array, nulls: Uint8Array | null): (w: JsonBytes, i: number) => void {
-  const text = Buffer.allocUnsafe(BLOCK_TEXT_BYTES);
+  // Sized to the column: a one-row answer needs 26 bytes, not a whole block's 25 KiB.
+  const text = carve(Math.min(values.length, DOUBLE_BLOCK) * DOUBLE_TEXT_BYTES + 1);
   let end = 0; // rows before `end` are in text
   let next = 0; // the row whose text starts at `at`
   let at = 0;

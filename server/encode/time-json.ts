@@ -191,11 +191,20 @@ function threeDigits(buf: Uint8Array, p: number, n: number): number {
 }
 
 /**
- * "YYYY-MM-DD" of a day number since 1970-01-01. Called once per distinct day (the caller caches
- * it), so Date's own calendar is cheap enough; int64 nanoseconds span the years 1677–2262, always
- * four digits.
+ * "YYYY-MM-DD" of a day number since 1970-01-01. Called once per distinct day of a column (the
+ * caller caches it), so Date's own calendar is cheap enough; int64 nanoseconds span the years
+ * 1677–2262, always four digits. The last day asked for is kept across answers too: small
+ * answers in a row (a dashboard's) are mostly of the same day, and Date's formatting was a
+ * visible part of a one-row answer.
  */
 function civilDate(day: number, out: Uint8Array): void {
-  const text = new Date(day * 86_400_000).toISOString();
-  for (let k = 0; k < 10; k++) out[k] = text.charCodeAt(k);
+  if (day !== lastDay) {
+    const text = new Date(day * 86_400_000).toISOString();
+    for (let k = 0; k < 10; k++) lastDate[k] = text.charCodeAt(k);
+    lastDay = day;
+  }
+  out.set(lastDate);
 }
+
+let lastDay = NaN;
+const lastDate = new Uint8Array(10);

@@ -6,7 +6,7 @@ import type { AuthPolicy, RouteAccess } from '../auth/auth-policy.js';
 import type { TokenAuthority } from '../auth/token-authority.js';
 import { HttpError } from '../errors.js';
 import type { Reply, CompressPolicy } from '../http/reply.js';
-import type { RequestInfo } from '../http/request-info.js';
+import type { OptionalHeader, RequestInfo } from '../http/request-info.js';
 import type { RequestLog } from '../http/request-log.js';
 
 /** Server-wide settings handlers read (derived from the option table by startServer). */
@@ -59,6 +59,8 @@ export interface Route {
   readonly hasBody: boolean;
   /** A body limit of its own, below max_in_buffer_size (login: a key file is small). */
   readonly maxBody?: number;
+  /** Request headers beyond the common ones the handler reads (the others stay '' in ctx.request). */
+  readonly reads?: readonly OptionalHeader[];
 }
 
 /** The open database, or NotReady while it is still recovering. */

@@ -10,7 +10,7 @@ import { startBody } from './body.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import type { BodyReader } from './body.js';
 import { Reply } from './reply.js';
-import { acceptsGzip, readRequest } from './request-info.js';
+import { acceptsGzip, readRequest, readRouteHeaders } from './request-info.js';
 import type { RequestInfo } from './request-info.js';
 import type { RequestLog } from './request-log.js';
 import type { Router } from './router.js';
@@ -41,6 +41,7 @@ export function dispatch(res: HttpResponse, req: HttpRequest, deps: DispatchDeps
       return;
     }
     const match = deps.router.match(request.method, request.path);
+    readRouteHeaders(req, request, match.route.reads, deps.state.policy.requiresToken(match.route.access));
     reply.compress = match.route.compress;
     // Any declared body is received (within the limit) before the handler acts, on every route:
     // a write never happens while its request is still arriving or is about to be refused.

@@ -8,7 +8,7 @@ import type { RequestLog } from './request-log.js';
 /** Answers 308 to https://<Host's name or fallbackHost>:<tlsPort><path>?<query>. */
 export function redirectToHttps(res: HttpResponse, req: HttpRequest, tlsPort: number, fallbackHost: string, log: RequestLog): void {
   const request = readRequest(req);
-  const hostname = hostOnly(request.host) ?? fallbackHost;
+  const hostname = hostOnly(req.getHeader('host')) ?? fallbackHost;
   const location = `https://${hostname}:${tlsPort}${request.path}${request.rawQuery === '' ? '' : `?${request.rawQuery}`}`;
   // Not an error (SPEC §8's bodies are 4xx/5xx): the same shape, for a client that shows bodies.
   const status = 308;

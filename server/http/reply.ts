@@ -163,7 +163,8 @@ export class Reply {
     let sliceStart = performance.now();
     for (;;) {
       const r = it.next();
-      if (r.done === true) return this.send(status, Buffer.concat(gathered), headers);
+      // A one-chunk answer (the usual small result) goes out as it is, without a copy.
+      if (r.done === true) return this.send(status, gathered.length === 1 ? gathered[0]! : Buffer.concat(gathered), headers);
       gathered.push(r.value);
       size += r.value.length;
       if (size > GATHER_LIMIT) break;

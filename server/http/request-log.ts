@@ -29,6 +29,7 @@ export class RequestLog {
 
   /** One query: who ran it ('' with security off), how long it took, how many rows it scanned. */
   query(user: string, ms: number, scannedRows: number): void {
+    if (!this.toStderr && this.logFile === null) return;
     this.write({ time: this.now(), event: 'query', user, ms: Math.round(ms * 10) / 10, scanned_rows: scannedRows }, this.toStderr);
   }
 

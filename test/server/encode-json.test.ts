@@ -126,7 +126,11 @@ describe('cell formatting at the edges', () => {
   });
   test('doubles: shortest round-trip text; NaN and ±Infinity → null; -0 → 0', () => {
     const values = [0.1, -0, 1e21, 5e-324, Number.MAX_VALUE, 2 ** 53, -(2 ** 53) - 2, 123456789012, -1.5, NaN, Infinity, -Infinity, 1e-7];
-    assert.equal(data(one(col('d', 'double', Float64Array.from(values)))), '0.1,0,1e+21,5e-324,1.7976931348623157e+308,9007199254740992,-9007199254740994,123456789012,-1.5,null,null,null,1e-7');
+    const expected = '0.1,0,1e+21,5e-324,1.7976931348623157e+308,9007199254740992,-9007199254740994,123456789012,-1.5,null,null,null,1e-7';
+    assert.equal(data(one(col('d', 'double', Float64Array.from(values)))), expected);
+    // Short columns (an aggregate's few values) take another path: the same text, value by value.
+    assert.deepEqual(values.map((v) => data(one(col('d', 'double', Float64Array.of(v))))), expected.split(','));
+    assert.equal(data(one(col('d', 'double', Float64Array.of(-0, NaN, 2.5), [0, 0, 1]))), '0,null,null');
   });
   test('timestamps: RFC 3339 with nanoseconds, trailing zeros trimmed, whole int64 range', () => {
     const values = [T2017, T2017 + S / 2n, T2017 + 1n, T2017 + 123_456_000n, T2017 + 100_000n, -1n, MIN_I64, MAX_I64, 951_782_400n * S];

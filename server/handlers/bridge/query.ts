@@ -71,5 +71,6 @@ function parseDateFormat(v: string | undefined): DateFormat {
 
 /** True when the Accept header names the Arrow stream type (any parameters, any position). */
 export function wantsArrow(accept: string): boolean {
+  if (accept === '' || accept === '*/*') return false;
   return accept.split(',').some((part) => part.split(';')[0]!.trim().toLowerCase() === ARROW_STREAM_MIME);
 }
