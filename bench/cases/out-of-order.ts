@@ -4,7 +4,10 @@
 // DuckDB's appender (bulk copy) fed the same arrival order. svc's time includes one scan of the
 // whole table after the inserts: shards sort their rows when sealed or first read, so the scan
 // makes svc pay for its sorting inside the timing. Also: the shuffled case on a tenth of the rows
-// (cost must be linear in rows), and late single-row inserts into ~1 M sealed rows.
+// (cost must be linear in rows), and late single-row inserts into ~1 M sealed rows. And a GROUP BY
+// day aggregate right after 1 % late rows, runs pending: read as stored (order-free aggregates do
+// not merge runs), beside the read that merges them first (what every read did before) and beside
+// the same query once compaction is done.
 import { Database } from '../../engine/index.js';
 import { benchRows, MAX_TS, MIN_TS, makeSeries, tempDir, toBatches, YEAR_NS, YEAR_START } from '../data.js';
 import type { InputBatch } from '../data.js';
@@ -102,6 +105,62 @@ const lateSingleRows = defineCase({
   teardown: ({ remove }) => remove(),
 });
 
+const AFTER_LATE_ROWS = 1_000_000;
+const LATE_PER_INSERT = 100;
+const DAY_QUERY = `SELECT avg(a), min(b), max(c), count(d) FROM ${TABLE} GROUP BY day`;
+export const AFTER_LATE_NAMES = {
+  pending: 'svc GROUP BY day after 1 % late rows over the year, runs pending',
+  merged: 'svc GROUP BY day after 1 % late rows over the year, merging the runs first',
+  compacted: 'svc GROUP BY day after 1 % late rows over the year, compacted',
+} as const;
+const afterLateRows = (): number => Math.min(benchRows(), AFTER_LATE_ROWS);
+
+/** 1 % of `rows` as late rows at random times over the year, LATE_PER_INSERT per insert. */
+function lateBatches(rows: number): InputBatch[] {
+  const random = prng(13);
+  const out: InputBatch[] = [];
+  for (let left = Math.floor(rows / 100); left > 0; left -= LATE_PER_INSERT) {
+    const n = Math.min(LATE_PER_INSERT, left);
+    out.push({
+      $timestamp: BigInt64Array.from({ length: n }, () => YEAR_START + BigInt(Math.floor(random() * Number(YEAR_NS)))),
+      ...Object.fromEntries(INGEST_COLUMNS.map((c) => [c, Float64Array.from({ length: n }, () => random())])),
+    });
+  }
+  return out;
+}
+
+/**
+ * The day query over sealed sorted rows plus 1 % late rows spread over the year (setup, untimed):
+ * every day shard then holds late runs or a tail overlapping its sealed rows. `pending` queries at
+ * once (order-free aggregates read the runs as stored); `merged` makes the read merge them first
+ * (an ordered scan: what every read did before); `compacted` queries once they are merged.
+ */
+function afterLateCase(kind: keyof typeof AFTER_LATE_NAMES): Case<any, any> {
+  return defineCase({
+    name: AFTER_LATE_NAMES[kind],
+    rows: afterLateRows,
+    vs: kind === 'pending' ? [AFTER_LATE_NAMES.merged, AFTER_LATE_NAMES.compacted] : [],
+    async setup() {
+      const svc = await openSvc();
+      await insertAll(svc.db, TABLE, batchesOf(afterLateRows(), 'sorted'), 1);
+      for (const b of lateBatches(afterLateRows())) await svc.db.insert(TABLE, b);
+      if (kind === 'compacted') svc.db.scan(TABLE, MIN_TS, MAX_TS);
+      return svc;
+    },
+    async run({ db }) {
+      if (kind === 'merged') db.scan(TABLE, MIN_TS, MAX_TS);
+      return db.query(DAY_QUERY);
+    },
+    check(out) {
+      if (out.kind !== 'rows' || out.tables.length !== 1) return ['expected one result table'];
+      let n = 0;
+      for (const c of out.tables[0].columns[3].values as BigInt64Array) n += Number(c);
+      return rowProblems(n, afterLateRows() + Math.floor(afterLateRows() / 100));
+    },
+    teardown: ({ remove }) => remove(),
+  });
+}
+
 const orders = Object.keys(ORDER_NAMES) as Exclude<ArrivalOrder, 'sorted'>[];
 const tenth = (): number => Math.floor(benchRows() / 10);
 
@@ -120,5 +179,8 @@ export const outOfOrderSuite: Suite = {
     ]),
     svcCase('svc fully shuffled, a tenth of the rows', 'shuffled', tenth, []),
     lateSingleRows,
+    afterLateCase('pending'),
+    afterLateCase('merged'),
+    afterLateCase('compacted'),
   ],
 };
