@@ -8,10 +8,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { catalogOf, Database } from '../../engine/database.js';
+import { readsUnordered } from '../../engine/query/aggregates/row-order.js';
 import { maxBuckets } from '../../engine/query/exec/bucket-segments.js';
 import type { Slice } from '../../engine/query/exec/scan-slices.js';
 import { executeQuery } from '../../engine/query/index.js';
 import type { QueryResult } from '../../engine/query/index.js';
+import type { AggregatePlan } from '../../engine/query/plan/plan-types.js';
 import type { ColumnDef } from '../../engine/types.js';
 import { prng, tempDir } from '../engine/helpers.js';
 import type { Row } from '../engine/helpers.js';
@@ -146,6 +148,24 @@ describe('order-free aggregates over unmerged late runs', () => {
       await late.close();
     }
     await sorted.close();
+  });
+
+  it('reads unordered only when no aggregate needs row order (rounding ones by policy)', () => {
+    const plan = (...specs: [string, string][]): AggregatePlan => ({ accumulators: specs.map(([family, type]) => ({ family, arg: { type } })) }) as unknown as AggregatePlan;
+    const CASES: [AggregatePlan, boolean, boolean][] = [
+      // plan, unordered with rounding allowed, unordered without
+      [plan(), true, true],
+      [plan(['count', 'blob'], ['minmax', 'timestamp'], ['abs', 'int64'], ['distinct', 'string'], ['sum', 'int64']), true, true],
+      [plan(['count', 'double'], ['sum', 'double']), true, false],
+      [plan(['powers', 'int64']), true, false],
+      [plan(['moments', 'double']), true, false],
+      [plan(['count', 'double'], ['firstlast', 'double']), false, false],
+      [plan(['adjacent', 'string']), false, false],
+    ];
+    for (const [p, withRounding, without] of CASES) {
+      assert.equal(readsUnordered(p, true), withRounding, JSON.stringify(p));
+      assert.equal(readsUnordered(p, false), without, JSON.stringify(p));
+    }
   });
 
   it('bounds the buckets of slices in any order by their earliest and latest rows', () => {
