@@ -7,7 +7,10 @@
 // (cost must be linear in rows), and late single-row inserts into ~1 M sealed rows. And a GROUP BY
 // day aggregate right after 1 % late rows, runs pending: read as stored (order-free aggregates do
 // not merge runs), beside the read that merges them first (what every read did before) and beside
-// the same query once compaction is done.
+// the same query once compaction is done. And late rows trickling into one big shard (inserts of
+// 1,000 at random times over it), timed until compaction has caught up: the cost of merging runs
+// into the shard's sealed batches (compaction-policy.ts).
+import { catalogOf } from '../../engine/database.js';
 import { Database } from '../../engine/index.js';
 import { benchRows, MAX_TS, MIN_TS, makeSeries, tempDir, toBatches, YEAR_NS, YEAR_START } from '../data.js';
 import type { InputBatch } from '../data.js';
@@ -43,10 +46,10 @@ function rowProblems(rows: number, expected: number): string[] {
   return rows === expected ? [] : [`table holds ${rows} rows, expected ${expected}`];
 }
 
-async function openSvc(): Promise<{ db: Database; remove: () => Promise<void> }> {
+async function openSvc(shardSize?: bigint): Promise<{ db: Database; remove: () => Promise<void> }> {
   const dir = await tempDir('out-of-order');
   const db = await Database.open({ dataDir: dir.path, durability: 'none', sweepIntervalMs: 0 });
-  await db.createTable(TABLE, INGEST_COLUMNS.map((name) => ({ name, type: 'DOUBLE' as const })));
+  await db.createTable(TABLE, INGEST_COLUMNS.map((name) => ({ name, type: 'DOUBLE' as const })), { shardSize });
   return { db, remove: async () => { await db.close(); await dir.remove(); } };
 }
 
@@ -161,6 +164,41 @@ function afterLateCase(kind: keyof typeof AFTER_LATE_NAMES): Case<any, any> {
   });
 }
 
+const BIG_SHARD_ROWS = 4_000_000;
+const TRICKLE_ROWS = 200_000;
+const TRICKLE_PER_INSERT = 1_000;
+export const TRICKLE_NAME = `svc ${TRICKLE_ROWS.toLocaleString('en-US')} late rows in inserts of ${TRICKLE_PER_INSERT.toLocaleString('en-US')} into one shard of ${BIG_SHARD_ROWS.toLocaleString('en-US')} rows, until compacted`;
+
+/** Late rows into one shard holding the year's rows, each insert followed by a turn of the event loop. */
+const trickleIntoBigShard = defineCase({
+  name: TRICKLE_NAME,
+  rows: TRICKLE_ROWS,
+  async setup() {
+    const svc = await openSvc(2n * YEAR_NS);
+    const rows = Math.min(benchRows(), BIG_SHARD_ROWS);
+    await insertAll(svc.db, TABLE, toBatches(makeSeries(rows, INGEST_COLUMNS, 5)), 1);
+    const random = prng(17);
+    const late: InputBatch[] = [];
+    for (let k = 0; k < TRICKLE_ROWS; k += TRICKLE_PER_INSERT) {
+      late.push({
+        $timestamp: BigInt64Array.from({ length: TRICKLE_PER_INSERT }, () => YEAR_START + BigInt(Math.floor(random() * Number(YEAR_NS)))),
+        ...Object.fromEntries(INGEST_COLUMNS.map((c) => [c, Float64Array.from({ length: TRICKLE_PER_INSERT }, () => random())])),
+      });
+    }
+    return { ...svc, late, rows };
+  },
+  async run({ db, late }) {
+    const table = catalogOf(db).table(TABLE)!;
+    for (const b of late) {
+      await db.insert(TABLE, b);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    while (table.isCompacting) await new Promise((resolve) => setTimeout(resolve, 1));
+  },
+  check: (_out, { db, rows }) => rowProblems(db.describeTable(TABLE).rowCount, rows + TRICKLE_ROWS),
+  teardown: ({ remove }) => remove(),
+});
+
 const orders = Object.keys(ORDER_NAMES) as Exclude<ArrivalOrder, 'sorted'>[];
 const tenth = (): number => Math.floor(benchRows() / 10);
 
@@ -182,5 +220,6 @@ export const outOfOrderSuite: Suite = {
     afterLateCase('pending'),
     afterLateCase('merged'),
     afterLateCase('compacted'),
+    trickleIntoBigShard,
   ],
 };
