@@ -38,51 +38,60 @@ describe('compaction policy', () => {
 
 describe('size-tiered compaction on a table', () => {
   it('keeps a big shard sealed while late rows trickle in, then merges them once it is quiet', async () => {
-    const DAY = 86_400_000_000_000n;
-    const BASE = 1_600_041_600_000_000_000n; // a day boundary
-    const r = prng(21);
     // Runs wait while the shard takes late rows however slowly the machine runs this test.
     const idleMs = Compactor.idleMs;
     Compactor.idleMs = 3_600_000;
-    const db = await Database.open({ dataDir: await tempDir(), durability: 'none', batchRows: 16, sweepIntervalMs: 0 });
-    await db.createTable('t', [{ name: 'v', type: 'DOUBLE' }], { shardSize: DAY });
-    const table = catalogOf(db).table('t')!;
-    const inserted: Row[] = [];
-    const insert = async (rows: Row[]): Promise<void> => { inserted.push(...rows); await db.insertRows('t', rows); };
-    // Day 0: 2,000 sorted rows (125 sealed batches); then day 1 starts, which seals day 0.
-    await insert(Array.from({ length: 2000 }, (_, k) => ({ $timestamp: BASE + BigInt(k) * 40_000_000_000n, v: k })));
-    await insert([{ $timestamp: BASE + DAY, v: -1 }]);
-    const sealed = new Set(table.allBatches().filter((v) => v.maxTs < BASE + DAY));
-    assert.equal(sealed.size, 125);
-    // Each round: a row for day 1 and two late rows for day 0 (unsorted), then unsorted rows of
-    // day 1 only, which leave day 0 behind and seal its two-row tail into a run.
-    let at = BASE + DAY + 1n;
-    const lateRow = async (k: number): Promise<void> => {
-      const second = (s: number): bigint => BASE + BigInt(s) * 1_000_000_000n;
-      await insert([{ $timestamp: at, v: k }, { $timestamp: second(70_000 + Math.floor(r() * 9_000)), v: 10_000 + k }, { $timestamp: second(Math.floor(r() * 9_000)), v: 20_000 + k }]);
-      await insert([{ $timestamp: at + 2_000_000_000n, v: k }, { $timestamp: at + 1_000_000_000n, v: k }]);
-      at += 3_000_000_000n;
-    };
-    for (let k = 0; k < 100; k++) {
-      await lateRow(k);
-      await new Promise((resolve) => setImmediate(resolve));
-      const day0 = table.allBatches().filter((v) => v.minTs < BASE + DAY);
-      assert.ok(day0.length <= sealed.size + MAX_SMALL_RUNS + 2, `round ${k}: ${day0.length - sealed.size} runs wait`);
+    try {
+      await trickle(idleMs);
+    } finally {
+      Compactor.idleMs = idleMs;
     }
-    // 200 late rows: under an eighth of the 2,000 they overlap, so `main` was never rewritten;
-    // the 100 two-row runs were merged with each other instead.
-    assert.ok([...sealed].every((v) => table.allBatches().includes(v)), 'the sealed batches were rewritten');
-    assert.ok(table.hasRuns);
-    const count = await db.query('SELECT count(v), sum(v) FROM t');
-    assert.ok(count.kind === 'rows');
-    assert.deepEqual([count.tables[0].columns[0].values[0], count.tables[0].columns[1].values[0]],
-      [BigInt(inserted.length), inserted.reduce((s, x) => s + (x.v as number), 0)]);
-    // Quiet after one more late row: the compactor merges the runs into `main` on its own.
-    Compactor.idleMs = idleMs;
-    await lateRow(100);
-    while (table.isCompacting) await new Promise((resolve) => setTimeout(resolve, 5));
-    assert.ok(!table.hasRuns, 'runs left after the shard went quiet');
-    assert.deepEqual(readRows(db, 't'), sortedByTs(inserted));
-    await db.close();
   });
 });
+
+/** Late rows into a big day shard, then quiet (`quietMs`: the compactor's wait once quiet). */
+async function trickle(quietMs: number): Promise<void> {
+  const DAY = 86_400_000_000_000n;
+  const BASE = 1_600_041_600_000_000_000n; // a day boundary
+  const r = prng(21);
+  const db = await Database.open({ dataDir: await tempDir(), durability: 'none', batchRows: 16, sweepIntervalMs: 0 });
+  await db.createTable('t', [{ name: 'v', type: 'DOUBLE' }], { shardSize: DAY });
+  const table = catalogOf(db).table('t')!;
+  const inserted: Row[] = [];
+  const insert = async (rows: Row[]): Promise<void> => { inserted.push(...rows); await db.insertRows('t', rows); };
+  // Day 0: 2,000 sorted rows (125 sealed batches); then day 1 starts, which seals day 0.
+  await insert(Array.from({ length: 2000 }, (_, k) => ({ $timestamp: BASE + BigInt(k) * 40_000_000_000n, v: k })));
+  await insert([{ $timestamp: BASE + DAY, v: -1 }]);
+  const sealed = new Set(table.allBatches().filter((v) => v.maxTs < BASE + DAY));
+  assert.equal(sealed.size, 125);
+  // Each round: a row for day 1 and two late rows for day 0 (unsorted), then unsorted rows of
+  // day 1 only, which leave day 0 behind and seal its two-row tail into a run.
+  let at = BASE + DAY + 1n;
+  const lateRow = async (k: number): Promise<void> => {
+    const second = (s: number): bigint => BASE + BigInt(s) * 1_000_000_000n;
+    await insert([{ $timestamp: at, v: k }, { $timestamp: second(70_000 + Math.floor(r() * 9_000)), v: 10_000 + k }, { $timestamp: second(Math.floor(r() * 9_000)), v: 20_000 + k }]);
+    await insert([{ $timestamp: at + 2_000_000_000n, v: k }, { $timestamp: at + 1_000_000_000n, v: k }]);
+    at += 3_000_000_000n;
+  };
+  for (let k = 0; k < 100; k++) {
+    await lateRow(k);
+    await new Promise((resolve) => setImmediate(resolve));
+    const day0 = table.allBatches().filter((v) => v.minTs < BASE + DAY);
+    assert.ok(day0.length <= sealed.size + MAX_SMALL_RUNS + 2, `round ${k}: ${day0.length - sealed.size} runs wait`);
+  }
+  // 200 late rows: under an eighth of the 2,000 they overlap, so `main` was never rewritten;
+  // the 100 two-row runs were merged with each other instead.
+  assert.ok([...sealed].every((v) => table.allBatches().includes(v)), 'the sealed batches were rewritten');
+  assert.ok(table.hasRuns);
+  const count = await db.query('SELECT count(v), sum(v) FROM t');
+  assert.ok(count.kind === 'rows');
+  assert.deepEqual([count.tables[0].columns[0].values[0], count.tables[0].columns[1].values[0]],
+    [BigInt(inserted.length), inserted.reduce((s, x) => s + (x.v as number), 0)]);
+  // Quiet after one more late row: the compactor merges the runs into `main` on its own.
+  Compactor.idleMs = quietMs;
+  await lateRow(100);
+  while (table.isCompacting) await new Promise((resolve) => setTimeout(resolve, 5));
+  assert.ok(!table.hasRuns, 'runs left after the shard went quiet');
+  assert.deepEqual(readRows(db, 't'), sortedByTs(inserted));
+  await db.close();
+}
