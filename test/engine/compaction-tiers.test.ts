@@ -39,12 +39,13 @@ describe('compaction policy', () => {
 describe('size-tiered compaction on a table', () => {
   it('keeps a big shard sealed while late rows trickle in, then merges them once it is quiet', async () => {
     // Runs wait while the shard takes late rows however slowly the machine runs this test.
-    const idleMs = Compactor.idleMs;
-    Compactor.idleMs = 3_600_000;
+    const { idleMs, maxIdleMs } = Compactor;
+    Compactor.idleMs = Compactor.maxIdleMs = 3_600_000;
     try {
       await trickle(idleMs);
     } finally {
       Compactor.idleMs = idleMs;
+      Compactor.maxIdleMs = maxIdleMs;
     }
   });
 });
