@@ -165,7 +165,7 @@ function afterLateCase(kind: keyof typeof AFTER_LATE_NAMES): Case<any, any> {
 }
 
 const BIG_SHARD_ROWS = 4_000_000;
-const TRICKLE_ROWS = 200_000;
+const TRICKLE_ROWS = 400_000;
 const TRICKLE_PER_INSERT = 1_000;
 export const TRICKLE_NAME = `svc ${TRICKLE_ROWS.toLocaleString('en-US')} late rows in inserts of ${TRICKLE_PER_INSERT.toLocaleString('en-US')} into one shard of ${BIG_SHARD_ROWS.toLocaleString('en-US')} rows, until compacted`;
 
