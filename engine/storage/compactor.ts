@@ -5,14 +5,14 @@
 // until a new run comes, or until it has been quiet: no new run for `idleMs`, or for 4 times the
 // gap between its last two runs when runs come slower (a steady trickle is not quiet between
 // runs). Then its runs are merged into `main` whatever their size, so a shard left alone ends up
-// fully merged. The immediate and the
-// timer are unref'd (they never keep a process alive) and stop() ends them at once: closing or
-// checkpointing never waits for a compaction, and one cut short leaves the shard as it was (a
-// job swaps its result in only when it is complete).
+// fully merged. The immediate and the timer are unref'd (they never keep a process alive) and
+// stop() ends them at once: closing or checkpointing never waits for a compaction, and one cut
+// short leaves the shard as it was (a job swaps its result in only when it is complete).
 import type { Shard } from './shard.js';
 
 /** Work per turn of the event loop before yielding. */
 const SLICE_MS = 4;
+
 export class Compactor {
   /**
    * A shard with waiting runs and no new run for this long gets them merged into `main`
