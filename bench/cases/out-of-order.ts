@@ -4,7 +4,13 @@
 // DuckDB's appender (bulk copy) fed the same arrival order. svc's time includes one scan of the
 // whole table after the inserts: shards sort their rows when sealed or first read, so the scan
 // makes svc pay for its sorting inside the timing. Also: the shuffled case on a tenth of the rows
-// (cost must be linear in rows), and late single-row inserts into ~1 M sealed rows.
+// (cost must be linear in rows), and late single-row inserts into ~1 M sealed rows. And a GROUP BY
+// day aggregate right after 1 % late rows, runs pending: read as stored (order-free aggregates do
+// not merge runs), beside the read that merges them first (what every read did before) and beside
+// the same query once compaction is done. And late rows trickling into one big shard (inserts of
+// 1,000 at random times over it), timed until compaction has caught up: the cost of merging runs
+// into the shard's sealed batches (compaction-policy.ts).
+import { catalogOf } from '../../engine/database.js';
 import { Database } from '../../engine/index.js';
 import { benchRows, MAX_TS, MIN_TS, makeSeries, tempDir, toBatches, YEAR_NS, YEAR_START } from '../data.js';
 import type { InputBatch } from '../data.js';
@@ -40,10 +46,10 @@ function rowProblems(rows: number, expected: number): string[] {
   return rows === expected ? [] : [`table holds ${rows} rows, expected ${expected}`];
 }
 
-async function openSvc(): Promise<{ db: Database; remove: () => Promise<void> }> {
+async function openSvc(shardSize?: bigint): Promise<{ db: Database; remove: () => Promise<void> }> {
   const dir = await tempDir('out-of-order');
   const db = await Database.open({ dataDir: dir.path, durability: 'none', sweepIntervalMs: 0 });
-  await db.createTable(TABLE, INGEST_COLUMNS.map((name) => ({ name, type: 'DOUBLE' as const })));
+  await db.createTable(TABLE, INGEST_COLUMNS.map((name) => ({ name, type: 'DOUBLE' as const })), { shardSize });
   return { db, remove: async () => { await db.close(); await dir.remove(); } };
 }
 
@@ -102,6 +108,97 @@ const lateSingleRows = defineCase({
   teardown: ({ remove }) => remove(),
 });
 
+const AFTER_LATE_ROWS = 1_000_000;
+const LATE_PER_INSERT = 100;
+const DAY_QUERY = `SELECT avg(a), min(b), max(c), count(d) FROM ${TABLE} GROUP BY day`;
+export const AFTER_LATE_NAMES = {
+  pending: 'svc GROUP BY day after 1 % late rows over the year, runs pending',
+  merged: 'svc GROUP BY day after 1 % late rows over the year, merging the runs first',
+  compacted: 'svc GROUP BY day after 1 % late rows over the year, compacted',
+} as const;
+const afterLateRows = (): number => Math.min(benchRows(), AFTER_LATE_ROWS);
+
+/** 1 % of `rows` as late rows at random times over the year, LATE_PER_INSERT per insert. */
+function lateBatches(rows: number): InputBatch[] {
+  const random = prng(13);
+  const out: InputBatch[] = [];
+  for (let left = Math.floor(rows / 100); left > 0; left -= LATE_PER_INSERT) {
+    const n = Math.min(LATE_PER_INSERT, left);
+    out.push({
+      $timestamp: BigInt64Array.from({ length: n }, () => YEAR_START + BigInt(Math.floor(random() * Number(YEAR_NS)))),
+      ...Object.fromEntries(INGEST_COLUMNS.map((c) => [c, Float64Array.from({ length: n }, () => random())])),
+    });
+  }
+  return out;
+}
+
+/**
+ * The day query over sealed sorted rows plus 1 % late rows spread over the year (setup, untimed):
+ * every day shard then holds late runs or a tail overlapping its sealed rows. `pending` queries at
+ * once (order-free aggregates read the runs as stored); `merged` makes the read merge them first
+ * (an ordered scan: what every read did before); `compacted` queries once they are merged.
+ */
+function afterLateCase(kind: keyof typeof AFTER_LATE_NAMES): Case<any, any> {
+  return defineCase({
+    name: AFTER_LATE_NAMES[kind],
+    rows: afterLateRows,
+    vs: kind === 'pending' ? [AFTER_LATE_NAMES.merged, AFTER_LATE_NAMES.compacted] : [],
+    async setup() {
+      const svc = await openSvc();
+      await insertAll(svc.db, TABLE, batchesOf(afterLateRows(), 'sorted'), 1);
+      for (const b of lateBatches(afterLateRows())) await svc.db.insert(TABLE, b);
+      if (kind === 'compacted') svc.db.scan(TABLE, MIN_TS, MAX_TS);
+      return svc;
+    },
+    async run({ db }) {
+      if (kind === 'merged') db.scan(TABLE, MIN_TS, MAX_TS);
+      return db.query(DAY_QUERY);
+    },
+    check(out) {
+      if (out.kind !== 'rows' || out.tables.length !== 1) return ['expected one result table'];
+      let n = 0;
+      for (const c of out.tables[0].columns[3].values as BigInt64Array) n += Number(c);
+      return rowProblems(n, afterLateRows() + Math.floor(afterLateRows() / 100));
+    },
+    teardown: ({ remove }) => remove(),
+  });
+}
+
+const BIG_SHARD_ROWS = 4_000_000;
+const TRICKLE_ROWS = 400_000;
+const TRICKLE_PER_INSERT = 1_000;
+export const TRICKLE_NAME = `svc ${TRICKLE_ROWS.toLocaleString('en-US')} late rows in inserts of ${TRICKLE_PER_INSERT.toLocaleString('en-US')} into one shard of ${BIG_SHARD_ROWS.toLocaleString('en-US')} rows, until compacted`;
+
+/** Late rows into one shard holding the year's rows, each insert followed by a turn of the event loop. */
+const trickleIntoBigShard = defineCase({
+  name: TRICKLE_NAME,
+  rows: TRICKLE_ROWS,
+  async setup() {
+    const svc = await openSvc(2n * YEAR_NS);
+    const rows = Math.min(benchRows(), BIG_SHARD_ROWS);
+    await insertAll(svc.db, TABLE, toBatches(makeSeries(rows, INGEST_COLUMNS, 5)), 1);
+    const random = prng(17);
+    const late: InputBatch[] = [];
+    for (let k = 0; k < TRICKLE_ROWS; k += TRICKLE_PER_INSERT) {
+      late.push({
+        $timestamp: BigInt64Array.from({ length: TRICKLE_PER_INSERT }, () => YEAR_START + BigInt(Math.floor(random() * Number(YEAR_NS)))),
+        ...Object.fromEntries(INGEST_COLUMNS.map((c) => [c, Float64Array.from({ length: TRICKLE_PER_INSERT }, () => random())])),
+      });
+    }
+    return { ...svc, late, rows };
+  },
+  async run({ db, late }) {
+    const table = catalogOf(db).table(TABLE)!;
+    for (const b of late) {
+      await db.insert(TABLE, b);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    while (table.isCompacting) await new Promise((resolve) => setTimeout(resolve, 1));
+  },
+  check: (_out, { db, rows }) => rowProblems(db.describeTable(TABLE).rowCount, rows + TRICKLE_ROWS),
+  teardown: ({ remove }) => remove(),
+});
+
 const orders = Object.keys(ORDER_NAMES) as Exclude<ArrivalOrder, 'sorted'>[];
 const tenth = (): number => Math.floor(benchRows() / 10);
 
@@ -120,5 +217,9 @@ export const outOfOrderSuite: Suite = {
     ]),
     svcCase('svc fully shuffled, a tenth of the rows', 'shuffled', tenth, []),
     lateSingleRows,
+    afterLateCase('pending'),
+    afterLateCase('merged'),
+    afterLateCase('compacted'),
+    trickleIntoBigShard,
   ],
 };

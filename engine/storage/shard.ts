@@ -3,12 +3,15 @@
 // or each other; and a mutable tail taking rows of any time. Ties keep insertion order because
 // rows in `main` are older than rows in any run, runs are older than later runs, and the tail is
 // newest. An insert only appends to the tail; a sealed tail becomes a run for its late part and
-// joins `main` for the rest. Compaction merges the runs into `main` a window at a time
-// (compaction.ts) and swaps the result in at the end. No sealed BatchView is ever changed: the
-// lists are replaced, so anything a reader holds stays valid.
+// joins `main` for the rest. Compaction merges the runs into `main`, or small runs with each
+// other (compaction-policy.ts), a window at a time (compaction.ts) and swaps the result in at
+// the end. No sealed BatchView is ever changed: the lists are replaced, so anything a reader
+// holds stays valid.
 import { buildBatch } from './batch-builder.js';
 import type { NormalizedBatch } from './batch-input.js';
 import { Compaction } from './compaction.js';
+import { chooseJob } from './compaction-policy.js';
+import type { JobChoice } from './compaction-policy.js';
 import { sliceRows } from './row-slices.js';
 import { minTimestamp } from './shard-partition.js';
 import { Tail } from './tail.js';
@@ -23,8 +26,10 @@ export class Shard {
   /** The tail materialized as a batch for readers; dropped whenever the tail changes. */
   private tailView: BatchView | null = null;
   private job: Compaction | null = null;
-  /** Where the job's part of `main` starts (`main` only grows at its end while a job runs). */
+  /** Into `main`: where the job's part of `main` starts (`main` only grows at its end while a job runs). */
   private jobStart = 0;
+  /** The job merges runs [jobRuns, jobRuns + its sources) with each other; -1: into `main`. */
+  private jobRuns = -1;
   /** The latest timestamp of any run (meaningful while runs exist). */
   private runsMaxTs = 0n;
 
@@ -100,7 +105,7 @@ export class Shard {
     const mainMax = this.main.length === 0 ? null : this.main[this.main.length - 1].maxTs;
     const tailMin = this.tail.minTs;
     if (this.tail.length > 0 && mainMax !== null && (tailMin < mainMax || (this.runs.length > 0 && tailMin <= this.runsMaxTs))) this.seal();
-    while (this.runs.length > 0) this.compactStep();
+    while (this.runs.length > 0) this.compactStep(true);
     const out = [...this.main];
     if (this.tail.length > 0) out.push(this.tailView ??= this.build(this.tail.sorted()));
     return out;
@@ -123,36 +128,73 @@ export class Shard {
     else this.addRun(view);
   }
 
-  /** One bounded step of compaction: merges one window of the oldest runs into `main`. */
-  compactStep(): void {
+  /**
+   * One bounded step of compaction: one window of the current job, started when none runs as
+   * compaction-policy.ts chooses (`isForced`: into `main`, for a reader that needs the rows in
+   * order). Returns whether more steps are due now; false when the runs are merged, or wait for
+   * more runs (or for the compactor to force them in once the shard is quiet).
+   */
+  compactStep(isForced = false): boolean {
     if (this.job === null) {
-      if (this.runs.length === 0) return;
-      this.job = this.startJob();
+      const choice = this.nextJob(isForced);
+      if (choice === null) return false;
+      this.job = this.startJob(choice);
     }
     const job = this.job;
     if (!job.isDone) job.step();
-    if (!job.isDone) return;
-    // Swap in: main = before + merged + after (batches sealed into `main` meanwhile come after).
-    const start = this.jobStart;
-    this.main = [...this.main.slice(0, start), ...job.out, ...this.main.slice(start + job.sources[0].length)];
-    this.runs = this.runs.slice(job.sources.length - 1);
-    this.runsMaxTs = this.runs.reduce((m, r) => (r.maxTs > m ? r.maxTs : m), this.runs.length === 0 ? 0n : this.runs[0].maxTs);
+    if (!job.isDone) return true;
+    if (this.jobRuns >= 0) {
+      // The merged run takes the place of the runs it merged (runs sealed meanwhile come after).
+      const from = this.jobRuns;
+      this.runs = [...this.runs.slice(0, from), ...job.out, ...this.runs.slice(from + job.sources.length)];
+    } else {
+      // Swap in: main = before + merged + after (batches sealed into `main` meanwhile come after).
+      const start = this.jobStart;
+      this.main = [...this.main.slice(0, start), ...job.out, ...this.main.slice(start + job.sources[0].length)];
+      this.runs = this.runs.slice(job.sources.length - 1);
+      this.runsMaxTs = this.runs.reduce((m, r) => (r.maxTs > m ? r.maxTs : m), this.runs.length === 0 ? 0n : this.runs[0].maxTs);
+    }
     this.job = null;
+    return this.nextJob(isForced) !== null;
+  }
+
+  /** What compaction-policy.ts chooses for the runs now. */
+  private nextJob(isForced: boolean): JobChoice {
+    if (this.runs.length === 0) return null;
+    const [start, end] = this.overlapped();
+    let mainRows = 0;
+    for (let k = start; k < end; k++) mainRows += this.main[k].rowCount;
+    return chooseJob(this.runs, mainRows, this.layout.batchRows, isForced);
   }
 
   /**
-   * A job for every run sealed so far, with the part of `main` they fall among: from the first
-   * batch ending after the earliest run row to the last batch starting at or before the latest
-   * one (a batch starting at exactly that time holds older ties, which must come first).
+   * A job for `choice`. Into `main`: every run sealed so far, with the part of `main` they fall
+   * among (overlapped()). Runs with each other: runs [from, end), each its own source in seal
+   * order, so ties keep insertion order.
    */
-  private startJob(): Compaction {
+  private startJob(choice: NonNullable<JobChoice>): Compaction {
+    if (choice.kind === 'runs') {
+      this.jobRuns = choice.from;
+      return new Compaction(this.layout, this.runs.slice(choice.from).map((r) => [r]));
+    }
+    const [start, end] = this.overlapped();
+    this.jobStart = start;
+    this.jobRuns = -1;
+    return new Compaction(this.layout, [this.main.slice(start, end), ...this.runs.map((r) => [r])]);
+  }
+
+  /**
+   * The batches of `main` [start, end) the runs fall among: from the first batch ending after
+   * the earliest run row to the last batch starting at or before the latest one (a batch
+   * starting at exactly that time holds older ties, which must come first).
+   */
+  private overlapped(): [number, number] {
     let min = this.runs[0].minTs;
     for (const r of this.runs) if (r.minTs < min) min = r.minTs;
     const start = this.firstAfter(min);
     let end = start;
     while (end < this.main.length && this.main[end].minTs <= this.runsMaxTs) end++;
-    this.jobStart = start;
-    return new Compaction(this.layout, [this.main.slice(start, end), ...this.runs.map((r) => [r])]);
+    return [start, end];
   }
 
   /** Index of the first batch of `main` ending after `ts`. */

@@ -115,6 +115,32 @@ export class Table {
   }
 
   /**
+   * Batches overlapping [from, to) as stored, for reads whose answer does not depend on row
+   * order (order-free aggregates): each batch is sorted, but they may overlap and come in any
+   * order — per shard its merged batches, then its late runs in the order they were sealed, then
+   * a sorted view of its tail, so rows of equal timestamp still come in insertion order. Unlike
+   * scan() it neither seals a tail nor merges pending runs: the read does not pay for the
+   * compaction. The array is the caller's to keep, and no batch in it ever changes.
+   */
+  scanUnordered(from: bigint, to: bigint): BatchView[] {
+    const out: BatchView[] = [];
+    if (from >= to) return out;
+    const first = this.shardId(from);
+    const last = this.shardId(to - 1n);
+    for (const id of this.order) {
+      if (id < first || id > last) continue;
+      for (const v of this.shards.get(id)!.storedViews()) if (v.maxTs >= from && v.minTs < to) out.push(v);
+    }
+    return out;
+  }
+
+  /** Whether any shard holds late runs that compaction has not merged yet (for tests). */
+  get hasRuns(): boolean {
+    for (const s of this.shards.values()) if (s.hasRuns) return true;
+    return false;
+  }
+
+  /**
    * Every batch as stored, tails included: what a checkpoint writes. Per shard in time order:
    * its merged batches, then its late runs in the order they were sealed (they may overlap).
    * Each is immutable, so a checkpoint may tell written ones apart by identity.

@@ -1,7 +1,8 @@
 // abs_min and abs_max: the smallest and largest absolute value, min(|x|) and max(|x|), keeping
 // the input type, with the time of the (earliest) row holding it. NaN is skipped, as min/max do.
 // int64 values are compared as doubles; only a tie beyond 2^53, where doubles round, is settled
-// with BigInt.
+// with BigInt. Batches read as stored (`tiesByTime`: late runs not merged) may bring an earlier
+// row after a later one: a tie then goes to the earlier row time, as in time order.
 import type { Rows, Vec } from '../exec/vec.js';
 import { i64Vec } from '../exec/vec.js';
 import { RunByRunAccumulator, f64Result, grow, growList, nullBits } from './accumulator.js';
@@ -15,8 +16,12 @@ export class AbsAccumulator extends RunByRunAccumulator {
   private readonly bigBest: bigint[] = [];
   private readonly bestTs: bigint[] = [];
 
-  constructor(private readonly isMax: boolean, private readonly isInt: boolean, private readonly needsPoint: boolean) {
+  /** Ties go to the earlier row time: only the picked row's time can differ (|x| has one sign). */
+  private readonly tiesByTs: boolean;
+
+  constructor(private readonly isMax: boolean, private readonly isInt: boolean, private readonly needsPoint: boolean, tiesByTime = false) {
     super();
+    this.tiesByTs = tiesByTime && needsPoint;
   }
 
   reserve(groups: number): void {
@@ -54,10 +59,14 @@ export class AbsAccumulator extends RunByRunAccumulator {
     if (bi < 0) return;
     const isFirst = this.has[g] === 0;
     this.has[g] = 1;
+    const byTs = this.tiesByTs;
     if (vec.kind === 'i64') {
       const x = abs(vec.values[bi]);
-      if (isFirst || (isMax ? x > this.bigBest[g] : x < this.bigBest[g])) { this.bigBest[g] = x; if (this.needsPoint) this.bestTs[g] = ts[bi]; }
-    } else if (isFirst || (isMax ? bd > this.best[g] : bd < this.best[g])) {
+      if (isFirst || (isMax ? x > this.bigBest[g] : x < this.bigBest[g]) || (byTs && x === this.bigBest[g] && ts[bi] < this.bestTs[g])) {
+        this.bigBest[g] = x;
+        if (this.needsPoint) this.bestTs[g] = ts[bi];
+      }
+    } else if (isFirst || (isMax ? bd > this.best[g] : bd < this.best[g]) || (byTs && bd === this.best[g] && ts[bi] < this.bestTs[g])) {
       this.best[g] = bd;
       if (this.needsPoint) this.bestTs[g] = ts[bi];
     }

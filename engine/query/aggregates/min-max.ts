@@ -2,6 +2,10 @@
 // holding the extreme (earliest row on ties, as batch statistics record it). NaN is skipped, like
 // the statistics do. int64 values are compared through their 32-bit halves; a segment's winner
 // becomes a BigInt once. A whole batch's extremes come from its statistics.
+// Batches read as stored (`tiesByTime`: late runs not merged) may bring an earlier row after a
+// later one: ties then go to the earlier row time (equal times: the row met first, which is the
+// one inserted first). Doubles track row times for that even without a picked row, since 0 and
+// -0 tie and the earliest decides the sign, as it does in time order.
 import type { ColumnStats } from '../../types.js';
 import type { Rows, Vec } from '../exec/vec.js';
 import { i64Vec } from '../exec/vec.js';
@@ -21,13 +25,21 @@ export class MinMaxAccumulator implements Accumulator {
   private readonly minTs: bigint[] = [];
   private readonly maxTs: bigint[] = [];
 
-  constructor(private readonly isInt: boolean, private readonly needsPoint: boolean) {}
+  /** Row times of the extremes are kept (needsPoint, or doubles whose ties go by time). */
+  private readonly tracksTs: boolean;
+  /** Ties go to the earlier row time (tracked). */
+  private readonly tiesByTs: boolean;
+
+  constructor(private readonly isInt: boolean, private readonly needsPoint: boolean, tiesByTime = false) {
+    this.tracksTs = needsPoint || (tiesByTime && !isInt);
+    this.tiesByTs = tiesByTime && this.tracksTs;
+  }
 
   reserve(groups: number): void {
     this.has = grow(this.has, groups);
     this.mins = grow(this.mins, groups);
     this.maxs = grow(this.maxs, groups);
-    if (this.needsPoint) { growList(this.minTs, groups, 0n); growList(this.maxTs, groups, 0n); }
+    if (this.tracksTs) { growList(this.minTs, groups, 0n); growList(this.maxTs, groups, 0n); }
     if (this.isInt) { growList(this.bigMins, groups, 0n); growList(this.bigMaxs, groups, 0n); }
   }
 
@@ -58,7 +70,7 @@ export class MinMaxAccumulator implements Accumulator {
 
   addRuns(runs: SegmentList, vec: Vec, ts: BigInt64Array): void {
     if (vec.kind !== 'f64' || vec.validity !== null) { addEachRun(this, runs, vec, ts); return; }
-    if (!this.needsPoint) { this.addRunsF64(runs, vec.values); return; }
+    if (!this.tracksTs) { this.addRunsF64(runs, vec.values); return; }
     const x = vec.values;
     const rows = { sel: runs.sel, lo: 0, hi: 0 };
     for (let r = 0; r < runs.count; r++) {
@@ -89,9 +101,9 @@ export class MinMaxAccumulator implements Accumulator {
     }
   }
 
-  /** Whether addPartials applies: doubles, and no picked row to track. */
+  /** Whether addPartials applies: doubles, and no row time to track. */
   get takesPartials(): boolean {
-    return !this.isInt && !this.needsPoint;
+    return !this.isInt && !this.tracksTs;
   }
 
   /** Each run's extremes computed by the fused pass (sum-min-max.ts). */
@@ -117,19 +129,21 @@ export class MinMaxAccumulator implements Accumulator {
   }
 
   /**
-   * Merges one segment's extremes (min at row mi, max at row xi); strict comparisons keep the
-   * earlier row on ties. Row times are read only when the plan needs the picked point.
+   * Merges one segment's extremes (min at row mi, max at row xi, each the segment's earliest);
+   * strict comparisons keep the earlier segment's row on ties, or with `tiesByTs` the earlier
+   * row time. Row times are read only when tracked.
    */
   private offer(g: number, m: number, bm: bigint, mi: number, xi: number, M: number, bM: bigint, ts: BigInt64Array): void {
     const isFirst = this.has[g] === 0;
     this.has[g] = 1;
-    const isPoint = this.needsPoint;
+    const isTracked = this.tracksTs;
+    const byTs = this.tiesByTs;
     if (this.isInt) {
-      if (isFirst || bm < this.bigMins[g]) { this.bigMins[g] = bm; if (isPoint) this.minTs[g] = ts[mi]; }
-      if (isFirst || bM > this.bigMaxs[g]) { this.bigMaxs[g] = bM; if (isPoint) this.maxTs[g] = ts[xi]; }
+      if (isFirst || bm < this.bigMins[g] || (byTs && bm === this.bigMins[g] && ts[mi] < this.minTs[g])) { this.bigMins[g] = bm; if (isTracked) this.minTs[g] = ts[mi]; }
+      if (isFirst || bM > this.bigMaxs[g] || (byTs && bM === this.bigMaxs[g] && ts[xi] < this.maxTs[g])) { this.bigMaxs[g] = bM; if (isTracked) this.maxTs[g] = ts[xi]; }
     } else {
-      if (isFirst || m < this.mins[g]) { this.mins[g] = m; if (isPoint) this.minTs[g] = ts[mi]; }
-      if (isFirst || M > this.maxs[g]) { this.maxs[g] = M; if (isPoint) this.maxTs[g] = ts[xi]; }
+      if (isFirst || m < this.mins[g] || (byTs && m === this.mins[g] && ts[mi] < this.minTs[g])) { this.mins[g] = m; if (isTracked) this.minTs[g] = ts[mi]; }
+      if (isFirst || M > this.maxs[g] || (byTs && M === this.maxs[g] && ts[xi] < this.maxTs[g])) { this.maxs[g] = M; if (isTracked) this.maxTs[g] = ts[xi]; }
     }
   }
 

@@ -5,6 +5,10 @@
 // pass where the families would take several: WHERE <double column> <op> <constant> under sums
 // and counts (filtered-sums.ts), and a sum beside a min/max of the same double argument over many
 // short runs, as in GROUP BY 1min (sum-min-max.ts).
+// Plans whose aggregates do not need rows in time order (aggregates/row-order.ts) get the
+// batches as stored, late runs not merged (statements/run-select.ts): each batch is sorted, but
+// they may overlap. Then groups are looked up by bucket, ties of min/max/abs_* go by row time,
+// and the groups are sorted into result order at the end.
 import type { Accumulator } from '../aggregates/accumulator.js';
 import { createAccumulator } from '../aggregates/create-accumulator.js';
 import { RunPartials } from '../aggregates/run-partials.js';
@@ -22,16 +26,22 @@ import { Grouper } from './grouper.js';
 import { SegmentList } from './segment-list.js';
 import type { RunContext } from './run-context.js';
 import type { Slice } from './scan-slices.js';
+import { isTimeOrdered } from './scan-slices.js';
 import type { Rows, Vec } from './vec.js';
 
 const MAX_RESERVED_GROUPS = 1 << 20;
 
-/** `scans`: the snapshot's slices of each range of the plan (statements/run-select.ts). */
+/**
+ * `scans`: the snapshot's slices of each range of the plan (statements/run-select.ts), each
+ * slice sorted; in time order unless the plan reads unordered.
+ */
 export async function runAggregate(plan: TablePlan, agg: AggregatePlan, ctx: RunContext, scans: readonly (readonly Slice[])[]): Promise<ResultTable | null> {
+  // No pending runs among the slices (the common case): as fast as an ordered read, and the same.
+  const isOrdered = scans.every(isTimeOrdered);
   const point = agg.pointCall === null ? -1 : agg.calls[agg.pointCall].accumulator;
-  const accumulators = agg.accumulators.map((spec, a) => createAccumulator(spec, a === point));
-  const groups = new GroupTable((capacity) => { for (const a of accumulators) a.reserve(capacity); }, ctx.limits.maxGroups);
-  const grouper = new Grouper(groups, agg.bucket, agg.keys);
+  const accumulators = agg.accumulators.map((spec, a) => createAccumulator(spec, a === point, !isOrdered));
+  const groups = new GroupTable((capacity) => { for (const a of accumulators) a.reserve(capacity); }, ctx.limits.maxGroups, isOrdered);
+  const grouper = new Grouper(groups, agg.bucket, agg.keys, isOrdered);
   const segments = new SegmentList();
   const pairs = fusedPairs(agg.accumulators, accumulators);
   const partials = new RunPartials();

@@ -20,16 +20,23 @@ const EXACT = 2 ** 53;
 const MIN_MONTH_NS = 28n * NS_PER_DAY;
 
 /**
- * At most how many buckets of `d` the rows of `slices` (one range, in time order) fall in: one
- * per bucket their span touches, never more than their rows. Lets the groups be sized once.
+ * At most how many buckets of `d` the rows of `slices` (one range, each slice sorted, the slices
+ * in any order) fall in: one per bucket their span touches, never more than their rows. Lets
+ * the groups be sized once.
  */
 export function maxBuckets(slices: readonly Slice[], d: DurationValue): number {
   if (slices.length === 0) return 0;
   let rows = 0;
-  for (const s of slices) rows += s.hi - s.lo;
-  const first = slices[0];
-  const last = slices[slices.length - 1];
-  const span = last.view.ts[last.hi - 1] - first.view.ts[first.lo];
+  let min = slices[0].view.ts[slices[0].lo];
+  let max = min;
+  for (const s of slices) {
+    rows += s.hi - s.lo;
+    const a = s.view.ts[s.lo];
+    const b = s.view.ts[s.hi - 1];
+    if (a < min) min = a;
+    if (b > max) max = b;
+  }
+  const span = max - min;
   const width = d.months === 0 ? d.nanos : BigInt(d.months) * MIN_MONTH_NS;
   return Math.min(rows, Number(span / width) + 2);
 }

@@ -33,8 +33,9 @@ export function finishGroups(plan: TablePlan, agg: AggregatePlan, groups: GroupT
   const frame = new GroupFrame(n, ctx.scratch, aggregate, key, bucket);
   const all: Rows = { sel: null, lo: 0, hi: n };
 
-  // Groups are created in their natural order unless GROUP BY columns are involved.
-  let order = agg.keys.length === 0 ? null : groups.naturalOrder(compareKeyLists);
+  // Groups are created in their natural order unless GROUP BY columns are involved or the rows
+  // were read as stored (late runs not merged).
+  let order = agg.keys.length === 0 ? (groups.isCreatedInOrder ? null : groups.naturalOrder(null)) : groups.naturalOrder(compareKeyLists);
   if (agg.having !== null) {
     const pass = evalCondition(agg.having, frame, all, ctx.deadline);
     const isKept = new Uint8Array(n);

@@ -1,6 +1,7 @@
 // The groups of one aggregate table run: for each group id, its range, bucket start and GROUP BY
 // key values. Groups are created as rows meet them; `onGrow` lets accumulators make room, and
-// `maxGroups` (QueryLimits) refuses the group past the limit.
+// `maxGroups` (QueryLimits) refuses the group past the limit. `isCreatedInOrder`: rows are read
+// in time order, so groups without GROUP BY columns are created in result order.
 // Ranges and bucket starts live in typed arrays (hundreds of thousands of minute buckets must
 // not mean as many heap objects); bucket starts are written through their 32-bit halves.
 import type { Scalar } from '../plan/plan-expr.js';
@@ -18,7 +19,7 @@ export class GroupTable {
   private bucketLo: Uint32Array = new Uint32Array(0);
   private bucketHi: Int32Array = new Int32Array(0);
 
-  constructor(private readonly onGrow: (capacity: number) => void, private readonly maxGroups = Infinity) {
+  constructor(private readonly onGrow: (capacity: number) => void, private readonly maxGroups = Infinity, readonly isCreatedInOrder = true) {
     this.view();
     onGrow(64);
   }
@@ -66,7 +67,7 @@ export class GroupTable {
   naturalOrder(compareKeys: ((a: Scalar[], b: Scalar[]) => number) | null): Int32Array {
     const order = new Int32Array(this.count);
     for (let g = 0; g < this.count; g++) order[g] = g;
-    if (compareKeys === null) return order;
+    if (compareKeys === null && this.isCreatedInOrder) return order;
     const { lo, hi } = int64Halves(this.buckets);
     return Int32Array.from([...order].sort((a, b) => {
       if (this.ranges[a] !== this.ranges[b]) return this.ranges[a] - this.ranges[b];
@@ -76,7 +77,7 @@ export class GroupTable {
       const la = lo[a << 1];
       const lb = lo[b << 1];
       if (la !== lb) return la - lb;
-      return compareKeys(this.keys[a] ?? NO_KEYS, this.keys[b] ?? NO_KEYS) || a - b;
+      return (compareKeys === null ? 0 : compareKeys(this.keys[a] ?? NO_KEYS, this.keys[b] ?? NO_KEYS)) || a - b;
     }));
   }
 }

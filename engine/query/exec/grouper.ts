@@ -1,7 +1,9 @@
 // Splits the rows of a batch into segments, one per group, each in time order: by range only,
 // by GROUP BY duration (bucket-segments.ts), and by GROUP BY columns (hash lookup of each row's
 // key, then a stable counting sort of the rows by group, so each group's rows form one
-// contiguous run of a selection vector).
+// contiguous run of a selection vector). Batches read in time order meet each bucket once, in
+// ascending order; batches read as stored (late runs not merged, `isOrdered` false) may come
+// back to a bucket, so then buckets are also looked up by their start.
 import { bucketStart } from '../../../grammar/index.js';
 import type { DurationValue } from '../../../grammar/index.js';
 import type { ValueKey } from '../aggregates/value-key.js';
@@ -29,18 +31,26 @@ export class Grouper {
   private bucketGroup = -1;
   private keyGroups = new Map<ValueKey | symbol, number>();
   private readonly runs = new BucketRuns();
+  /** Unordered reads: the buckets of the range met so far, by the halves of their start. */
+  private bucketsMet: Map<number, Map<number, MetBucket>> | null = null;
+  /** Unordered reads with a double GROUP BY column: time of the row each group's key came from. */
+  private keyTs: bigint[] | null = null;
 
   constructor(
     private readonly groups: GroupTable,
     private readonly duration: DurationValue | null,
     private readonly keys: readonly PlanExpr[],
-  ) {}
+    private readonly isOrdered = true,
+  ) {
+    if (!isOrdered && keys.some((e) => e.type === 'double')) this.keyTs = [];
+  }
 
   startRange(range: number): void {
     this.range = range;
     this.rangeGroup = -1;
     this.hasBucket = false;
     this.keyGroups = new Map();
+    if (!this.isOrdered) this.bucketsMet = new Map();
   }
 
   /** Bucket start of a timestamp (only with GROUP BY duration). */
@@ -60,16 +70,33 @@ export class Grouper {
     return this.rangeGroup;
   }
 
-  /** Enters bucket hi·2^32 + lo. Buckets arrive in ascending order within a range. */
+  /**
+   * Enters bucket hi·2^32 + lo. Read in time order, buckets arrive ascending within a range and
+   * each is new; read as stored, a bucket met before gets its group (and key groups) back.
+   */
   private groupOfBucket(hi: number, lo: number): number {
-    if (!this.hasBucket || this.bucketHi !== hi || this.bucketLo !== lo) {
-      this.hasBucket = true;
-      this.bucketHi = hi;
-      this.bucketLo = lo;
-      this.bucketGroup = this.keys.length === 0 ? this.groups.create(this.range, hi, lo) : -1;
-      if (this.keys.length > 0) this.keyGroups = new Map();
+    if (this.hasBucket && this.bucketHi === hi && this.bucketLo === lo) return this.bucketGroup;
+    this.hasBucket = true;
+    this.bucketHi = hi;
+    this.bucketLo = lo;
+    const met = this.bucketsMet;
+    if (met !== null) {
+      let byLo = met.get(hi);
+      if (byLo === undefined) met.set(hi, (byLo = new Map()));
+      let bucket = byLo.get(lo);
+      if (bucket === undefined) byLo.set(lo, (bucket = { group: this.newBucketGroup(hi, lo), keyGroups: new Map() }));
+      this.bucketGroup = bucket.group;
+      this.keyGroups = bucket.keyGroups;
+      return this.bucketGroup;
     }
+    this.bucketGroup = this.newBucketGroup(hi, lo);
+    if (this.keys.length > 0) this.keyGroups = new Map();
     return this.bucketGroup;
+  }
+
+  /** The group of a new bucket without GROUP BY columns; -1 with them (each key has its own). */
+  private newBucketGroup(hi: number, lo: number): number {
+    return this.keys.length === 0 ? this.groups.create(this.range, hi, lo) : -1;
   }
 
   /** Fills `out` with the runs of `rows`, one per group met, each in time order. */
@@ -79,11 +106,11 @@ export class Grouper {
       // One counting-sorted region per bucket, all inside one array sized for the batch.
       const sorted = frame.scratch.sel(-2, frame.size, 'aux');
       out.reset(sorted);
-      if (d === null) { this.byKeys(frame, rows, sorted, out); return; }
+      if (d === null) { this.byKeys(frame, ts, rows, sorted, out); return; }
       bucketRuns(ts, tsHalves(ts), rows, d, this.runs);
       for (let r = 0; r < this.runs.count; r++) {
         this.groupOfBucket(this.runs.startHi[r], this.runs.startLo[r]);
-        this.byKeys(frame, { sel: rows.sel, lo: this.runs.from[r], hi: this.runs.to[r] }, sorted, out);
+        this.byKeys(frame, ts, { sel: rows.sel, lo: this.runs.from[r], hi: this.runs.to[r] }, sorted, out);
       }
       return;
     }
@@ -95,7 +122,7 @@ export class Grouper {
   }
 
   /** Hashes each row's key to its group, then writes the rows grouped into `sorted[lo..hi)`. */
-  private byKeys(frame: Frame, rows: Rows, sorted: Int32Array, out: SegmentList): void {
+  private byKeys(frame: Frame, ts: BigInt64Array, rows: Rows, sorted: Int32Array, out: SegmentList): void {
     const vecs = this.keys.map((e) => evalValue(e, frame, rows));
     const texts = this.keys.map((e) => e.type !== 'blob');
     const { sel, lo, hi } = rows;
@@ -103,7 +130,7 @@ export class Grouper {
     const local = new Map<number, number>();
     const counts: number[] = [];
     for (let k = lo; k < hi; k++) {
-      const g = this.groupAt(vecs, texts, sel === null ? k : sel[k]);
+      const g = this.groupAt(vecs, texts, ts, sel === null ? k : sel[k]);
       gids[k] = g;
       const l = local.get(g);
       if (l === undefined) { local.set(g, counts.length); counts.push(1); } else counts[l]++;
@@ -117,7 +144,7 @@ export class Grouper {
     for (const [g, l] of local) out.push(g, starts[l], ends[l]);
   }
 
-  private groupAt(vecs: readonly Vec[], texts: readonly boolean[], i: number): number {
+  private groupAt(vecs: readonly Vec[], texts: readonly boolean[], ts: BigInt64Array, i: number): number {
     let key: ValueKey | symbol;
     if (vecs.length === 1) key = keyAt(vecs[0], i, texts[0]) ?? NULL_KEY;
     else {
@@ -133,7 +160,25 @@ export class Grouper {
       const values: Scalar[] = vecs.map((v, c) => scalarAt(v, i, texts[c]));
       g = this.groups.create(this.range, this.hasBucket ? this.bucketHi : 0, this.hasBucket ? this.bucketLo : 0, values);
       this.keyGroups.set(key, g);
-    }
+      if (this.keyTs !== null) this.keyTs[g] = ts[i];
+    } else if (this.keyTs !== null) this.earlierZero(vecs, texts, ts, i, g);
     return g;
   }
+
+  /**
+   * 0 and -0 are one key, shown as its earliest row has it. Read in time order that row makes
+   * the group; read as stored, a later batch may hold an earlier row, which then takes over the
+   * key values of a group holding a zero.
+   */
+  private earlierZero(vecs: readonly Vec[], texts: readonly boolean[], ts: BigInt64Array, i: number, g: number): void {
+    if (!this.groups.keys[g].some((v) => v === 0) || ts[i] >= this.keyTs![g]) return;
+    this.groups.keys[g] = vecs.map((vec, c) => scalarAt(vec, i, texts[c]));
+    this.keyTs![g] = ts[i];
+  }
+}
+
+/** A bucket of an unordered read: its group (no GROUP BY columns) or its key groups. */
+interface MetBucket {
+  readonly group: number;
+  readonly keyGroups: Map<ValueKey | symbol, number>;
 }

@@ -4,9 +4,11 @@
 // replace some), so a query that yields to the event loop keeps reading the data as it was when
 // it started — concurrent inserts neither break it nor leak into it. Operators may pause only
 // between slices, so under a wide WHERE (thousands of terms, seconds per batch) the slices are
-// cut shorter, to about a million term tests each.
+// cut shorter, to about a million term tests each. Aggregates that do not need rows in time order
+// read the batches as stored (aggregates/row-order.ts), so they never wait for late runs to merge.
 import type { Select } from '../../../grammar/index.js';
 import type { QueryCatalog } from '../catalog.js';
+import { readsUnordered } from '../aggregates/row-order.js';
 import { runAggregate } from '../exec/aggregate-operator.js';
 import type { RunContext } from '../exec/run-context.js';
 import { testsPerRow } from '../exec/eval-condition.js';
@@ -20,7 +22,8 @@ export async function runSelect(ast: Select, catalog: QueryCatalog, nowNs: bigin
   const plan = planSelect(ast, catalog, nowNs, ctx.limits);
   const snapshot = plan.tables.map((t) => {
     const chunk = t.where === null ? Infinity : Math.max(MIN_CHUNK_ROWS, Math.floor(TESTS_PER_CHUNK / testsPerRow(t.where)));
-    return (t.ranges ?? [null]).map((range) => cut(scanSlices(t.table, range), chunk));
+    const isUnordered = t.aggregate !== null && readsUnordered(t.aggregate);
+    return (t.ranges ?? [null]).map((range) => cut(scanSlices(t.table, range, isUnordered), chunk));
   });
   const tables: ResultTable[] = [];
   for (let i = 0; i < plan.tables.length; i++) {
