@@ -96,22 +96,7 @@ export class Table {
    * no batch in it ever changes.
    */
   scan(from: bigint, to: bigint): BatchView[] {
-    const out: BatchView[] = [];
-    if (from >= to) return out;
-    const first = this.shardId(from);
-    const last = this.shardId(to - 1n);
-    // Shards from the first at or after `first`, found by bisection: a narrow range of a table
-    // of many shards looks at a few, not at every id.
-    let k = 0;
-    for (let hi = this.order.length; k < hi;) {
-      const m = (k + hi) >>> 1;
-      if (this.order[m] < first) k = m + 1;
-      else hi = m;
-    }
-    for (; k < this.order.length && this.order[k] <= last; k++) {
-      for (const v of this.shards.get(this.order[k])!.orderedViews()) if (v.maxTs >= from && v.minTs < to) out.push(v);
-    }
-    return out;
+    return this.viewsIn(from, to, (shard) => shard.orderedViews());
   }
 
   /**
@@ -123,13 +108,27 @@ export class Table {
    * compaction. The array is the caller's to keep, and no batch in it ever changes.
    */
   scanUnordered(from: bigint, to: bigint): BatchView[] {
+    return this.viewsIn(from, to, (shard) => shard.storedViews());
+  }
+
+  /**
+   * The batches `views` gives of each shard overlapping [from, to), those overlapping the range.
+   * The first shard is found by bisection: a narrow range of a table of many shards looks at a
+   * few, not at every id.
+   */
+  private viewsIn(from: bigint, to: bigint, views: (shard: Shard) => BatchView[]): BatchView[] {
     const out: BatchView[] = [];
     if (from >= to) return out;
     const first = this.shardId(from);
     const last = this.shardId(to - 1n);
-    for (const id of this.order) {
-      if (id < first || id > last) continue;
-      for (const v of this.shards.get(id)!.storedViews()) if (v.maxTs >= from && v.minTs < to) out.push(v);
+    let k = 0;
+    for (let hi = this.order.length; k < hi;) {
+      const m = (k + hi) >>> 1;
+      if (this.order[m] < first) k = m + 1;
+      else hi = m;
+    }
+    for (; k < this.order.length && this.order[k] <= last; k++) {
+      for (const v of views(this.shards.get(this.order[k])!)) if (v.maxTs >= from && v.minTs < to) out.push(v);
     }
     return out;
   }

@@ -11,7 +11,8 @@
 // tags both ways, table schemas and rows). FUZZ_SEED=<n> replays a run; the failures are grouped
 // by kind, each with the case index, the request and what came back. What this uWS build refuses
 // in its own parser, before any JavaScript runs (HTTP/1.0, no Host, unknown methods, control bytes,
-// over 50 headers, Content-Length >= 2^32, …), may go unanswered: those are counted, not failed.
+// over 50 headers, Content-Length >= 2^32, a request head over 4 KiB split across reads, …), may
+// go unanswered: those are counted, not failed.
 // A second test sends a Content-Length over the limit to every write route, one at a time.
 import assert from 'node:assert/strict';
 import type http from 'node:http';
@@ -285,6 +286,21 @@ const ROUTE_GENS: readonly Gen[] = [
  */
 const METHODS = ['GET', 'POST', 'PATCH', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND', 'FOO', 'M-SEARCH'];
 /** The methods this uWS build routes; it closes the connection on any other without an answer. */
+/**
+ * uWS keeps at most this much of a request head (request line and headers) that arrives in more
+ * than one read; beyond it, it closes the connection without an answer. Whether a longer head
+ * (a GET /query_exp with a long query) comes in one read depends on the moment, so such a case
+ * may be answered or dropped: drops are counted, not failed (POST takes long queries whole).
+ */
+const UWS_HEAD_BYTES = 4096;
+
+/** The bytes of a case's request line and headers, near enough (node:http adds a few short ones). */
+function headBytes(c: Case): number {
+  let n = c.method.length + Buffer.byteLength(c.path) + 128;
+  for (const [name, value] of Object.entries(c.headers)) n += name.length + value.length + 4;
+  return n;
+}
+
 const UWS_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE'];
 const ACCEPT_ENCODINGS = ['gzip', 'GZIP', 'gzip;q=0', '*', 'br', 'identity', 'identity;q=0', 'gzip, deflate, br', 'x-gzip', 'gzip;q=0.5, *;q=0', ';;;,,,', 'gzip;q=abc', 'deflate', 'a'.repeat(2000)];
 
@@ -721,15 +737,18 @@ describe('svc_rest under bad input', () => {
         return;
       }
       const isKnownMethod = UWS_METHODS.includes(c.method);
+      const isLongHead = headBytes(c) > UWS_HEAD_BYTES;
       let reply: Reply;
       try {
-        // A body over the limit may be cut off with the connection, and uWS closes connections
-        // on methods it does not know: neither may take a shared keep-alive connection down.
-        reply = await send(c.isOversized || !isKnownMethod ? false : agent, server.base, c.method, c.path, { body: c.body, headers: c.headers, timeoutMs: 30_000 });
+        // A body over the limit may be cut off with the connection, uWS closes connections on
+        // methods it does not know, and it may close one whose head is over 4 KiB: none may take
+        // a shared keep-alive connection down.
+        reply = await send(c.isOversized || !isKnownMethod || isLongHead ? false : agent, server.base, c.method, c.path, { body: c.body, headers: c.headers, timeoutMs: 30_000 });
       } catch (e) {
-        if (c.isOversized) unanswered.set('body over the limit: connection cut', (unanswered.get('body over the limit: connection cut') ?? 0) + 1);
-        else if (!isKnownMethod) unanswered.set(`method ${c.method}: closed by uWS`, (unanswered.get(`method ${c.method}: closed by uWS`) ?? 0) + 1);
-        else fail('no answer', `${describeCase(c)} → ${(e as Error).message}`);
+        const kind = c.isOversized ? 'body over the limit: connection cut' : !isKnownMethod ? `method ${c.method}: closed by uWS`
+          : isLongHead ? 'request head over 4 KiB that reached uWS in more than one read: closed by uWS' : null;
+        if (kind === null) fail('no answer', `${describeCase(c)} → ${(e as Error).message}`);
+        else unanswered.set(kind, (unanswered.get(kind) ?? 0) + 1);
         return;
       }
       count(reply.status);
