@@ -23,7 +23,7 @@ function orderOf(ts: BigInt64Array, rows: Uint32Array | null): Uint32Array | nul
   const words = new Int32Array(ts.buffer, ts.byteOffset, ts.length * 2);
   // Clearly shuffled rows go straight to the radix sort: a sample is enough to tell, where
   // marking every row cost a sixth of the sort.
-  if (n >= 4 * SAMPLE && lateIn(words, rows, SAMPLE) > SAMPLE * MAX_LATE_SHARE * 2) return radixSort(ts, rows);
+  if (n >= 4 * SAMPLE && markLate(words, rows, scratchU8('order.sample', SAMPLE)) > SAMPLE * MAX_LATE_SHARE * 2) return radixSort(ts, rows);
   // Scratch: the late rows' own order is found (recursively) only after this level is done with it.
   const isLate = rows === null ? scratchU8('order.isLate', n) : new Uint8Array(n);
   const late = markLate(words, rows, isLate);
@@ -41,20 +41,6 @@ function orderOf(ts: BigInt64Array, rows: Uint32Array | null): Uint32Array | nul
 
 /** Rows sampled from the start to tell shuffled input at once. */
 const SAMPLE = 256;
-
-/** How many of the first n rows are below the running maximum. */
-function lateIn(words: Int32Array, rows: Uint32Array | null, n: number): number {
-  let late = 0;
-  let maxHi = -0x80000000;
-  let maxLo = -0x80000000;
-  for (let k = 0; k < n; k++) {
-    const i = rows === null ? k : rows[k];
-    const hi = words[(i << 1) | 1];
-    const lo = words[i << 1] ^ SIGN;
-    if (hi > maxHi || (hi === maxHi && lo >= maxLo)) { maxHi = hi; maxLo = lo; } else late++;
-  }
-  return late;
-}
 
 /** Marks the rows below the running maximum; returns how many. */
 function markLate(words: Int32Array, rows: Uint32Array | null, isLate: Uint8Array): number {
