@@ -233,7 +233,7 @@ function toParts(bucket: Int32Array, partOf: Int32Array): void {
 
 /** The earliest timestamp of each of `parts` parts, rows' parts in `part` (compared as 32-bit words). */
 export function partMinimums(src: SourceRows, part: Int32Array, parts: number): bigint[] {
-  const words = src.words(0)!;
+  const words = src.tsWords;
   const best = new Int32Array(parts).fill(-1);
   const bh = new Int32Array(parts);
   const bl = new Uint32Array(parts);
@@ -248,7 +248,7 @@ export function partMinimums(src: SourceRows, part: Int32Array, parts: number): 
 
 /** The earliest timestamp of rows [start, end) of `src`, through `perm` when given (compared as 32-bit words). */
 export function minTimestamp(src: SourceRows, perm: Uint32Array | null, start: number, end: number): bigint {
-  const words = src.words(0)!;
+  const words = src.tsWords;
   let best = perm === null ? start : perm[start];
   let bh = words[(best << 1) | 1];
   let bl = words[best << 1] >>> 0;

@@ -258,13 +258,13 @@ export class Tail {
 }
 
 /**
- * An insert's rows with views of `ts` (column 0) and of each 64-bit column (c + 1; null for other
- * types): Int32 word pairs for comparing timestamps, float64 bits for moving values. Each is made
- * on first use and kept for the rest of the insert. Appends of a few rows (late single-row
+ * An insert's rows with views made on first use and kept for the rest of the insert: `ts` as Int32
+ * word pairs for comparing timestamps, and float64 views of `ts` (column 0) and of each 64-bit
+ * column (c + 1; null for other types) for moving values. Appends of a few rows (late single-row
  * inserts) never ask for them: making five views cost more than the insert.
  */
 export class SourceRows {
-  private readonly views: (Int32Array | null | undefined)[] = [];
+  private words: Int32Array | null = null;
   private readonly bitViews: (Float64Array | null | undefined)[] = [];
 
   constructor(readonly batch: NormalizedBatch) {}
@@ -280,15 +280,9 @@ export class SourceRows {
     return v;
   }
 
-  /** The words of column c (0 = ts), or null when it does not hold 64-bit values. */
-  words(c: number): Int32Array | null {
-    let v = this.views[c];
-    if (v === undefined) {
-      const col = c === 0 ? null : this.batch.columns[c - 1];
-      v = c === 0 ? words64(this.batch.ts) : col!.type === 'DOUBLE' || col!.type === 'INT64' || col!.type === 'TIMESTAMP' ? words64(col!.values) : null;
-      this.views[c] = v;
-    }
-    return v;
+  /** `ts` as Int32 word pairs, for comparing timestamps without a BigInt each. */
+  get tsWords(): Int32Array {
+    return (this.words ??= words64(this.batch.ts));
   }
 }
 
