@@ -12,7 +12,7 @@ const EXACT = 2 ** 53;
 
 export class AbsAccumulator extends RunByRunAccumulator {
   private has = new Uint8Array(16);
-  private best = new Float64Array(16);
+  private best = new Float64Array(8);
   private readonly bigBest: bigint[] = [];
   private readonly bestTs: bigint[] = [];
 

@@ -8,7 +8,7 @@ import type { ValueKey } from './value-key.js';
 import { keyAt, sameKey } from './value-key.js';
 
 export class AdjacentCountAccumulator extends RunByRunAccumulator {
-  private counts = new Float64Array(16);
+  private counts = new Float64Array(8);
   private readonly lasts: (ValueKey | null)[] = [];
 
   constructor(private readonly isText: boolean) {

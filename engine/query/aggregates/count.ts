@@ -8,7 +8,7 @@ import { addEachRun, grow } from './accumulator.js';
 import type { SegmentList } from '../exec/segment-list.js';
 
 export class CountAccumulator implements Accumulator {
-  private counts = new Float64Array(16);
+  private counts = new Float64Array(8);
 
   reserve(groups: number): void {
     this.counts = grow(this.counts, groups);

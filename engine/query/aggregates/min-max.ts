@@ -18,8 +18,8 @@ import type { RunPartials } from './run-partials.js';
 
 export class MinMaxAccumulator implements Accumulator {
   private has = new Uint8Array(16);
-  private mins = new Float64Array(16);
-  private maxs = new Float64Array(16);
+  private mins = new Float64Array(8);
+  private maxs = new Float64Array(8);
   private readonly bigMins: bigint[] = [];
   private readonly bigMaxs: bigint[] = [];
   private readonly minTs: bigint[] = [];

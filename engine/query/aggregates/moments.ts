@@ -8,11 +8,11 @@ import { RunByRunAccumulator, f64Result, forEachNumber, grow } from './accumulat
 import type { AggregateName } from './registry.js';
 
 export class MomentsAccumulator extends RunByRunAccumulator {
-  private n = new Float64Array(16);
-  private mean = new Float64Array(16);
-  private m2 = new Float64Array(16);
-  private m3 = new Float64Array(16);
-  private m4 = new Float64Array(16);
+  private n = new Float64Array(8);
+  private mean = new Float64Array(8);
+  private m2 = new Float64Array(8);
+  private m3 = new Float64Array(8);
+  private m4 = new Float64Array(8);
   private readonly isHigh: boolean;
 
   constructor(names: ReadonlySet<AggregateName>) {

@@ -7,11 +7,11 @@ import { RunByRunAccumulator, f64Result, forEachNumber, grow } from './accumulat
 import type { AggregateName } from './registry.js';
 
 export class PowersAccumulator extends RunByRunAccumulator {
-  private counts = new Float64Array(16);
-  private inverses = new Float64Array(16);
-  private logs = new Float64Array(16);
-  private squares = new Float64Array(16);
-  private products = new Float64Array(16);
+  private counts = new Float64Array(8);
+  private inverses = new Float64Array(8);
+  private logs = new Float64Array(8);
+  private squares = new Float64Array(8);
+  private products = new Float64Array(8);
   /** Groups whose product slot is initialized. */
   private ready = 0;
   private readonly needs: { inv: boolean; log: boolean; sq: boolean; prod: boolean };

@@ -15,8 +15,8 @@ import type { RunPartials } from './run-partials.js';
 const CHUNK = 1 << 20;
 
 export class SumAccumulator implements Accumulator {
-  private counts = new Float64Array(16);
-  private sums = new Float64Array(16);
+  private counts = new Float64Array(8);
+  private sums = new Float64Array(8);
   private readonly bigSums: bigint[] = [];
 
   constructor(private readonly isInt: boolean) {}

@@ -29,7 +29,7 @@ export function finishGroups(plan: TablePlan, agg: AggregatePlan, groups: GroupT
   const keyVecs: (Vec | undefined)[] = [];
   const key = (slot: number): Vec => (keyVecs[slot] ??= scalarResult(agg.keys[slot].type, groups.keys.map((k) => toValue(k[slot])), n));
   let bucketVec: Vec | undefined;
-  const bucket = (): Vec => (bucketVec ??= i64Vec(groups.buckets, null));
+  const bucket = (): Vec => (bucketVec ??= i64Vec(groups.bucketStarts(), null));
   const frame = new GroupFrame(n, ctx.scratch, aggregate, key, bucket);
   const all: Rows = { sel: null, lo: 0, hi: n };
 
@@ -47,7 +47,7 @@ export function finishGroups(plan: TablePlan, agg: AggregatePlan, groups: GroupT
   ctx.budget.rows(0, rows.hi - rows.lo);
   ctx.budget.values(vecs, rows);
   const times = new ColumnBuilder('timestamp');
-  times.append(rowTimes(plan, agg, groups, accumulators), rows);
+  times.append(agg.bucket !== null ? bucket() : rowTimes(plan, agg, groups, accumulators), rows);
   const columns = plan.outputs.map((o, i) => {
     const b = new ColumnBuilder(o.expr.type);
     b.append(vecs[i], rows);
@@ -56,10 +56,9 @@ export function finishGroups(plan: TablePlan, agg: AggregatePlan, groups: GroupT
   return finishTable(plan, times, columns);
 }
 
-/** Row times by group id: bucket start, the picked row's time, or the range start. */
+/** Row times by group id without GROUP BY duration: the picked row's time, or the range start. */
 function rowTimes(plan: TablePlan, agg: AggregatePlan, groups: GroupTable, accumulators: readonly Accumulator[]): Vec {
   const n = groups.count;
-  if (agg.bucket !== null) return i64Vec(groups.buckets, null);
   const out = new BigInt64Array(n);
   const valid = new Uint8Array((n + 7) >> 3);
   const point = agg.pointCall === null ? null : agg.calls[agg.pointCall];

@@ -3,8 +3,11 @@
 // `maxGroups` (QueryLimits) refuses the group past the limit. `isCreatedInOrder`: rows are read
 // in time order, so groups without GROUP BY columns are created in result order.
 // Ranges and bucket starts live in typed arrays (hundreds of thousands of minute buckets must
-// not mean as many heap objects); bucket starts are written through their 32-bit halves.
+// not mean as many heap objects); bucket starts are kept as their 32-bit halves (no BigInt per
+// group) and joined into one int64 array when the result is built. They start small (see
+// INITIAL_GROUPS): most aggregate queries make a handful of groups.
 import type { Scalar } from '../plan/plan-expr.js';
+import { INITIAL_GROUPS } from '../aggregates/accumulator.js';
 import { limitError } from '../limits.js';
 import { int64Halves } from './vec.js';
 
@@ -12,16 +15,14 @@ const NO_KEYS: Scalar[] = [];
 
 export class GroupTable {
   count = 0;
-  ranges = new Int32Array(64);
-  /** Bucket start of each group (meaningful only with GROUP BY duration). */
-  buckets = new BigInt64Array(64);
+  ranges = new Int32Array(INITIAL_GROUPS);
+  /** Bucket start of each group, by halves (meaningful only with GROUP BY duration). */
+  private bucketLo = new Uint32Array(INITIAL_GROUPS);
+  private bucketHi = new Int32Array(INITIAL_GROUPS);
   readonly keys: Scalar[][] = [];
-  private bucketLo: Uint32Array = new Uint32Array(0);
-  private bucketHi: Int32Array = new Int32Array(0);
 
   constructor(private readonly onGrow: (capacity: number) => void, private readonly maxGroups = Infinity, readonly isCreatedInOrder = true) {
-    this.view();
-    onGrow(64);
+    onGrow(INITIAL_GROUPS);
   }
 
   /** A new group in `range`, bucket starting at hi·2^32 + lo, with GROUP BY key values. */
@@ -32,8 +33,8 @@ export class GroupTable {
     this.count = g + 1;
     if (g >= this.ranges.length) this.grow();
     this.ranges[g] = range;
-    this.bucketLo[g << 1] = bucketLo;
-    this.bucketHi[(g << 1) | 1] = bucketHi;
+    this.bucketLo[g] = bucketLo;
+    this.bucketHi[g] = bucketHi;
     if (keys !== NO_KEYS || this.keys.length > 0) this.keys[g] = keys;
     return g;
   }
@@ -50,17 +51,24 @@ export class GroupTable {
     const ranges = new Int32Array(capacity);
     ranges.set(this.ranges);
     this.ranges = ranges;
-    const buckets = new BigInt64Array(capacity);
-    buckets.set(this.buckets);
-    this.buckets = buckets;
-    this.view();
+    const lo = new Uint32Array(capacity);
+    lo.set(this.bucketLo);
+    this.bucketLo = lo;
+    const hi = new Int32Array(capacity);
+    hi.set(this.bucketHi);
+    this.bucketHi = hi;
     this.onGrow(capacity);
   }
 
-  private view(): void {
-    const { lo, hi } = int64Halves(this.buckets);
-    this.bucketLo = lo;
-    this.bucketHi = hi;
+  /** Bucket start of each group, by group id (made once, when the result is built). */
+  bucketStarts(): BigInt64Array {
+    const out = new BigInt64Array(this.count);
+    const { lo, hi } = int64Halves(out);
+    for (let g = 0; g < this.count; g++) {
+      lo[g << 1] = this.bucketLo[g];
+      hi[(g << 1) | 1] = this.bucketHi[g];
+    }
+    return out;
   }
 
   /** Group ids in result order: by range, bucket, then key values (ascending, nulls last). */
@@ -68,14 +76,14 @@ export class GroupTable {
     const order = new Int32Array(this.count);
     for (let g = 0; g < this.count; g++) order[g] = g;
     if (compareKeys === null && this.isCreatedInOrder) return order;
-    const { lo, hi } = int64Halves(this.buckets);
+    const { bucketLo: lo, bucketHi: hi } = this;
     return Int32Array.from([...order].sort((a, b) => {
       if (this.ranges[a] !== this.ranges[b]) return this.ranges[a] - this.ranges[b];
-      const ha = hi[(a << 1) | 1];
-      const hb = hi[(b << 1) | 1];
+      const ha = hi[a];
+      const hb = hi[b];
       if (ha !== hb) return ha - hb;
-      const la = lo[a << 1];
-      const lb = lo[b << 1];
+      const la = lo[a];
+      const lb = lo[b];
       if (la !== lb) return la - lb;
       return (compareKeys === null ? 0 : compareKeys(this.keys[a] ?? NO_KEYS, this.keys[b] ?? NO_KEYS)) || a - b;
     }));

@@ -3,11 +3,17 @@
 // list first and then feeding accumulators in one flat loop costs no object and no closure per
 // run, which matters with hundreds of thousands of minute buckets.
 
+/**
+ * Room for this many runs at first: a small query meets a few, and arrays of up to 64 bytes stay
+ * on V8's heap, where they cost far less to make and to collect than longer ones.
+ */
+const INITIAL_RUNS = 8;
+
 export class SegmentList {
   count = 0;
-  groups = new Int32Array(64);
-  los = new Int32Array(64);
-  his = new Int32Array(64);
+  groups = new Int32Array(INITIAL_RUNS);
+  los = new Int32Array(INITIAL_RUNS);
+  his = new Int32Array(INITIAL_RUNS);
   /** The selection vector every run indexes into, or null for plain batch positions. */
   sel: Int32Array | null = null;
 
@@ -38,10 +44,10 @@ export class SegmentList {
 /** Bucket runs of one batch: start halves and [from, to) bounds (see bucket-segments.ts). */
 export class BucketRuns {
   count = 0;
-  startHi = new Int32Array(64);
-  startLo = new Float64Array(64);
-  from = new Int32Array(64);
-  to = new Int32Array(64);
+  startHi = new Int32Array(INITIAL_RUNS);
+  startLo = new Float64Array(INITIAL_RUNS);
+  from = new Int32Array(INITIAL_RUNS);
+  to = new Int32Array(INITIAL_RUNS);
 
   push(hi: number, lo: number, from: number, to: number): void {
     const n = this.count;

@@ -35,18 +35,29 @@ export function isValidAt(validity: Validity, i: number): boolean {
 }
 
 const views = new WeakMap<BigInt64Array, { lo: Uint32Array; hi: Int32Array }>();
+/**
+ * Arrays this long are remembered: batch columns, read by query after query. Short ones are
+ * mostly fresh per query (group keys, results), and a WeakMap entry (an ephemeron the GC must
+ * trace) costs several times the two views it would save.
+ */
+const CACHED_HALVES_LENGTH = 1024;
 
 /** The 32-bit halves of an int64 array: element i is lo[2i] + hi[2i+1] × 2^32. */
 export function int64Halves(values: BigInt64Array): { lo: Uint32Array; hi: Int32Array } {
+  if (values.length < CACHED_HALVES_LENGTH) return halvesOf(values);
   let v = views.get(values);
   if (v === undefined) {
-    v = {
-      lo: new Uint32Array(values.buffer, values.byteOffset, values.length * 2),
-      hi: new Int32Array(values.buffer, values.byteOffset, values.length * 2),
-    };
+    v = halvesOf(values);
     views.set(values, v);
   }
   return v;
+}
+
+function halvesOf(values: BigInt64Array): { lo: Uint32Array; hi: Int32Array } {
+  return {
+    lo: new Uint32Array(values.buffer, values.byteOffset, values.length * 2),
+    hi: new Int32Array(values.buffer, values.byteOffset, values.length * 2),
+  };
 }
 
 export function i64Vec(values: BigInt64Array, validity: Validity): Vec {
