@@ -1,13 +1,14 @@
-// The parsed-statement cache must never change an answer: a repeated text is planned and run
-// afresh (relative times follow each run's `now`, tables dropped and recreated are seen anew),
-// syntax errors are raised every time, and the cache stays bounded.
+// The parsed-statement and plan caches must never change an answer: a repeated text is run
+// afresh (relative times follow each run's `now`, tables dropped and recreated are seen anew, a
+// FIND in FROM sees the tags of the moment, each run's limits apply, each database reads its
+// own tables), syntax errors are raised every time, and the cache stays bounded.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { executeQuery } from '../../engine/query/index.js';
 import { isSvcError } from '../../engine/errors.js';
 import { parseCached } from '../../engine/query/ast-cache.js';
 import { FakeCatalog } from './fake-catalog.js';
-import { rowsOf } from './helpers.js';
+import { rowsOf, tablesOf } from './helpers.js';
 
 const S = 1_000_000_000n;
 const T = 1_483_228_800n * S; // 2017-01-01
@@ -19,7 +20,7 @@ async function catalog(): Promise<FakeCatalog> {
   return c;
 }
 
-describe('parsed-statement cache', () => {
+describe('parsed-statement and plan caches', () => {
   it('resolves now, today and yesterday with each run’s own now', async () => {
     const c = await catalog();
     const text = 'SELECT sum(v) FROM t IN RANGE(now, -90min)';
@@ -40,6 +41,37 @@ describe('parsed-statement cache', () => {
     await c.createTable('t', [{ name: 'v', type: 'INT64' }], { ifNotExists: false });
     await c.insert('t', { $timestamp: BigInt64Array.from([T]), v: [7n] });
     assert.deepEqual(rowsOf((await executeQuery(c, text)).tables[0]), [[T, 7n]]);
+  });
+
+  it('reads the tables a FIND in FROM matches at each run', async () => {
+    const c = await catalog();
+    await c.createTable('u', [{ name: 'v', type: 'DOUBLE' }], { ifNotExists: false });
+    await c.insert('u', { $timestamp: BigInt64Array.from([T]), v: [9] });
+    const text = "SELECT count(v) FROM FIND(tag='x')";
+    c.attachTag('t', 'x');
+    assert.deepEqual(Object.keys(tablesOf(await executeQuery(c, text))), ['t']);
+    c.attachTag('u', 'x');
+    assert.deepEqual(Object.keys(tablesOf(await executeQuery(c, text))), ['t', 'u']);
+  });
+
+  it('applies each run’s own condition limit', async () => {
+    const c = await catalog();
+    const text = 'SELECT count(v) FROM t WHERE v > 0 AND v < 3 AND v != 2';
+    assert.deepEqual(rowsOf((await executeQuery(c, text, { maxConditionTerms: 3 })).tables[0]), [[null, 1n]]);
+    await assert.rejects(executeQuery(c, text, { maxConditionTerms: 2 }), (e) => isSvcError(e) && e.code === 'QueryLimit');
+    assert.deepEqual(rowsOf((await executeQuery(c, text)).tables[0]), [[null, 1n]]);
+  });
+
+  it('keeps databases apart: the same text reads each one’s own table', async () => {
+    const a = await catalog();
+    const b = new FakeCatalog(4);
+    await b.createTable('t', [{ name: 'v', type: 'DOUBLE' }, { name: 'w', type: 'DOUBLE' }], { ifNotExists: false });
+    await b.insert('t', { $timestamp: BigInt64Array.from([T]), v: [5], w: [6] });
+    const text = 'SELECT * FROM t IN RANGE(2017, +1h)';
+    for (let i = 0; i < 2; i++) {
+      assert.deepEqual(rowsOf((await executeQuery(a, text)).tables[0]), [[T, T, 1]]);
+      assert.deepEqual(rowsOf((await executeQuery(b, text)).tables[0]), [[T, T, 5, 6]]);
+    }
   });
 
   it('raises a syntax error on every run of a bad text', async () => {

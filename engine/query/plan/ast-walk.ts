@@ -54,3 +54,17 @@ export function conditionTerms(e: Expr): number {
     default: return 1;
   }
 }
+
+/**
+ * True when `node` (any part of a statement) names a time relative to the query's `now`: `now`,
+ * `today`, `yesterday` or `tomorrow`, anywhere — in a range, a condition or a select item.
+ * A plan of a statement without one does not depend on when it runs.
+ */
+export function readsClock(node: unknown): boolean {
+  if (typeof node !== 'object' || node === null) return false;
+  if (Array.isArray(node)) return node.some(readsClock);
+  const n = node as { readonly kind?: unknown; readonly base?: unknown };
+  if (n.kind === 'TimePoint') return n.base !== 'absolute';
+  for (const key in node) if (readsClock((node as Record<string, unknown>)[key])) return true;
+  return false;
+}

@@ -25,12 +25,7 @@ interface Grouping {
 }
 
 export function planSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint, limits: QueryLimits): SelectPlan {
-  // Before anything is bound: a condition's plan takes memory in proportion to its terms.
-  for (const [clause, condition] of [['WHERE', ast.where], ['HAVING', ast.having]] as const) {
-    const terms = condition === null ? 0 : conditionTerms(condition);
-    const max = limits.maxConditionTerms;
-    if (terms > max) throw limitError(`the ${clause} condition has ${terms.toLocaleString('en-US')} terms`, 'maxConditionTerms', max);
-  }
+  checkConditionSize(ast, limits);
   const sources = resolveSources(ast.sources, catalog);
   const ranges: TimeRange[] | null = ast.ranges.length === 0 ? null : ast.ranges.map((r) => {
     const { start, end } = resolveRange(r, nowNs);
@@ -39,6 +34,18 @@ export function planSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint, li
   const grouping = planGrouping(ast);
   const isMulti = sources.length > 1;
   return { tables: sources.map((s) => planTable(ast, s, ranges, grouping, isMulti, nowNs)) };
+}
+
+/**
+ * Refuses a WHERE or HAVING over QueryLimits.maxConditionTerms: checked before anything is bound,
+ * as a condition's plan takes memory in proportion to its terms.
+ */
+export function checkConditionSize(ast: Select, limits: QueryLimits): void {
+  for (const [clause, condition] of [['WHERE', ast.where], ['HAVING', ast.having]] as const) {
+    const terms = condition === null ? 0 : conditionTerms(condition);
+    const max = limits.maxConditionTerms;
+    if (terms > max) throw limitError(`the ${clause} condition has ${terms.toLocaleString('en-US')} terms`, 'maxConditionTerms', max);
+  }
 }
 
 function planGrouping(ast: Select): Grouping {

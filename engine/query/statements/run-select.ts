@@ -15,11 +15,11 @@ import { testsPerRow } from '../exec/eval-condition.js';
 import { runRows } from '../exec/row-operator.js';
 import { scanSlices } from '../exec/scan-slices.js';
 import type { Slice } from '../exec/scan-slices.js';
-import { planSelect } from '../plan/plan-select.js';
+import { planSelectCached } from '../plan/plan-cache.js';
 import type { QueryResult, ResultTable } from '../result.js';
 
 export async function runSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint, ctx: RunContext): Promise<QueryResult> {
-  const plan = planSelect(ast, catalog, nowNs, ctx.limits);
+  const plan = planSelectCached(ast, catalog, nowNs, ctx.limits);
   const snapshot = plan.tables.map((t) => {
     const chunk = t.where === null ? Infinity : Math.max(MIN_CHUNK_ROWS, Math.floor(TESTS_PER_CHUNK / testsPerRow(t.where)));
     const isUnordered = t.aggregate !== null && readsUnordered(t.aggregate);
