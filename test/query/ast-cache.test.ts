@@ -4,6 +4,8 @@
 // own tables), syntax errors are raised every time, and the cache stays bounded.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { executeQuery } from '../../engine/query/index.js';
 import { isSvcError } from '../../engine/errors.js';
 import { parseCached } from '../../engine/query/ast-cache.js';
@@ -72,6 +74,23 @@ describe('parsed-statement and plan caches', () => {
       assert.deepEqual(rowsOf((await executeQuery(a, text)).tables[0]), [[T, T, 1]]);
       assert.deepEqual(rowsOf((await executeQuery(b, text)).tables[0]), [[T, T, 5, 6]]);
     }
+  });
+
+  it('keeps no dropped table alive for a plan’s sake', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const c = await catalog();
+    const text = 'SELECT count(v) FROM t IN RANGE(2017, +1d)';
+    await executeQuery(c, text);
+    await executeQuery(c, text);
+    const dropped = new WeakRef(c.table('t')!);
+    await c.dropTable('t', false);
+    for (let i = 0; i < 5 && dropped.deref() !== undefined; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+    }
+    assert.equal(dropped.deref(), undefined);
+    assert.equal(parseCached(text).kind, 'Select'); // the statement itself is still cached
   });
 
   it('raises a syntax error on every run of a bad text', async () => {
