@@ -1,7 +1,7 @@
 // The public API of svc as an embedded library: `import { Database } from 'svc'`.
 export { Database } from './database.js';
 export type { OpenOptions, BlobDescription, TableDescription, ChangeResult } from './database.js';
-export type { QueryLimits, QueryOptions } from './query/index.js';
+export type { QueryLimits, QueryOptions, QuerySignal } from './query/index.js';
 export { DEFAULT_QUERY_LIMITS } from './query/index.js';
 export type { AliasPage, PageOptions } from './catalog/alias-page.js';
 export type { ColumnarBatch } from './storage/batch-input.js';

@@ -8,6 +8,7 @@ import { parseCached } from './ast-cache.js';
 import type { QueryCatalog } from './catalog.js';
 import { Deadline, DEFAULT_DEADLINE_MS } from './deadline.js';
 import { DEFAULT_SLICE_MS, RunContext } from './exec/run-context.js';
+import type { QuerySignal } from './exec/run-context.js';
 import type { QueryLimits } from './limits.js';
 import { DEFAULT_QUERY_LIMITS, resolveLimits } from './limits.js';
 import { toSyntaxError } from './query-errors.js';
@@ -27,8 +28,11 @@ export interface QueryOptions extends Partial<QueryLimits> {
   readonly deadlineMs?: number;
   /** The query's `now` in nanoseconds since the epoch (default: the wall clock). */
   readonly now?: bigint;
-  /** Aborting it stops the query with QueryCancelled (e.g. the HTTP client went away). */
-  readonly signal?: AbortSignal;
+  /**
+   * Stops the query with QueryCancelled once its `aborted` is true (e.g. the HTTP client went
+   * away): an AbortSignal, or any object with a boolean `aborted` (see QuerySignal).
+   */
+  readonly signal?: QuerySignal;
   /** Refuse CREATE, DROP and INSERT with ReadOnlyQuery (the web bridge's query methods only read). */
   readonly readOnly?: boolean;
   /**
@@ -74,7 +78,9 @@ export async function executeQuery(catalog: QueryCatalog, text: string, options:
   const deadline = new Deadline(milliseconds(options.deadlineMs, 'deadlineMs') ?? DEFAULT_DEADLINE_MS);
   const sliceMs = milliseconds(options.yieldAfterMs, 'yieldAfterMs') ?? DEFAULT_SLICE_MS;
   if (options.now !== undefined && typeof options.now !== 'bigint') throw new SvcError('InvalidArgument', 'now must be a bigint of nanoseconds since the epoch');
-  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new SvcError('InvalidArgument', 'signal must be an AbortSignal');
+  if (options.signal !== undefined && typeof (options.signal as Partial<QuerySignal> | null)?.aborted !== 'boolean') {
+    throw new SvcError('InvalidArgument', 'signal must be an AbortSignal or an object with a boolean `aborted`');
+  }
   let ast: Statement;
   try {
     ast = parseCached(text);

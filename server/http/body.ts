@@ -13,7 +13,7 @@ export interface BodyReader {
 }
 
 /** Throws BodyTooLarge at once when the declared length is over `limit`. */
-export function startBody(res: HttpResponse, contentLength: string, limit: number, signal: AbortSignal): BodyReader {
+export function startBody(res: HttpResponse, contentLength: string, limit: number, onAbort: (fn: () => void) => void): BodyReader {
   if (contentLength !== '') {
     const declared = Number(contentLength);
     if (!/^\d+$/.test(contentLength.trim()) || !Number.isSafeInteger(declared)) throw new HttpError('BadRequest', 'Content-Length is not a byte count');
@@ -25,7 +25,7 @@ export function startBody(res: HttpResponse, contentLength: string, limit: numbe
     let size = 0;
     let isRefused = false;
     // A client gone mid-body never sends the rest: fail the wait instead of hanging on it.
-    signal.addEventListener('abort', () => reject(new HttpError('BadRequest', 'the client closed the connection before the body was complete')), { once: true });
+    onAbort(() => reject(new HttpError('BadRequest', 'the client closed the connection before the body was complete')));
     res.onData((chunk, isLast) => {
       if (isRefused) return;
       size += chunk.byteLength;

@@ -45,7 +45,7 @@ export function dispatch(res: HttpResponse, req: HttpRequest, deps: DispatchDeps
     reply.compress = match.route.compress;
     // Any declared body is received (within the limit) before the handler acts, on every route:
     // a write never happens while its request is still arriving or is about to be refused.
-    if (match.route.hasBody || declaresBody(request)) body = startBody(res, request.contentLength, Math.min(match.route.maxBody ?? Infinity, deps.state.settings.maxInBufferSize), reply.signal);
+    if (match.route.hasBody || declaresBody(request)) body = startBody(res, request.contentLength, Math.min(match.route.maxBody ?? Infinity, deps.state.settings.maxInBufferSize), (fn) => reply.onAbort(fn));
     run = handle(match.route, match.alias, request, reply, body, deps);
   } catch (e) {
     run = fail(reply, e, request, deps, hasUnreadBody(request, body));

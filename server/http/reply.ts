@@ -3,6 +3,7 @@
 // tryEnd/write with onWritable backpressure, gzip when the client accepts it and the route wants
 // it. Compression of large bodies runs off the event loop (zlib's thread pool), and long encodings
 // yield to the event loop between chunks so other requests keep being served.
+import type { QuerySignal } from '../../engine/index.js';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { constants as zc, createGzip, gzip as gzipCb, gzipSync } from 'node:zlib';
@@ -54,8 +55,8 @@ export class Reply {
   private isEnded = false;
   private hasStarted = false;
   private writable: (() => void) | null = null;
-  /** Made on first use: most requests never run a query that could be cancelled. */
-  private controller: AbortController | null = null;
+  /** Called once if the client disconnects (a body reader waiting for the rest). */
+  private abortListeners: (() => void)[] | null = null;
   private readonly doneWaiters: (() => void)[] = [];
 
   constructor(
@@ -68,19 +69,25 @@ export class Reply {
   ) {
     res.onAborted(() => {
       this.isAborted = true;
-      this.controller?.abort();
+      if (this.abortListeners !== null) for (const fn of this.abortListeners) fn();
       this.wake();
       this.finish();
     });
   }
 
-  /** Fires when the client disconnects: pass it to the engine so its query stops. */
-  get signal(): AbortSignal {
-    if (this.controller === null) {
-      this.controller = new AbortController();
-      if (this.isAborted) this.controller.abort();
-    }
-    return this.controller.signal;
+  /**
+   * Turns `aborted` when the client disconnects: pass it to the engine so its query stops. It is
+   * the reply itself (read through `aborted`): an AbortSignal per request cost ~3 µs on Node 20,
+   * as much as the engine spends on a small query.
+   */
+  get signal(): QuerySignal {
+    return this;
+  }
+
+  /** Calls `fn` once when the client disconnects (at once if it already has). */
+  onAbort(fn: () => void): void {
+    if (this.isAborted) { fn(); return; }
+    (this.abortListeners ??= []).push(fn);
   }
 
   get isFinished(): boolean {

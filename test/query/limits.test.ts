@@ -54,7 +54,9 @@ const CASES: Case[] = [
   { name: 'maxResultBytes NaN', query: 'SELECT close FROM stocks.apple', options: { maxResultBytes: NaN }, code: 'InvalidArgument', message: /maxResultBytes/ },
   { name: 'maxConditionTerms -1', query: 'SELECT close FROM stocks.apple', options: { maxConditionTerms: -1 }, code: 'InvalidArgument', message: /maxConditionTerms/ },
   { name: 'now not a bigint', query: 'SELECT close FROM stocks.apple', options: { now: 5 as unknown as bigint }, code: 'InvalidArgument', message: /now/ },
-  { name: 'signal not an AbortSignal', query: 'SELECT close FROM stocks.apple', options: { signal: {} as AbortSignal }, code: 'InvalidArgument', message: /signal/ },
+  { name: 'signal without an aborted flag', query: 'SELECT close FROM stocks.apple', options: { signal: {} as AbortSignal }, code: 'InvalidArgument', message: /signal/ },
+  { name: 'signal whose aborted is not a boolean', query: 'SELECT close FROM stocks.apple', options: { signal: { aborted: 'no' } as unknown as AbortSignal }, code: 'InvalidArgument', message: /signal/ },
+  { name: 'signal null', query: 'SELECT close FROM stocks.apple', options: { signal: null as unknown as AbortSignal }, code: 'InvalidArgument', message: /signal/ },
 ];
 
 describe('query limits and options', () => {

@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { isSvcError } from '../../engine/index.js';
-import type { Database, QueryOptions, QueryResult } from '../../engine/index.js';
+import type { Database, QueryOptions, QueryResult, QuerySignal } from '../../engine/index.js';
 import { login, startTestServer } from './helpers.js';
 import type { TestServer } from './helpers.js';
 import { keepAliveAgent, send } from './server-process.js';
@@ -28,7 +28,7 @@ const WAIT_MS = 120_000;
 
 interface QueryCall {
   readonly text: string;
-  readonly signal: AbortSignal | undefined;
+  readonly signal: QuerySignal | undefined;
   isSettled: boolean;
   /** Resolves (never rejects) with how the query ended. */
   readonly ended: Promise<{ result?: QueryResult; error?: unknown }>;
@@ -158,7 +158,7 @@ describe('svc_rest under a heavy query', () => {
       const wasRunning = !call.isSettled;
       req.destroy();
       const outcome = await bounded(call.ended, 'the query neither finished nor stopped after its client disconnected');
-      assert.ok(call.signal !== undefined, `the server passed no AbortSignal to db.query on ${route.name}`);
+      assert.ok(call.signal !== undefined, `the server passed no signal to db.query on ${route.name}`);
       assert.ok(wasRunning, `the query had already finished (answer ${answer}) by the time the client could disconnect: ` +
         'it held the event loop for its whole run (expected until the engine\'s sliced execution, branch `query`, is merged)');
       assert.ok(outcome.error !== undefined, `the query ran to completion (${outcome.result?.tables[0]?.columns[0]?.values[0]} rows counted) after its client disconnected`);
