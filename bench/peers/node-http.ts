@@ -54,9 +54,10 @@ async function handle(db: Database, req: IncomingMessage, res: ServerResponse): 
   if (path === '/query_exp') {
     const query = url.searchParams.get('query') ?? '';
     const dateFormat = url.searchParams.get('date_format') === 'js' ? 'js' : 'native';
-    const aborted = new AbortController();
-    res.on('close', () => aborted.abort());
-    const result = await db.query(query, { readOnly: true, signal: aborted.signal });
+    // The same cancellation as svc_rest: a flag the engine reads (an AbortSignal costs ~3 µs).
+    const signal = { aborted: false };
+    res.on('close', () => { signal.aborted = true; });
+    const result = await db.query(query, { readOnly: true, signal });
     const isArrow = (req.headers.accept ?? '').includes(ARROW_STREAM_MIME);
     res.writeHead(200, { 'Content-Type': isArrow ? ARROW_STREAM_MIME : 'application/json' });
     await streamChunks(res, isArrow ? encodeArrowStream(result) : encodeQueryExp(query, result, dateFormat));
