@@ -21,6 +21,8 @@ import type { Rows, Vec } from './vec.js';
 import { splitInt64 } from './vec.js';
 
 const NULL_KEY = Symbol('null');
+/** The key map of every group without GROUP BY columns: never written (no keys are looked up). */
+const NO_KEY_GROUPS = new Map<ValueKey | symbol, number>();
 
 export class Grouper {
   private range = 0;
@@ -29,7 +31,7 @@ export class Grouper {
   private bucketHi = 0;
   private bucketLo = 0;
   private bucketGroup = -1;
-  private keyGroups = new Map<ValueKey | symbol, number>();
+  private keyGroups = NO_KEY_GROUPS;
   private readonly runs = new BucketRuns();
   /** Unordered reads: the buckets of the range met so far, by the halves of their start. */
   private bucketsMet: Map<number, Map<number, MetBucket>> | null = null;
@@ -49,7 +51,7 @@ export class Grouper {
     this.range = range;
     this.rangeGroup = -1;
     this.hasBucket = false;
-    this.keyGroups = new Map();
+    if (this.keys.length > 0) this.keyGroups = new Map();
     if (!this.isOrdered) this.bucketsMet = new Map();
   }
 
@@ -84,7 +86,7 @@ export class Grouper {
       let byLo = met.get(hi);
       if (byLo === undefined) met.set(hi, (byLo = new Map()));
       let bucket = byLo.get(lo);
-      if (bucket === undefined) byLo.set(lo, (bucket = { group: this.newBucketGroup(hi, lo), keyGroups: new Map() }));
+      if (bucket === undefined) byLo.set(lo, (bucket = { group: this.newBucketGroup(hi, lo), keyGroups: this.keys.length > 0 ? new Map() : NO_KEY_GROUPS }));
       this.bucketGroup = bucket.group;
       this.keyGroups = bucket.keyGroups;
       return this.bucketGroup;
