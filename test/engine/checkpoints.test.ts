@@ -3,9 +3,10 @@
 // replaced and removed, tags moved), each reopen — after a clean close or from a crash copy —
 // gives exactly the state the database had; the same with limits lowered so every table spans
 // many files and every file is read in chunks of a few bytes (the path of files of any size).
-// A checkpoint writes only the batches it has not written before: the files of an unchanged
-// table stay as they are. A child process SIGKILLed while it checkpoints leaves a directory that
-// opens with every acknowledged batch. Disk errors surface as StorageFailed naming the path.
+// A checkpoint writes only the batches and blobs it has not written before: the files of an
+// unchanged table, and the blob files of blobs still there, stay as they are. A child process
+// SIGKILLed while it checkpoints leaves a directory that opens with every acknowledged batch and
+// blob. Disk errors surface as StorageFailed naming the path.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -14,9 +15,9 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Database } from '../../engine/database.js';
 import { ioLimits } from '../../engine/durability/io-limits.js';
-import { checkpointsDir, listManifests, readManifest } from '../../engine/durability/checkpoint/manifest.js';
+import { checkpointsDir, listManifests, readManifest, writeManifest } from '../../engine/durability/checkpoint/manifest.js';
 import type { Manifest } from '../../engine/durability/checkpoint/manifest.js';
-import { batchRows, TABLE } from './checkpoint-crash-child.js';
+import { batchRows, blobOf, TABLE } from './checkpoint-crash-child.js';
 import { copyAside, expectCode, prng, randInt, readRows, tempDir } from './helpers.js';
 
 /** Everything a user can read back from the database, as plain values. */
@@ -74,6 +75,9 @@ async function randomRound(db: Database, rand: () => number, round: number): Pro
   if (exists && rand() < 0.3) await db.remove(blob);
   else await db.updateBlob(blob, new Uint8Array(randInt(rand, 0, 3000)).fill(round));
   if (db.listAliases(blob).aliases.includes(blob) && rand() < 0.4) await db.attachTag(blob, `tag${randInt(rand, 0, 2)}`);
+  // An expiry change keeps the blob's data: a checkpoint keeps its file and records the change.
+  const other = `blob/${randInt(rand, 0, 6)}`;
+  if (other !== blob && db.listAliases(other).aliases.includes(other) && rand() < 0.3) await db.setExpiry(other, 4_000_000_000 + round);
 }
 
 describe('incremental checkpoints', () => {
@@ -180,6 +184,80 @@ describe('incremental checkpoints', () => {
     await db.close();
   });
 
+  it('a checkpoint writes only new blobs: a blob file is kept while its blobs live, expiry changes included', async () => {
+    const dataDir = await tempDir();
+    const blobFiles = async () => Object.keys((await latestManifest(dataDir)).blobs ?? {}).sort();
+    let db = await Database.open({ dataDir, sweepIntervalMs: 0 });
+    try {
+      for (const k of [0, 1, 2]) await db.createBlob(`b${k}`, new Uint8Array(1000).fill(k));
+      await db.checkpoint();
+      const first = await blobFiles();
+      assert.equal(first.length, 1);
+      await db.checkpoint();
+      assert.deepEqual(await blobFiles(), first, 'an unchanged blob set was written again');
+      await db.createBlob('b3', new Uint8Array(10).fill(3));
+      await db.setExpiry('b1', 4_000_000_000);
+      await db.checkpoint();
+      const second = await blobFiles();
+      assert.equal(second.length, 2);
+      assert.ok(second.includes(first[0]), 'the first blob file was not kept');
+      const m = await latestManifest(dataDir);
+      assert.equal(m.files[second.find((f) => f !== first[0])!].rows, 1, 'only the new blob goes to a new file');
+      // A replaced blob and a removed one die in the old file: 1 of its 3 blobs is left.
+      await db.updateBlob('b0', new Uint8Array(5).fill(9));
+      await db.remove('b2');
+      await db.checkpoint();
+      const third = await latestManifest(dataDir);
+      assert.ok(!(first[0] in third.files), 'a file with 1 of 3 blobs live was kept');
+      const expected = state(db);
+      await db.close();
+      db = await Database.open({ dataDir, sweepIntervalMs: 0 });
+      assert.deepEqual(state(db), expected);
+      assert.equal(db.describeBlob('b1').expiry, 4_000_000_000);
+      // Expiry changed again after a reopen: recorded without rewriting the blob.
+      await db.setExpiry('b1', 4_000_000_001);
+      const before = await blobFiles();
+      await db.checkpoint();
+      assert.deepEqual(await blobFiles(), before);
+      const last = state(db);
+      await db.close();
+      db = await Database.open({ dataDir, sweepIntervalMs: 0 });
+      assert.deepEqual(state(db), last);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('a version 2 checkpoint (every blob in the entries files) opens, and the next checkpoint moves its blobs to blob files', async () => {
+    const dataDir = await tempDir();
+    let db = await Database.open({ dataDir, sweepIntervalMs: 0 });
+    await db.createBlob('x', 'one');
+    await db.createBlob('y', new Uint8Array(700).fill(2));
+    await db.attachTag('x', 't');
+    await db.setExpiry('y', 4_000_000_000);
+    const expected = state(db);
+    await db.close();
+    // The same checkpoint as version 2 wrote it: the blob frames first in the entries list.
+    const seq = (await listManifests(dataDir)).at(-1)!;
+    const m = await readManifest(dataDir, seq, (p) => new Error(`damaged ${p}`));
+    assert.deepEqual(Object.values(m.blobs ?? {}), [[]]);
+    const { blobs, ...rest } = m;
+    await writeManifest(dataDir, seq, { ...rest, version: 2, entries: [...Object.keys(blobs ?? {}), ...m.entries] });
+    db = await Database.open({ dataDir, sweepIntervalMs: 0 });
+    try {
+      assert.deepEqual(state(db), expected);
+      await db.checkpoint();
+      const moved = await latestManifest(dataDir);
+      assert.equal(moved.version, 3);
+      assert.equal(Object.keys(moved.blobs ?? {}).length, 1);
+      await db.close();
+      db = await Database.open({ dataDir, sweepIntervalMs: 0 });
+      assert.deepEqual(state(db), expected);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('a file whose batches were mostly replaced has its live ones rewritten, and is deleted', async () => {
     const dataDir = await tempDir();
     const db = await Database.open({ dataDir, batchRows: 4, sweepIntervalMs: 0 });
@@ -210,11 +288,13 @@ describe('incremental checkpoints', () => {
 describe('checkpoint crash', () => {
   const CHILD = fileURLToPath(new URL('./checkpoint-crash-child.js', import.meta.url));
 
-  it('SIGKILL while checkpointing: the directory opens with every acknowledged batch', async () => {
+  it('SIGKILL while checkpointing: the directory opens with every acknowledged batch and blob', async () => {
     const seed = Number(process.env.CRASH_SEED ?? Date.now() % 100_000);
     const rand = prng(seed);
     const dataDir = await tempDir();
     const acked = new Set<number>();
+    const blobsAcked = new Set<number>();
+    let newestAck = 0;
     let sawLeftovers = false;
     for (let round = 0; round < 6; round++) {
       const firstId = round * 100_000 + 1;
@@ -233,7 +313,13 @@ describe('checkpoint crash', () => {
       });
       const [, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('exit', (c, s) => resolve([c, s])));
       assert.equal(signal, 'SIGKILL', `the child exited on its own: ${err}`);
-      for (const line of out.split('\n')) if (line.startsWith('ack ')) acked.add(Number(line.slice(4)));
+      for (const line of out.split('\n')) {
+        if (!line.startsWith('ack ')) continue;
+        const id = Number(line.slice(4));
+        acked.add(id);
+        blobsAcked.add(id);
+        newestAck = Math.max(newestAck, id);
+      }
       const names = await readdir(checkpointsDir(dataDir));
       const manifest = await latestManifest(dataDir).catch(() => null);
       if (manifest !== null && names.some((n) => n !== 'FORMAT' && !n.endsWith('.manifest') && !(n in manifest.files))) sawLeftovers = true;
@@ -245,6 +331,14 @@ describe('checkpoint crash', () => {
         for (const r of rows) byId.set(Math.floor((r.v as number) / 1000), (byId.get(Math.floor((r.v as number) / 1000)) ?? 0) + 1);
         for (const id of acked) assert.equal(byId.get(id), batchRows(id).ts.length, `seed ${seed} round ${round}: acknowledged batch ${id}`);
         for (const [id, n] of byId) assert.equal(n, batchRows(id).ts.length, `seed ${seed}: batch ${id} is partial`);
+        // Blobs: every acknowledged one (and any seen before) is there, whole; `latest` holds the
+        // newest acknowledged write or the one after it (written, killed before its ack).
+        for (const id of blobsAcked) assert.deepEqual(db.getBlob(`blob/${id}`), blobOf(id), `seed ${seed} round ${round}: blob ${id}`);
+        for (const alias of db.listAliases('blob/').aliases) {
+          assert.deepEqual(db.getBlob(alias), blobOf(Number(alias.slice(5))), `seed ${seed}: ${alias}`);
+          blobsAcked.add(Number(alias.slice(5)));
+        }
+        if (newestAck > 0) assert.ok([newestAck, newestAck + 1].some((id) => Buffer.from(blobOf(id)).equals(db.getBlob('latest'))), `seed ${seed} round ${round}: latest is not the last acknowledged write (or the one after)`);
         for (const id of byId.keys()) acked.add(id); // present now, so it must stay
       } finally {
         // Every other round the parent leaves the crashed state for the next child to recover.

@@ -216,8 +216,8 @@ describe('checkpoint damaged', () => {
     await db.close();
     // FORMAT only marks that a checkpoint once completed; the rest is the checkpoint.
     files = (await readdir(join(base, 'checkpoints'))).filter((n) => n !== 'FORMAT').sort();
-    assert.equal(files.length, 4);
-    assert.match(files.join(' '), /^(\d{12})-0\.arrows \1-1\.arrows \1-e0\.bin \1\.manifest$/);
+    assert.equal(files.length, 5);
+    assert.match(files.join(' '), /^(\d{12})-0\.arrows \1-1\.arrows \1-b0\.bin \1-e0\.bin \1\.manifest$/);
     const ok = await Database.open({ dataDir: await fresh(base) });
     checkEarlierState(ok);
     await ok.close();

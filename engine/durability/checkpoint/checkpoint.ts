@@ -5,7 +5,11 @@
 // table's dictionary only grows, so a later one is a superset of an earlier one). Its MANIFEST
 // names every file it keeps, those of earlier checkpoints included. A file whose batches are
 // mostly gone (replaced by compaction or late rows) has its live ones rewritten, so dead rows
-// cannot pile up. Blobs, tags and attachments are rewritten each time, streamed as frames.
+// cannot pile up. Blobs are kept the same way: a blob's data and MIME type never change (a put
+// makes a new entry object), so each is written once, into a blob file of the checkpoint that
+// first saw it, and later manifests name that file with the indexes of its items that died since;
+// a blob file mostly dead has its live blobs rewritten. Tags, attachments and the expiry of kept
+// blobs whose expiry changed are small, and rewritten each time. All of it is streamed as frames.
 //
 // Crash safety: data files are written and fsynced, the directory fsynced, then the manifest is
 // written to a temporary file, fsynced, renamed and the directory fsynced again. Until that
@@ -15,7 +19,7 @@ import { open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeData, RecordBatch, Struct } from 'apache-arrow';
 import type { Vector } from 'apache-arrow';
-import type { EntryStore } from '../../catalog/entry-store.js';
+import type { Entry, EntryStore } from '../../catalog/entry-store.js';
 import { SvcError } from '../../errors.js';
 import { viewOfBatch } from '../../storage/batch-builder.js';
 import { SymbolDictionary } from '../../storage/symbol-dictionary.js';
@@ -41,8 +45,25 @@ const FORMAT_MARKER = 'FORMAT';
 /** A frozen copy of the state taken synchronously, written out asynchronously. */
 export interface Snapshot {
   readonly walStart: number;
+  /** Tags and attachments. */
   readonly entries: EntryItem[];
+  readonly blobs: readonly SnapshotBlob[];
   readonly tables: readonly SnapshotTable[];
+}
+
+interface SnapshotBlob {
+  readonly alias: string;
+  /** The store's entry: its identity says whether a checkpoint file already holds this blob. */
+  readonly entry: BlobEntry;
+  /** The entry's expiry when the snapshot was taken (the one field of an entry that changes). */
+  readonly expiry: number;
+}
+
+type BlobEntry = Extract<Entry, { type: 'blob' }>;
+
+interface BlobLocation extends BatchLocation {
+  /** The expiry the file holds for the blob. */
+  readonly expiry: number;
 }
 
 interface SnapshotTable {
@@ -59,19 +80,22 @@ interface BatchLocation {
 
 export function takeSnapshot(store: EntryStore, walStart: number): Snapshot {
   const entries: EntryItem[] = [];
+  const blobs: SnapshotBlob[] = [];
   const tables: SnapshotTable[] = [];
   for (const [alias, e] of store.entries) {
-    if (e.type === 'blob') entries.push(['blob', alias, e.data, e.mime, e.expiry]);
+    if (e.type === 'blob') blobs.push({ alias, entry: e, expiry: e.expiry });
     else if (e.type === 'tag') entries.push(['tag', alias]);
     else tables.push({ table: e.table, batches: e.table.allBatches(), dictionaries: e.table.layout.dictionaries.map((d) => d?.toVector() ?? null) });
   }
   for (const [alias, tags] of store.tagsOf) for (const tag of tags) entries.push(['attach', alias, tag]);
-  return { walStart, entries, tables };
+  return { walStart, entries, blobs, tables };
 }
 
 export class Checkpointer {
   /** Where each batch of the newest durable checkpoint lives (weak: dropped batches vanish). */
   private readonly persisted = new WeakMap<BatchView, BatchLocation>();
+  /** Where each blob of the newest durable checkpoint lives, by store entry (weak, likewise). */
+  private readonly persistedBlobs = new WeakMap<BlobEntry, BlobLocation>();
   /** The data files the newest durable manifest names. */
   private files: Record<string, DataFile> = {};
   /** FORMAT_MARKER is known to exist. */
@@ -103,10 +127,20 @@ export class Checkpointer {
       return sum;
     };
     const attachments: [string, string][] = [];
+    for (const [name, deadItems] of Object.entries(manifest.blobs ?? {})) {
+      const dead = new Set(deadItems);
+      await readEntryFile(join(dir, name), sumOf(name), (item, index) => {
+        if (item[0] !== 'blob') throw damaged(join(dir, name));
+        store.apply({ kind: 'BlobPut', alias: item[1], data: item[2], mime: item[3], expiry: item[4] });
+        this.persistedBlobs.set(store.entries.get(item[1]) as BlobEntry, { file: name, index, expiry: item[4] });
+      }, () => damaged(join(dir, name)), (index) => dead.has(index));
+    }
     for (const name of manifest.entries) {
       await readEntryFile(join(dir, name), sumOf(name), (item) => {
+        // Version 2 manifests keep blobs here (not remembered: the next checkpoint moves them to blob files).
         if (item[0] === 'blob') store.apply({ kind: 'BlobPut', alias: item[1], data: item[2], mime: item[3], expiry: item[4] });
         else if (item[0] === 'tag') store.entries.set(item[1], { type: 'tag' });
+        else if (item[0] === 'expiry') store.apply({ kind: 'ExpirySet', alias: item[1], expiry: item[2] });
         else attachments.push([item[1], item[2]]);
       }, () => damaged(join(dir, name)));
     }
@@ -160,15 +194,16 @@ export class Checkpointer {
       await flush();
       tables.push({ name: table.name, columns: [...table.columns], shardSize: table.shardSize, batches: refs });
     }
+    const { blobs, expiries, placedBlobs } = await this.writeBlobs(snap, prefix, files, isKept);
     const entries: string[] = [];
-    for (const { path, sum } of await writeEntryFiles(snap.entries, (n) => join(dir, `${prefix}-e${n}.bin`))) {
+    for (const { path, sum } of await writeEntryFiles([...snap.entries, ...expiries], (n) => join(dir, `${prefix}-e${n}.bin`))) {
       const name = path.slice(dir.length + 1);
       entries.push(name);
       files[name] = { ...sum, rows: 0, ends: [], crcs: [] };
     }
     // The new files' names must be durable before a manifest names them.
     await syncDir(dir);
-    const manifest: Manifest = { version: 2, walStart: snap.walStart, files, entries, tables };
+    const manifest: Manifest = { version: 3, walStart: snap.walStart, files, blobs, entries, tables };
     await writeManifest(this.dataDir, seq, manifest);
     if (!this.hasMarker) {
       await writeSynced(join(dir, FORMAT_MARKER), 'svc checkpoints, format 2\n');
@@ -176,25 +211,73 @@ export class Checkpointer {
       this.hasMarker = true;
     }
     for (const [view, at] of placed) this.persisted.set(view, at);
+    for (const [entry, at] of placedBlobs) this.persistedBlobs.set(entry, at);
     this.files = files;
     await this.removeUnnamed(seq);
   }
 
   /**
-   * Files of the last checkpoint worth keeping: those at least half of whose rows are still
-   * live in `snap`. The live batches of the others are written again, so the dead rows go.
+   * The blobs of `snap` not in a kept file, written to new blob files (named in `files`); returns
+   * each blob file's dead item indexes, the expiry changes of kept blobs, and where the new blobs
+   * went (remembered once the manifest is durable).
+   */
+  private async writeBlobs(snap: Snapshot, prefix: string, files: Record<string, DataFile>, isKept: (file: string) => boolean) {
+    const dir = checkpointsDir(this.dataDir);
+    const live = new Map<string, Set<number>>();
+    const liveIn = (file: string): Set<number> => {
+      let s = live.get(file);
+      if (s === undefined) live.set(file, (s = new Set()));
+      return s;
+    };
+    const expiries: EntryItem[] = [];
+    const fresh: SnapshotBlob[] = [];
+    for (const b of snap.blobs) {
+      const at = this.persistedBlobs.get(b.entry);
+      if (at === undefined || !isKept(at.file)) { fresh.push(b); continue; }
+      files[at.file] = this.files[at.file];
+      liveIn(at.file).add(at.index);
+      if (b.expiry !== at.expiry) expiries.push(['expiry', b.alias, b.expiry]);
+    }
+    const placedBlobs = new Map<BlobEntry, BlobLocation>();
+    const written = await writeEntryFiles(fresh.map((b): EntryItem => ['blob', b.alias, b.entry.data, b.entry.mime, b.expiry]), (n) => join(dir, `${prefix}-b${n}.bin`));
+    let k = 0;
+    for (const { path, sum, ends } of written) {
+      const file = path.slice(dir.length + 1);
+      files[file] = { ...sum, rows: ends.length, ends, crcs: [] };
+      for (let index = 0; index < ends.length; index++, k++) {
+        placedBlobs.set(fresh[k].entry, { file, index, expiry: fresh[k].expiry });
+        liveIn(file).add(index);
+      }
+    }
+    const blobs: Record<string, number[]> = {};
+    for (const [file, indexes] of live) blobs[file] = Array.from({ length: files[file].rows }, (_, i) => i).filter((i) => !indexes.has(i));
+    return { blobs, expiries, placedBlobs };
+  }
+
+  /**
+   * Files of the last checkpoint worth keeping: those at least half of whose rows (Arrow files)
+   * or bytes (blob files) are still live in `snap`. The live batches and blobs of the others are
+   * written again, so the dead ones go.
    */
   private keptFiles(snap: Snapshot): (file: string) => boolean {
     const live = new Map<string, number>();
+    const add = (file: string, n: number) => live.set(file, (live.get(file) ?? 0) + n);
     for (const { batches } of snap.tables) {
       for (const b of batches) {
         const at = this.persisted.get(b);
-        if (at !== undefined) live.set(at.file, (live.get(at.file) ?? 0) + b.rowCount);
+        if (at !== undefined) add(at.file, b.rowCount);
       }
+    }
+    for (const b of snap.blobs) {
+      const at = this.persistedBlobs.get(b.entry);
+      const ends = at === undefined ? undefined : this.files[at.file]?.ends;
+      if (ends !== undefined) add(at!.file, ends[at!.index] - (at!.index === 0 ? 0 : ends[at!.index - 1]));
     }
     return (file) => {
       const known = this.files[file];
-      return known !== undefined && 2 * (live.get(file) ?? 0) >= known.rows;
+      if (known === undefined) return false;
+      const whole = file.endsWith('.arrows') ? known.rows : known.size;
+      return 2 * (live.get(file) ?? 0) >= whole;
     };
   }
 

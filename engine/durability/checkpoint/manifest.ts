@@ -14,9 +14,9 @@ import type { FileSum } from './arrow-file-writer.js';
 const packr = new Packr({ int64AsType: 'bigint', useRecords: false, moreTypes: false, useBigIntExtension: true });
 
 export interface DataFile extends FileSum {
-  /** Rows held by an Arrow file (live or not); 0 for entries files. */
+  /** Rows held by an Arrow file, or items by a blob file (live or not); 0 for other entries files. */
   readonly rows: number;
-  /** An Arrow file's regions (see ArrowFileSum); empty for entries files. */
+  /** An Arrow file's regions (see ArrowFileSum), or where each item of a blob file ends; empty for other entries files. */
   readonly ends: number[];
   readonly crcs: number[];
 }
@@ -37,9 +37,15 @@ export interface TableManifest {
 }
 
 export interface Manifest {
-  readonly version: 2;
+  /** 3 added blob files kept across checkpoints (`blobs`); 2 (read still) had every blob in `entries`. */
+  readonly version: 2 | 3;
   readonly walStart: number;
   readonly files: Record<string, DataFile>;
+  /**
+   * Blob files, each with the indexes of its items no longer live (replaced or removed since it
+   * was written). Applied before `entries`.
+   */
+  readonly blobs?: Record<string, number[]>;
   /** Entries files in the order their items are applied. */
   readonly entries: string[];
   readonly tables: TableManifest[];
@@ -93,6 +99,6 @@ export async function readManifest(dataDir: string, seq: number, damaged: (path:
   const raw = await readFile(path);
   if (raw.length < 4 || (crc32c(raw.subarray(4)) >>> 0) !== raw.readUInt32LE(0)) throw damaged(path);
   const manifest = packr.unpack(raw.subarray(4)) as Manifest;
-  if (manifest.version !== 2) throw damaged(path);
+  if (manifest.version !== 2 && manifest.version !== 3) throw damaged(path);
   return manifest;
 }
