@@ -1,8 +1,8 @@
 // The WAL writer on its own: records are in the log when append returns (so callers may reuse
 // their arrays), writers are acknowledged oldest first even when two fdatasyncs overlap (records
 // of over 1 MiB make a second one start while the first runs), segment rotations in the middle of
-// such a burst keep every record in order, drain waits for everything appended, and `os` mode
-// acknowledges at once.
+// such a burst keep every record in order, drain waits for everything appended, `os` mode
+// acknowledges at once, and writers acknowledged together share the next fdatasync.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { NormalizedBatch } from '../../engine/storage/batch-input.js';
@@ -33,6 +33,25 @@ async function replayedIds(dir: string): Promise<number[]> {
 }
 
 describe('WAL writer', () => {
+  it('fsync: writers acknowledged together share one fdatasync for their next records', async () => {
+    const dir = await tempDir();
+    const wal = new WalWriter(dir, 0, 'fsync');
+    const small: WalRecord = { kind: 'BlobPut', alias: 'b', data: new Uint8Array(100), mime: 'application/octet-stream', expiry: 0 };
+    // The bench's pipelined writer: 8 appends in flight, a new one as soon as the oldest is acknowledged.
+    const window = 8;
+    const total = 96;
+    const inFlight: Promise<void>[] = [];
+    for (let i = 0; i < total; i++) {
+      if (i >= window) await inFlight[i % window];
+      inFlight[i % window] = wal.append([small]);
+    }
+    await Promise.all(inFlight);
+    // One fdatasync per window of 8 (and the first one alone): 2 per window when the first
+    // writer's next record started a sync that the other 7 missed.
+    assert.ok(wal.syncRounds <= total / window + 2, `${wal.syncRounds} fdatasync rounds for ${total} records in windows of ${window}`);
+    await wal.close();
+  });
+
   it('fsync: overlapping fdatasyncs acknowledge writers oldest first; rotations keep the order', async () => {
     const dir = await tempDir();
     const wal = new WalWriter(dir, 0, 'fsync');

@@ -10,6 +10,11 @@
 // enough has been written since: completions are only seen between bursts, but the disk need
 // not wait for them. A synchronous write also means a record never outlives the caller's arrays:
 // nothing is copied before it is written.
+// Small records wait for the end of the event-loop turn before their fdatasync starts: writers
+// acknowledged together continue together (each in its own microtask), and a sync started by the
+// first one's next record left the others' records to a sync of their own — with 8 small inserts
+// in flight, two fdatasyncs per 8 where one does. Once GROUP_WAIT_BYTES are waiting the sync
+// starts at once instead, so the disk works on big inserts while the CPU builds the next ones.
 import { closeSync, fdatasync, fdatasyncSync, openSync, writevSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -29,6 +34,8 @@ export const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
 /** At most this many fdatasyncs in flight; a second starts once this much was written after the first. */
 const MAX_SYNCS = 2;
 const SYNC_SPLIT_BYTES = 1 << 20;
+/** Records written and not yet covered: below this, their fdatasync waits for the turn's end. */
+const GROUP_WAIT_BYTES = 256 * 1024;
 
 interface Unsynced {
   /** How many records had been written once this one was (a drain barrier: when it was pushed). */
@@ -52,6 +59,10 @@ export class WalWriter {
   private issuedSeq = 0;
   private bytesSinceIssue = 0;
   private syncsInFlight = 0;
+  /** An fdatasync start is scheduled for the end of this event-loop turn. */
+  private isSyncScheduled = false;
+  /** fdatasync rounds started so far (one per group commit; PostgreSQL's pg_stat_wal.wal_sync). */
+  syncRounds = 0;
   /** Writers whose records are written but not yet known durable, in seq order. */
   private unsynced: Unsynced[] = [];
   /** Bytes appended to segments since the last checkpoint rotation. */
@@ -147,10 +158,24 @@ export class WalWriter {
     return fd;
   }
 
-  /** Starts an fdatasync for what is written and not yet covered, if one may start now. */
+  /** Schedules an fdatasync for what is written and not yet covered, if one may start now. */
   private maybeSync(): void {
-    if (this.issuedSeq === this.seq || this.failure !== null) return;
-    if (this.syncsInFlight > 0 && (this.syncsInFlight >= MAX_SYNCS || this.bytesSinceIssue < SYNC_SPLIT_BYTES)) return;
+    if (!this.maySync()) return;
+    if (this.bytesSinceIssue >= GROUP_WAIT_BYTES) { this.startSync(); return; }
+    if (this.isSyncScheduled) return;
+    this.isSyncScheduled = true;
+    setImmediate(() => {
+      this.isSyncScheduled = false;
+      if (this.maySync()) this.startSync();
+    });
+  }
+
+  private maySync(): boolean {
+    if (this.issuedSeq === this.seq || this.failure !== null) return false;
+    return this.syncsInFlight === 0 || (this.syncsInFlight < MAX_SYNCS && this.bytesSinceIssue >= SYNC_SPLIT_BYTES);
+  }
+
+  private startSync(): void {
     const upTo = this.seq;
     const fds = new Set<number>();
     for (const p of this.unsynced) if (p.fd >= 0) fds.add(p.fd);
@@ -159,6 +184,7 @@ export class WalWriter {
     this.issuedSeq = upTo;
     this.bytesSinceIssue = 0;
     this.syncsInFlight += 1;
+    this.syncRounds += 1;
     void this.sync([...fds], withDir, upTo);
   }
 
