@@ -14,13 +14,14 @@ import { dashboardSkipReason, dashboardSuites } from './cases/dashboard.js';
 import { outOfOrderSuite } from './cases/out-of-order.js';
 import { duckThreads, QUERY_TEXTS, querySuites, releaseQueryFixture } from './cases/query.js';
 import { storageSuite } from './cases/storage.js';
+import { blobStorageSuite } from './cases/blob-storage.js';
 import { benchRows } from './data.js';
 import { recordedMetrics, runSuite } from './harness.js';
 import type { CaseResult, Suite } from './harness.js';
 import { printMetrics, printTable, printTargets, writeJson } from './report.js';
 import { evaluateTargets } from './targets.js';
 
-const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, ...querySuites, ...httpSuites, ...dashboardSuites];
+const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, blobStorageSuite, ...querySuites, ...httpSuites, ...dashboardSuites];
 const RESULTS_PATH = fileURLToPath(new URL('../../bench-results.json', import.meta.url));
 
 /** The suites to run, each reduced to its cases matching a filter (all when the suite name matches). */

@@ -1,5 +1,6 @@
 // The targets of issues 2, 3 and 7, evaluated on this run's results. Each line says what was
 // measured; a target whose cases did not run (filtered out, or failed) shows `?`.
+import { BLOB_FULL, BLOB_INCREMENTAL, BLOB_SUITE } from './cases/blob-storage.js';
 import { ENCODE_SUITE, LIVENESS_SUITE, SMALL_HTTP_SUITES } from './cases/http.js';
 import type { CaseResult, Metric } from './harness.js';
 import { fmt, rate } from './report.js';
@@ -37,6 +38,12 @@ export function evaluateTargets(results: readonly CaseResult[], metrics: readonl
   if (full !== undefined && incremental !== undefined) {
     const share = incremental.ms / full.ms;
     add('checkpoint after 1 % new data ≤ 5 % of a full one', `${fmt(incremental.ms)} ms vs ${fmt(full.ms)} ms = ${(share * 100).toFixed(1)} %`, share <= 0.05);
+  }
+  const blobFull = get(BLOB_SUITE, BLOB_FULL);
+  const blobIncremental = get(BLOB_SUITE, BLOB_INCREMENTAL);
+  if (blobFull !== undefined && blobIncremental !== undefined) {
+    const share = blobIncremental.ms / blobFull.ms;
+    add('blob checkpoint after 2 % changed blobs ≤ 5 % of a full one', `${fmt(blobIncremental.ms)} ms vs ${fmt(blobFull.ms)} ms = ${(share * 100).toFixed(1)} %`, share <= 0.05);
   }
 
   for (const r of results.filter((r) => r.suite.startsWith('query: ') && r.name === 'svc')) {
