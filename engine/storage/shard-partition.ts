@@ -6,7 +6,7 @@
 // sorted later, once, when its tail is sealed or read.
 import { sortPermutation } from './sort-permutation.js';
 import type { SourceRows } from './tail.js';
-import { scratchI32, scratchU32 } from './scratch.js';
+import { scratchF64, scratchI32, scratchU32 } from './scratch.js';
 
 /** The rows of one insert by shard; `perm` and `part` of an unsorted insert are scratch, valid until the next partition. */
 export interface ShardParts {
@@ -88,16 +88,18 @@ function countingPartition(ts: BigInt64Array, shardSize: bigint, shardId: (ts: b
   const buckets = Number(shardId(ts[boundRows[1]]) - first) + 1;
   if (buckets > MAX_BUCKETS) return null;
   const bucket = scratchI32('partition.part', n);
-  const counts = new Uint32Array(buckets + 1);
-  const least = new Float64Array(buckets).fill(Infinity);
-  const leastRow = new Int32Array(buckets);
+  // Scratch, not fresh arrays: an insert per few milliseconds made each small typed array one
+  // more off-heap buffer for the young-generation GC to sweep.
+  const counts = scratchU32('partition.counts', buckets + 1).fill(0);
+  const least = scratchF64('partition.least', buckets).fill(Infinity);
+  const leastRow = scratchI32('partition.leastRow', buckets);
   let isGrouped = bucketsOf(words, Number(shardSize), Number(first), bucket, counts, least, leastRow);
   // Rows within a few µs of a shard edge were left out (-1): placed exactly here, they are rare.
   if (nearEdges > 0) isGrouped = placeNearEdges(ts, words, Number(first), shardId, bucket, counts, leastRow) && isGrouped;
   const ids: bigint[] = [];
   const starts: number[] = [];
   const mins: bigint[] = [];
-  const partOf = new Int32Array(buckets);
+  const partOf = scratchI32('partition.partOf', buckets);
   for (let b = 0; b < buckets; b++) {
     if (counts[b + 1] !== 0) { partOf[b] = ids.length; ids.push(first + BigInt(b)); starts.push(counts[b]); mins.push(ts[leastRow[b]]); }
     counts[b + 1] += counts[b];

@@ -10,6 +10,7 @@ import type { NormalizedBatch } from './batch-input.js';
 import { bits64, permuteColumn } from './column-values.js';
 import type { ColumnValues } from './column-values.js';
 import { permuteInPlace, permuteRows } from './row-slices.js';
+import { scratchI32 } from './scratch.js';
 import { firstLater, mergeOrder, moveMerged, moveMergedBytes, moveMergedList, rowOrder } from './tail-merge.js';
 import type { TableLayout } from './table-layout.js';
 
@@ -148,7 +149,7 @@ export class Tail {
     let sink: Tail | null = null;
     if (tails.includes(null)) { sink = new Tail(first.layout); sink.reserve(n, true); }
     const live = tails.map((t) => t ?? sink!);
-    const pos = new Int32Array(live.length);
+    const pos = scratchI32('tail.scatter.pos', live.length);
     for (let c = 0; c <= src.batch.columns.length; c++) {
       const from = src.bits(c);
       if (from !== null) {
@@ -166,7 +167,7 @@ export class Tail {
         for (let i = 0; i < n; i++) lists[part[i]].push(col.values[i]);
       }
     }
-    const counts = new Int32Array(live.length);
+    const counts = scratchI32('tail.scatter.counts', live.length).fill(0);
     for (let i = 0; i < n; i++) counts[part[i]]++;
     for (let k = 0; k < live.length; k++) live[k].length += counts[k];
     if (sink !== null) sink.length = 0;
