@@ -208,11 +208,12 @@ export class Tail {
     const n = this.length;
     const isLoose = this.capacity - n > n >> MAX_SLACK_SHIFT;
     let rows: NormalizedBatch;
-    const perm = isLoose && !this.isSorted ? sortPermutation(this.ts.subarray(0, n)) : null;
-    if (perm !== null) rows = permuteRows(this.views(), perm);
-    else {
+    if (isLoose && !this.isSorted) {
+      const perm = sortPermutation(this.ts.subarray(0, n));
+      rows = perm === null ? exactCopy(this.views()) : permuteRows(this.views(), perm);
+    } else {
       rows = this.sorted();
-      if (isLoose) rows = { ts: rows.ts.slice(), columns: rows.columns.map((c) => permuteColumn(c, null, 0, n)) };
+      if (isLoose) rows = exactCopy(rows);
     }
     if (!this.hasLate) this.layout.tailRowsHint = n;
     this.hasLate = false;
@@ -253,7 +254,7 @@ export class Tail {
 
   /**
    * Grows the buffers to hold `rows` rows: first to the hinted size, then by doubling. `isFresh`:
-   * new buffers even when the rows fit (readers hold views of these).
+   * new buffers even when the rows fit, of the same size then (readers hold views of these).
    */
   private reserve(rows: number, isLate: boolean, isFresh = false): void {
     if (rows <= this.capacity && !isFresh) return;
@@ -325,6 +326,12 @@ export class SourceRows {
 /** The rows of an insert, read through views made as needed. */
 export function sourceRows(batch: NormalizedBatch): SourceRows {
   return new SourceRows(batch);
+}
+
+/** `rows` in fresh arrays of exactly their size. */
+function exactCopy(rows: NormalizedBatch): NormalizedBatch {
+  const n = rows.ts.length;
+  return { ts: rows.ts.slice(), columns: rows.columns.map((c) => permuteColumn(c, null, 0, n)) };
 }
 
 function words64(values: Numeric): Int32Array {
