@@ -5,7 +5,7 @@
 // runs that a background compactor merges (shard.ts); a scan merges those it meets first.
 import type { NormalizedBatch } from './batch-input.js';
 import { Compactor } from './compactor.js';
-import { partMinimums, partitionByShard } from './shard-partition.js';
+import { partitionByShard } from './shard-partition.js';
 import type { ShardParts } from './shard-partition.js';
 import { Shard } from './shard.js';
 import { sourceRows, Tail } from './tail.js';
@@ -64,7 +64,7 @@ export class Table {
    * through Shard.insert, which seals as it goes.
    */
   private insertSpread(src: SourceRows, parts: ShardParts): void {
-    const mins = partMinimums(src, parts.part!, parts.ids.length);
+    const mins = parts.mins!;
     const tails = parts.ids.map((id, k) => this.shard(id).openTail(parts.starts[k + 1] - parts.starts[k], mins[k]));
     Tail.scatter(src, parts.part!, tails);
     tails.forEach((t, k) => {

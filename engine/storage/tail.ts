@@ -9,7 +9,8 @@ import { sortPermutation } from './sort-permutation.js';
 import type { NormalizedBatch } from './batch-input.js';
 import { bits64, permuteColumn } from './column-values.js';
 import type { ColumnValues } from './column-values.js';
-import { permuteRows } from './row-slices.js';
+import { permuteInPlace, permuteRows } from './row-slices.js';
+import { scratchI32 } from './scratch.js';
 import { firstLater, mergeOrder, moveMerged, moveMergedBytes, moveMergedList, rowOrder } from './tail-merge.js';
 import type { TableLayout } from './table-layout.js';
 
@@ -148,7 +149,7 @@ export class Tail {
     let sink: Tail | null = null;
     if (tails.includes(null)) { sink = new Tail(first.layout); sink.reserve(n, true); }
     const live = tails.map((t) => t ?? sink!);
-    const pos = new Int32Array(live.length);
+    const pos = scratchI32('tail.scatter.pos', live.length);
     for (let c = 0; c <= src.batch.columns.length; c++) {
       const from = src.bits(c);
       if (from !== null) {
@@ -166,7 +167,7 @@ export class Tail {
         for (let i = 0; i < n; i++) lists[part[i]].push(col.values[i]);
       }
     }
-    const counts = new Int32Array(live.length);
+    const counts = scratchI32('tail.scatter.counts', live.length).fill(0);
     for (let i = 0; i < n; i++) counts[part[i]]++;
     for (let k = 0; k < live.length; k++) live[k].length += counts[k];
     if (sink !== null) sink.length = 0;
@@ -178,30 +179,41 @@ export class Tail {
     return (col.nulls ??= new Uint8Array(this.capacity));
   }
 
-  /** The tail's rows sorted by timestamp (ties in arrival order), as views where no sort is needed. */
+  /**
+   * The tail's rows sorted by timestamp (ties in arrival order), as views of its buffers. An
+   * unsorted tail is sorted in place first (in fresh buffers when a reader holds views of these),
+   * so it stays sorted: a later read or the seal sorts only what came after.
+   */
   sorted(): NormalizedBatch {
     const n = this.length;
-    const rows: NormalizedBatch = {
-      ts: this.ts.subarray(0, n),
-      columns: this.columns.map((col): ColumnValues => (col.type === 'DOUBLE' || col.type === 'INT64' || col.type === 'TIMESTAMP'
-        ? { type: col.type, values: col.values.subarray(0, n), nulls: col.nulls?.subarray(0, n) ?? null }
-        : { type: col.type, values: col.values.slice(0, n) }) as ColumnValues),
-    };
-    const perm = this.isSorted ? null : sortPermutation(rows.ts);
-    if (perm === null) this.isShared = true;
-    return perm === null ? rows : permuteRows(rows, perm);
+    if (!this.isSorted) {
+      const perm = sortPermutation(this.ts.subarray(0, n));
+      if (perm !== null) {
+        if (this.isShared) this.reserve(n, false, true);
+        permuteInPlace(this.bits.filter((b): b is Float64Array => b !== null).map((b) => b.subarray(0, n)), this.nullMasks(), this.lists(), perm);
+      }
+      this.isSorted = true;
+    }
+    this.isShared = true;
+    return this.views();
   }
 
   /**
    * Empties the tail and returns its rows sorted, in arrays no one will write again: the tail's
-   * own buffers when they fit the rows closely, exact-size copies otherwise. The row count
+   * own buffers when they fit the rows closely, exact-size copies otherwise (an unsorted tail is
+   * then permuted straight into them rather than sorted in place and copied). The row count
    * becomes the size hint of the next tail of this table.
    */
   take(): NormalizedBatch {
     const n = this.length;
-    let rows = this.sorted();
-    if (rows.ts.buffer === this.ts.buffer && this.capacity - n > n >> MAX_SLACK_SHIFT) {
-      rows = { ts: rows.ts.slice(), columns: rows.columns.map((c) => permuteColumn(c, null, 0, n)) };
+    const isLoose = this.capacity - n > n >> MAX_SLACK_SHIFT;
+    let rows: NormalizedBatch;
+    if (isLoose && !this.isSorted) {
+      const perm = sortPermutation(this.ts.subarray(0, n));
+      rows = perm === null ? exactCopy(this.views()) : permuteRows(this.views(), perm);
+    } else {
+      rows = this.sorted();
+      if (isLoose) rows = exactCopy(rows);
     }
     if (!this.hasLate) this.layout.tailRowsHint = n;
     this.hasLate = false;
@@ -215,15 +227,40 @@ export class Tail {
     return rows;
   }
 
+  /** Views of the tail's rows in arrival order (lists are copied shallowly). */
+  private views(): NormalizedBatch {
+    const n = this.length;
+    return {
+      ts: this.ts.subarray(0, n),
+      columns: this.columns.map((col): ColumnValues => (col.type === 'DOUBLE' || col.type === 'INT64' || col.type === 'TIMESTAMP'
+        ? { type: col.type, values: col.values.subarray(0, n), nulls: col.nulls?.subarray(0, n) ?? null }
+        : { type: col.type, values: col.values.slice(0, n) }) as ColumnValues),
+    };
+  }
+
+  /** The rows' null masks of the 64-bit columns that have one. */
+  private nullMasks(): Uint8Array[] {
+    const out: Uint8Array[] = [];
+    for (const col of this.columns) if ('nulls' in col && col.nulls !== null) out.push(col.nulls.subarray(0, this.length));
+    return out;
+  }
+
+  /** The value lists of string, symbol and blob columns. */
+  private lists(): unknown[][] {
+    const out: unknown[][] = [];
+    for (const col of this.columns) if (!('nulls' in col)) out.push(col.values);
+    return out;
+  }
+
   /**
    * Grows the buffers to hold `rows` rows: first to the hinted size, then by doubling. `isFresh`:
-   * new buffers even when the rows fit (readers hold views of these).
+   * new buffers even when the rows fit, of the same size then (readers hold views of these).
    */
   private reserve(rows: number, isLate: boolean, isFresh = false): void {
     if (rows <= this.capacity && !isFresh) return;
     const { batchRows, tailRowsHint } = this.layout;
     const hint = isLate ? MIN_ROWS : Math.max(MIN_ROWS, tailRowsHint + (tailRowsHint >> 6));
-    const wanted = this.capacity === 0 ? hint : this.capacity * 2;
+    const wanted = this.capacity === 0 ? hint : rows <= this.capacity ? this.capacity : this.capacity * 2;
     const capacity = Math.max(rows, Math.min(batchRows, wanted));
     const n = this.length;
     const ts = new BigInt64Array(capacity);
@@ -289,6 +326,12 @@ export class SourceRows {
 /** The rows of an insert, read through views made as needed. */
 export function sourceRows(batch: NormalizedBatch): SourceRows {
   return new SourceRows(batch);
+}
+
+/** `rows` in fresh arrays of exactly their size. */
+function exactCopy(rows: NormalizedBatch): NormalizedBatch {
+  const n = rows.ts.length;
+  return { ts: rows.ts.slice(), columns: rows.columns.map((c) => permuteColumn(c, null, 0, n)) };
 }
 
 function words64(values: Numeric): Int32Array {
