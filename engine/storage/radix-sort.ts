@@ -9,7 +9,7 @@
 // function on the fly and then threw that code away on every call at the first statement after
 // the loop, running the sort 5× slower.
 
-import { scratchF64, scratchU32 } from './scratch.js';
+import { scratchF64, scratchI32, scratchU32 } from './scratch.js';
 
 const SIGN = 0x80000000;
 const TWO_32 = 4294967296;
@@ -155,8 +155,10 @@ function spread(
   // About one bucket per row: with two or more the insertion sort mispredicted its branches
   // often enough to cost more than the wider scatter; with one, most rows need no move.
   const width = Math.min(MAX_SPREAD_BITS, 32 - Math.clz32(end - start), bits);
-  const counts = new Uint32Array((1 << width) + 1);
-  const digits = scratchU32('radix.digits', end - start);
+  // The top call's counts are scratch (a fresh 64 KiB array per sort was new memory each time);
+  // a crowded bucket's spread (known < 0) runs while its caller still reads them: its own.
+  const counts = known >= 0 ? scratchI32('radix.counts', (1 << width) + 1).fill(0) : new Int32Array((1 << width) + 1);
+  const digits = scratchI32('radix.digits', end - start);
   const crowded = scatterDoubles(key, idx, outKey, outIdx, start, end, min, 2 ** (width - bits), counts, digits);
   // counts[d] now ends bucket d. Crowded buckets (many equal or clustered times) are spread again
   // on the bits varying within them; the rest are finished by one insertion pass over all rows,
@@ -207,10 +209,11 @@ function rangeMax(key: Float64Array, start: number, end: number): number {
  */
 function scatterDoubles(
   key: Float64Array, idx: Uint32Array | null, outKey: Float64Array, outIdx: Uint32Array, start: number, end: number,
-  min: number, scale: number, counts: Uint32Array, digits: Uint32Array,
+  min: number, scale: number, counts: Int32Array, digits: Int32Array,
 ): number {
   for (let k = start; k < end; k++) {
-    const d = Math.floor((key[k] - min) * scale);
+    // Below 2^16, so truncating to int32 is the floor, without Math.floor's double rounding.
+    const d = ((key[k] - min) * scale) | 0;
     digits[k - start] = d;
     counts[d + 1]++;
   }
