@@ -6,7 +6,7 @@
 // at the seal instead meant a second copy of every value and fresh memory for it. Ties keep
 // arrival order: a tail row comes before an appended row of the same time.
 import { bits64 } from './column-values.js';
-import { scratchF64, scratchI32, scratchU8 } from './scratch.js';
+import { scratchF64, scratchI32, scratchU32, scratchU8 } from './scratch.js';
 import { sortPermutation } from './sort-permutation.js';
 
 const SIGN = 0x80000000;
@@ -17,20 +17,25 @@ const SIGN = 0x80000000;
  */
 export interface RowOrder {
   readonly ts: BigInt64Array;
-  readonly order: Uint32Array | null;
+  readonly order: Int32Array | null;
 }
 
 export function rowOrder(ts: BigInt64Array, perm: Uint32Array | null, start: number, end: number): RowOrder {
   const n = end - start;
-  if (perm === null) {
-    const local = ts.subarray(start, end);
-    return { ts: local, order: sortPermutation(local) };
-  }
-  const picked = new BigInt64Array(scratchF64('merge.ts', n).buffer, 0, n);
+  const local = perm === null ? ts.subarray(start, end) : picked(ts, perm, start, end);
+  const order = sortPermutation(local, scratchU32('merge.order', n));
+  // Read as int32: row numbers loaded from a Uint32Array and used as indexes cost twice as much.
+  return { ts: local, order: order === null ? null : new Int32Array(order.buffer, order.byteOffset, n) };
+}
+
+/** Timestamps of rows perm[start..end), in scratch. */
+function picked(ts: BigInt64Array, perm: Uint32Array, start: number, end: number): BigInt64Array {
+  const n = end - start;
+  const out = new BigInt64Array(scratchF64('merge.ts', n).buffer, 0, n);
   const from = bits64(ts);
-  const to = bits64(picked);
+  const to = bits64(out);
   for (let k = 0; k < n; k++) to[k] = from[perm[start + k]];
-  return { ts: picked, order: sortPermutation(picked) };
+  return out;
 }
 
 /** The first of rows [0, n) of sorted `ts` later than `t` (n when none is). */
@@ -70,7 +75,7 @@ export function mergeOrder(tailTs: BigInt64Array, p: number, len: number, { ts, 
 }
 
 /** Merges the append's rows in `order` with tail rows [p, len) until the tail's run out; returns how many of them it placed. */
-function mergeSorted(a: Int32Array, p: number, len: number, b: Int32Array, order: Uint32Array, tailAt: Int32Array, srcAt: Int32Array): number {
+function mergeSorted(a: Int32Array, p: number, len: number, b: Int32Array, order: Int32Array, tailAt: Int32Array, srcAt: Int32Array): number {
   let i = p;
   let j = 0;
   while (i < len && j < order.length) {
