@@ -97,10 +97,11 @@ export class Tail {
   private mergeIn(src: SourceRows, perm: Uint32Array | null, start: number, end: number, min: bigint, isLate: boolean): boolean {
     const n = end - start;
     const batch = src.batch;
-    const rows = rowOrder(batch.ts, perm, start, end);
     const len = this.length;
+    // Known from the earliest row alone: an append that would give up is not sorted first.
     const p = firstLater(this.ts, len, min);
     if (len - p > n) return false;
+    const rows = rowOrder(batch.ts, perm, start, end);
     if (len === 0 || min < this.minTs) this.minTs = min;
     if (isLate) this.hasLate = true;
     // Rows a reader holds must not change: rows from p move, so the tail takes fresh buffers.
