@@ -9,7 +9,7 @@
 // function on the fly and then threw that code away on every call at the first statement after
 // the loop, running the sort 5× slower.
 
-import { scratchF64, scratchU32 } from './scratch.js';
+import { scratchF64, scratchI32, scratchU32 } from './scratch.js';
 
 const SIGN = 0x80000000;
 const TWO_32 = 4294967296;
@@ -21,15 +21,18 @@ const MAX_SPREAD_BITS = 16;
 const SMALL = 32;
 const MAX_DIGIT_BITS = 11;
 
-/** Stable sort order of rows `rows` of `ts` by time (all rows when null). */
-export function radixSort(ts: BigInt64Array, rows: Uint32Array | null): Uint32Array {
+/**
+ * Stable sort order of rows `rows` of `ts` by time (all rows when null), in `out` when given (a
+ * caller's scratch: a fresh order array per sort of an insert was new memory each time).
+ */
+export function radixSort(ts: BigInt64Array, rows: Uint32Array | null, out: Uint32Array | null = null): Uint32Array {
   const n = rows === null ? ts.length : rows.length;
   const words = new Int32Array(ts.buffer, ts.byteOffset, ts.length * 2);
   if (rows === null && n > 0) {
     // All rows: one pass makes each key, relative to the first row, and finds the keys' range.
     const key = scratchF64('radix.key', n);
     if (relativeOffsets(words, key)) {
-      const outIdx = new Uint32Array(n);
+      const outIdx = out ?? new Uint32Array(n);
       spread(key, null, scratchF64('radix.outKey', n), outIdx, 0, n, keyMin, keyMax - keyMin);
       return outIdx;
     }
@@ -41,7 +44,7 @@ export function radixSort(ts: BigInt64Array, rows: Uint32Array | null): Uint32Ar
     // Offsets below 2^53 are exact as doubles: one pass makes the keys.
     const key = scratchF64('radix.key', n);
     const outKey = scratchF64('radix.outKey', n);
-    const outIdx = new Uint32Array(n);
+    const outIdx = out ?? new Uint32Array(n);
     doubleOffsets(words, rows, minHi, minLo, key);
     spread(key, rows, outKey, outIdx, 0, n, 0, span);
     return outIdx;
@@ -52,7 +55,9 @@ export function radixSort(ts: BigInt64Array, rows: Uint32Array | null): Uint32Ar
   const keyHi = scratchU32('radix.keyHi', n);
   const orHi = offsets(words, idx, minHi, minLo, keyLo, keyHi);
   const sorted = lsd(keyLo, keyHi, idx, scratchU32('radix.outLo', n), scratchU32('radix.outHi', n), scratchU32('radix.outIdx', n), 64 - Math.clz32(orHi));
-  return sorted.slice();
+  if (out === null) return sorted.slice();
+  out.set(sorted);
+  return out;
 }
 
 function identity(idx: Uint32Array): void {
@@ -155,8 +160,10 @@ function spread(
   // About one bucket per row: with two or more the insertion sort mispredicted its branches
   // often enough to cost more than the wider scatter; with one, most rows need no move.
   const width = Math.min(MAX_SPREAD_BITS, 32 - Math.clz32(end - start), bits);
-  const counts = new Uint32Array((1 << width) + 1);
-  const digits = scratchU32('radix.digits', end - start);
+  // The top call's counts are scratch (a fresh 64 KiB array per sort was new memory each time);
+  // a crowded bucket's spread (known < 0) runs while its caller still reads them: its own.
+  const counts = known >= 0 ? scratchI32('radix.counts', (1 << width) + 1).fill(0) : new Int32Array((1 << width) + 1);
+  const digits = scratchI32('radix.digits', end - start);
   const crowded = scatterDoubles(key, idx, outKey, outIdx, start, end, min, 2 ** (width - bits), counts, digits);
   // counts[d] now ends bucket d. Crowded buckets (many equal or clustered times) are spread again
   // on the bits varying within them; the rest are finished by one insertion pass over all rows,
@@ -204,16 +211,31 @@ function rangeMax(key: Float64Array, start: number, end: number): number {
 /**
  * Stable counting scatter of rows [start, end) by floor((key - min) * scale), each row's bucket
  * computed once into `digits`; counts has a slot per bucket + 1. Returns the largest bucket's size.
+ * Each loop is a function of its own, for the reason the header gives.
  */
 function scatterDoubles(
   key: Float64Array, idx: Uint32Array | null, outKey: Float64Array, outIdx: Uint32Array, start: number, end: number,
-  min: number, scale: number, counts: Uint32Array, digits: Uint32Array,
+  min: number, scale: number, counts: Int32Array, digits: Int32Array,
 ): number {
+  countDigits(key, start, end, min, scale, counts, digits);
+  const crowded = bucketStarts(counts, start);
+  if (idx === null) placeRows(key, outKey, outIdx, start, end, counts, digits);
+  else placeIndexed(key, idx, outKey, outIdx, start, end, counts, digits);
+  return crowded;
+}
+
+/** Each row's bucket into digits, and the rows per bucket into counts[bucket + 1]. */
+function countDigits(key: Float64Array, start: number, end: number, min: number, scale: number, counts: Int32Array, digits: Int32Array): void {
   for (let k = start; k < end; k++) {
-    const d = Math.floor((key[k] - min) * scale);
+    // Non-negative and below 2^16: truncating to int32 is the floor, with no Math.floor call.
+    const d = ((key[k] - min) * scale) | 0;
     digits[k - start] = d;
     counts[d + 1]++;
   }
+}
+
+/** Turns counts into each bucket's first row (from `start`); returns the largest bucket's size. */
+function bucketStarts(counts: Int32Array, start: number): number {
   let crowded = 0;
   counts[0] = start;
   for (let d = 1; d < counts.length; d++) {
@@ -221,12 +243,25 @@ function scatterDoubles(
     if (c > crowded) crowded = c;
     counts[d] = c + counts[d - 1];
   }
+  return crowded;
+}
+
+/** Row k to the next place of its bucket, as row number k. */
+function placeRows(key: Float64Array, outKey: Float64Array, outIdx: Uint32Array, start: number, end: number, counts: Int32Array, digits: Int32Array): void {
   for (let k = start; k < end; k++) {
     const p = counts[digits[k - start]]++;
     outKey[p] = key[k];
-    outIdx[p] = idx === null ? k : idx[k];
+    outIdx[p] = k;
   }
-  return crowded;
+}
+
+/** placeRows for rows numbered by idx. */
+function placeIndexed(key: Float64Array, idx: Uint32Array, outKey: Float64Array, outIdx: Uint32Array, start: number, end: number, counts: Int32Array, digits: Int32Array): void {
+  for (let k = start; k < end; k++) {
+    const p = counts[digits[k - start]]++;
+    outKey[p] = key[k];
+    outIdx[p] = idx[k];
+  }
 }
 
 /** LSD passes over the low `bits` bits; returns the sorted row numbers (in `idx` or `outIdx`). */

@@ -12,27 +12,30 @@ const SIGN = 0x80000000;
 /** Beyond this share of out-of-order rows, splitting and merging saves nothing over sorting. */
 const MAX_LATE_SHARE = 1 / 8;
 
-/** Stable sort order of `ts` (perm[i] = source row of sorted row i), or null when already sorted. */
-export function sortPermutation(ts: BigInt64Array): Uint32Array | null {
-  return orderOf(ts, null);
+/**
+ * Stable sort order of `ts` (perm[i] = source row of sorted row i), or null when already sorted.
+ * `out`: an array of ts.length rows the order may be written to (it is returned then).
+ */
+export function sortPermutation(ts: BigInt64Array, out: Uint32Array | null = null): Uint32Array | null {
+  return orderOf(ts, null, out);
 }
 
-/** Sort order of rows `rows` of `ts` (all when null); null when they are in order already. */
-function orderOf(ts: BigInt64Array, rows: Uint32Array | null): Uint32Array | null {
+/** Sort order of rows `rows` of `ts` (all when null), maybe in `out`; null when they are in order already. */
+function orderOf(ts: BigInt64Array, rows: Uint32Array | null, out: Uint32Array | null): Uint32Array | null {
   const n = rows === null ? ts.length : rows.length;
   const words = new Int32Array(ts.buffer, ts.byteOffset, ts.length * 2);
   // Clearly shuffled rows go straight to the radix sort: a sample is enough to tell, where
   // marking every row cost a sixth of the sort.
-  if (n >= 4 * SAMPLE && markLate(words, rows, scratchU8('order.sample', SAMPLE)) > SAMPLE * MAX_LATE_SHARE * 2) return radixSort(ts, rows);
+  if (n >= 4 * SAMPLE && markLate(words, rows, scratchU8('order.sample', SAMPLE)) > SAMPLE * MAX_LATE_SHARE * 2) return radixSort(ts, rows, out);
   // Scratch: the late rows' own order is found (recursively) only after this level is done with it.
   const isLate = rows === null ? scratchU8('order.isLate', n) : new Uint8Array(n);
   const late = markLate(words, rows, isLate);
   if (late === 0) return null;
-  if (late > n * MAX_LATE_SHARE) return radixSort(ts, rows);
+  if (late > n * MAX_LATE_SHARE) return radixSort(ts, rows, out);
   const inOrder = new Uint32Array(n - late);
   let lateRows: Uint32Array = new Uint32Array(late);
   split(rows, isLate, inOrder, lateRows);
-  const order = orderOf(ts, lateRows);
+  const order = orderOf(ts, lateRows, null);
   if (order !== null) lateRows = order;
   return merge(words, inOrder, lateRows);
 }

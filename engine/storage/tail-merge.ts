@@ -11,24 +11,32 @@ import { sortPermutation } from './sort-permutation.js';
 
 const SIGN = 0x80000000;
 
-/** Source rows [start, end) (rows perm[start..end) with `perm`) in stable time order, as source row numbers. */
-export function rowOrder(ts: BigInt64Array, perm: Uint32Array | null, start: number, end: number): Uint32Array {
+/**
+ * The timestamps of source rows [start, end) (rows perm[start..end) with `perm`) in list order,
+ * and their stable time order as positions in that list (null: already in order).
+ */
+export interface RowOrder {
+  readonly ts: BigInt64Array;
+  readonly order: Int32Array | null;
+}
+
+export function rowOrder(ts: BigInt64Array, perm: Uint32Array | null, start: number, end: number): RowOrder {
   const n = end - start;
-  const order = scratchU32('merge.order', n);
-  if (perm === null) {
-    const local = sortPermutation(ts.subarray(start, end));
-    if (local === null) for (let k = 0; k < n; k++) order[k] = start + k;
-    else for (let k = 0; k < n; k++) order[k] = start + local[k];
-    return order;
-  }
-  const picked = new BigInt64Array(scratchF64('merge.ts', n).buffer, 0, n);
+  const local = perm === null ? ts.subarray(start, end) : picked(ts, perm, start, end);
+  const order = sortPermutation(local, scratchU32('merge.order', n));
+  // Read as int32: row numbers loaded from a Uint32Array and used as indexes cost about twice as
+  // much (a gather microbench: 7.2 against 3.8 ns a row).
+  return { ts: local, order: order === null ? null : new Int32Array(order.buffer, order.byteOffset, n) };
+}
+
+/** Timestamps of rows perm[start..end), in scratch. */
+function picked(ts: BigInt64Array, perm: Uint32Array, start: number, end: number): BigInt64Array {
+  const n = end - start;
+  const out = new BigInt64Array(scratchF64('merge.ts', n).buffer, 0, n);
   const from = bits64(ts);
-  const to = bits64(picked);
+  const to = bits64(out);
   for (let k = 0; k < n; k++) to[k] = from[perm[start + k]];
-  const local = sortPermutation(picked);
-  if (local === null) for (let k = 0; k < n; k++) order[k] = perm[start + k];
-  else for (let k = 0; k < n; k++) order[k] = perm[start + local[k]];
-  return order;
+  return out;
 }
 
 /** The first of rows [0, n) of sorted `ts` later than `t` (n when none is). */
@@ -44,62 +52,86 @@ export function firstLater(ts: BigInt64Array, n: number, t: bigint): number {
 }
 
 /**
- * The stable merge of tail rows [p, len) with source rows `order` (both in time order): entry k
- * of `take` says what lands at tail row p + k, a source row when >= 0, or tail row p + (-entry - 1);
- * from entry `mixed` on, all are source rows. Tail rows win ties. Valid until the next call.
+ * The stable merge of tail rows [p, len) with an append's rows (both in time order), as where
+ * each goes: tail row p + i to row tailAt[i], the append's k-th row (in list order) to row
+ * srcAt[k]. Tail rows win ties. Valid until the next call.
  */
 export interface Merge {
-  readonly take: Int32Array;
-  readonly mixed: number;
+  readonly tailAt: Int32Array;
+  readonly srcAt: Int32Array;
 }
 
-export function mergeOrder(tailTs: BigInt64Array, p: number, len: number, srcTs: BigInt64Array, order: Uint32Array): Merge {
-  const take = scratchI32('merge.take', len - p + order.length);
+/** The merge of tail rows [p, len) with the rows of `rows` (see rowOrder). */
+export function mergeOrder(tailTs: BigInt64Array, p: number, len: number, { ts, order }: RowOrder): Merge {
+  const n = ts.length;
+  const tailAt = scratchI32('merge.tailAt', len - p);
+  const srcAt = scratchI32('merge.srcAt', n);
   const a = new Int32Array(tailTs.buffer, tailTs.byteOffset, len * 2);
-  const b = new Int32Array(srcTs.buffer, srcTs.byteOffset, srcTs.length * 2);
+  const b = new Int32Array(ts.buffer, ts.byteOffset, n * 2);
+  const j = order === null ? mergeInOrder(a, p, len, b, tailAt, srcAt) : mergeSorted(a, p, len, b, order, tailAt, srcAt);
+  // The append's rows after the tail's last: only the overlap needed comparing.
+  if (order === null) for (let k = j; k < n; k++) srcAt[k] = len + k;
+  else for (let k = j; k < n; k++) srcAt[order[k]] = len + k;
+  return { tailAt, srcAt };
+}
+
+/** Merges the append's rows in `order` with tail rows [p, len) until the tail's run out; returns how many of them it placed. */
+function mergeSorted(a: Int32Array, p: number, len: number, b: Int32Array, order: Int32Array, tailAt: Int32Array, srcAt: Int32Array): number {
   let i = p;
   let j = 0;
-  let k = 0;
   while (i < len && j < order.length) {
     const s = order[j];
     const sh = b[(s << 1) | 1];
     const th = a[(i << 1) | 1];
-    // The source row goes first only when strictly earlier.
-    if (sh < th || (sh === th && (b[s << 1] ^ SIGN) < (a[i << 1] ^ SIGN))) { take[k++] = s; j++; } else { take[k++] = p - 1 - i; i++; }
+    // The appended row goes first only when strictly earlier.
+    if (sh < th || (sh === th && (b[s << 1] ^ SIGN) < (a[i << 1] ^ SIGN))) { srcAt[s] = i + j; j++; } else { tailAt[i - p] = i + j; i++; }
   }
-  while (i < len) { take[k++] = p - 1 - i; i++; }
-  const mixed = k;
-  while (j < order.length) take[k++] = order[j++];
-  return { take, mixed };
+  for (; i < len; i++) tailAt[i - p] = i + j;
+  return j;
 }
 
-/** Rows [p, p + take.length) of `to` as the merge says, from `from` (source rows) or to's own rows from p. */
-export function moveMerged(to: Float64Array, from: Float64Array, { take, mixed }: Merge, p: number, len: number): void {
-  const old = scratchF64('merge.old', len - p);
-  old.set(to.subarray(p, len));
-  for (let k = 0; k < mixed; k++) {
-    const t = take[k];
-    to[p + k] = t >= 0 ? from[t] : old[-t - 1];
+/** mergeSorted for appended rows already in order. */
+function mergeInOrder(a: Int32Array, p: number, len: number, b: Int32Array, tailAt: Int32Array, srcAt: Int32Array): number {
+  let i = p;
+  let j = 0;
+  while (i < len && j < srcAt.length) {
+    const sh = b[(j << 1) | 1];
+    const th = a[(i << 1) | 1];
+    if (sh < th || (sh === th && (b[j << 1] ^ SIGN) < (a[i << 1] ^ SIGN))) { srcAt[j] = i + j; j++; } else { tailAt[i - p] = i + j; i++; }
   }
-  for (let k = mixed; k < take.length; k++) to[p + k] = from[take[k]];
+  for (; i < len; i++) tailAt[i - p] = i + j;
+  return j;
 }
 
-/** moveMerged for null masks; `from` null: the source rows have no nulls. */
-export function moveMergedBytes(to: Uint8Array, from: Uint8Array | null, { take }: Merge, p: number, len: number): void {
-  const old = scratchU8('merge.oldBytes', len - p);
-  old.set(to.subarray(p, len));
-  for (let k = 0; k < take.length; k++) {
-    const t = take[k];
-    to[p + k] = t >= 0 ? (from === null ? 0 : from[t]) : old[-t - 1];
-  }
+/**
+ * Rows from p of `to` as the merge says: its own rows [p, len) and the append's rows [start,
+ * end) of `from` (rows perm[start..end) with `perm`). Each value is stored at its place while
+ * reading the rows in order: the stores land near each other (an append's rows are a few
+ * shuffled hours). Measured on within-hour rows into fresh tail buffers, storing at each row's
+ * place cost ~5.5 ns a value where loading the values in time order cost ~9.
+ */
+export function moveMerged(to: Float64Array, from: Float64Array, perm: Uint32Array | null, start: number, { tailAt, srcAt }: Merge, p: number): void {
+  const old = scratchF64('merge.old', tailAt.length);
+  old.set(to.subarray(p, p + tailAt.length));
+  for (let i = 0; i < tailAt.length; i++) to[tailAt[i]] = old[i];
+  if (perm === null) for (let k = 0; k < srcAt.length; k++) to[srcAt[k]] = from[start + k];
+  else for (let k = 0; k < srcAt.length; k++) to[srcAt[k]] = from[perm[start + k]];
 }
 
-/** moveMerged for columns held as JS arrays (strings, symbols, blobs) of `len` rows. */
-export function moveMergedList(list: unknown[], from: readonly unknown[], { take }: Merge, p: number, len: number): void {
-  const old = list.slice(p, len);
+/** moveMerged for null masks; `from` null: the appended rows have no nulls. */
+export function moveMergedBytes(to: Uint8Array, from: Uint8Array | null, perm: Uint32Array | null, start: number, { tailAt, srcAt }: Merge, p: number): void {
+  const old = scratchU8('merge.oldBytes', tailAt.length);
+  old.set(to.subarray(p, p + tailAt.length));
+  for (let i = 0; i < tailAt.length; i++) to[tailAt[i]] = old[i];
+  for (let k = 0; k < srcAt.length; k++) to[srcAt[k]] = from === null ? 0 : from[perm === null ? start + k : perm[start + k]];
+}
+
+/** moveMerged for columns held as JS arrays (strings, symbols, blobs) of p + tailAt.length rows. */
+export function moveMergedList(list: unknown[], from: readonly unknown[], perm: Uint32Array | null, start: number, { tailAt, srcAt }: Merge, p: number): void {
+  // Placed in a list of their own, then pushed: storing past the end would leave the list holey.
+  const merged = new Array<unknown>(tailAt.length + srcAt.length);
+  for (let i = 0; i < tailAt.length; i++) merged[tailAt[i] - p] = list[p + i];
+  for (let k = 0; k < srcAt.length; k++) merged[srcAt[k] - p] = from[perm === null ? start + k : perm[start + k]];
   list.length = p;
-  for (let k = 0; k < take.length; k++) {
-    const t = take[k];
-    list.push(t >= 0 ? from[t] : old[-t - 1]);
-  }
+  for (const value of merged) list.push(value);
 }

@@ -98,26 +98,27 @@ export class Tail {
   private mergeIn(src: SourceRows, perm: Uint32Array | null, start: number, end: number, min: bigint, isLate: boolean): boolean {
     const n = end - start;
     const batch = src.batch;
-    const order = rowOrder(batch.ts, perm, start, end);
     const len = this.length;
-    const p = firstLater(this.ts, len, batch.ts[order[0]]);
+    // Known from the earliest row alone: an append that would give up is not sorted first.
+    const p = firstLater(this.ts, len, min);
     if (len - p > n) return false;
+    const rows = rowOrder(batch.ts, perm, start, end);
     if (len === 0 || min < this.minTs) this.minTs = min;
     if (isLate) this.hasLate = true;
     // Rows a reader holds must not change: rows from p move, so the tail takes fresh buffers.
     this.reserve(len + n, isLate, this.isShared && p < len);
-    const merge = mergeOrder(this.ts, p, len, batch.ts, order);
+    const merge = mergeOrder(this.ts, p, len, rows);
     for (let c = 0; c <= this.columns.length; c++) {
       const to = this.bits[c];
-      if (to !== null) moveMerged(to, src.bits(c)!, merge, p, len);
+      if (to !== null) moveMerged(to, src.bits(c)!, perm, start, merge, p);
       if (c === 0) continue;
       const dst = this.columns[c - 1];
       const col = batch.columns[c - 1];
       if (dst.type === 'DOUBLE' || dst.type === 'INT64' || dst.type === 'TIMESTAMP') {
         const nulls = (col as { nulls: Uint8Array | null }).nulls;
-        if (nulls !== null || dst.nulls !== null) moveMergedBytes(this.nullsOf(c - 1), nulls, merge, p, len);
+        if (nulls !== null || dst.nulls !== null) moveMergedBytes(this.nullsOf(c - 1), nulls, perm, start, merge, p);
       } else {
-        moveMergedList(dst.values as unknown[], col.values as readonly unknown[], merge, p, len);
+        moveMergedList(dst.values as unknown[], col.values as readonly unknown[], perm, start, merge, p);
       }
     }
     this.length = len + n;
