@@ -1,6 +1,6 @@
 // Public exports of the query front end (grammar/): parse() and its error, the AST types, and the
 // time helpers the executor needs so that calendar rules live in one place.
-export { parse, parseAll } from './parse.js';
+export { parse, parseAll, parseInSteps } from './parse.js';
 export { QuerySyntaxError, isQuerySyntaxError } from './errors.js';
 export type * from './ast.js';
 export { formatExpr } from './format-expr.js';

@@ -78,14 +78,32 @@ export class QueryLexer {
   private nesting = 0;
   /** The lexing failure that ended the stream, if any; `parse` rethrows it. */
   error: QuerySyntaxError | null = null;
+  /**
+   * Tokens still to give before the stream pauses (`isPaused`): nearley's `feed` takes tokens
+   * until `next()` returns nothing, so a budget lets a long text be parsed a slice at a time.
+   */
+  budget = Infinity;
+  /** True when `next()` stopped for the budget rather than at the end of the text or an error. */
+  isPaused = false;
 
-  reset(text: string): void {
+  /**
+   * nearley calls this at every `feed`, with the state it saved after the previous one: that is
+   * a paused stream going on (where it stopped, whatever the chunk); without it, a new text.
+   */
+  reset(text: string, state?: unknown): void {
+    this.isPaused = false;
+    if (state !== undefined) return;
     this.moo.reset(text);
     this.nesting = 0;
     this.error = null;
   }
 
   next(): Token | undefined {
+    if (this.budget <= 0) {
+      this.isPaused = true;
+      return undefined;
+    }
+    this.budget -= 1;
     for (let token = this.moo.next(); token !== undefined; token = this.moo.next()) {
       if (token.type === 'ws' || token.type === 'comment') continue;
       this.error = checkToken(token) ?? this.checkNesting(token);

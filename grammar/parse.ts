@@ -41,19 +41,46 @@ export function parse(text: string): Statement {
   return results[0] as Statement;
 }
 
+/**
+ * Parses one statement a slice at a time: each `next()` reads up to `tokensPerStep` more tokens
+ * and the last one returns the statement (or throws as `parse` does). The Earley parser costs a
+ * few µs a token, so a query text of 1 MiB takes over a second: its caller (the engine) lets the
+ * event loop run between steps, and may stop there. Short texts should call `parse`.
+ */
+export function* parseInSteps(text: string, tokensPerStep: number): Generator<void, Statement, void> {
+  const results = yield* parseAllInSteps(text, tokensPerStep);
+  if (results.length !== 1) {
+    throw new Error(`grammar bug: ${results.length} parses of ${JSON.stringify(text.slice(0, 200))}`);
+  }
+  return results[0] as Statement;
+}
+
 /** Every parse of the text (exactly one for valid text: tests assert it). */
 export function parseAll(text: string): Statement[] {
+  const steps = parseAllInSteps(text, Infinity);
+  for (;;) {
+    const r = steps.next();
+    if (r.done === true) return r.value;
+  }
+}
+
+function* parseAllInSteps(text: string, tokensPerStep: number): Generator<void, Statement[], void> {
   const lexer = new QueryLexer();
   const parser = new nearley.Parser(grammar, { lexer });
   // nearley formats its whole parse table into the message of a failure; we write our own.
   Object.assign(parser, { reportError: () => 'syntax error', reportLexerError: () => 'syntax error' });
-  try {
-    parser.feed(text);
-  } catch (e) {
-    if (e instanceof QuerySyntaxError) throw e;
-    const token = (e as { token?: Token }).token;
-    if (token === undefined) throw e;
-    throw unexpectedToken(token, expectedIn(columnsOf(parser).at(-2)));
+  for (let chunk = text; ; chunk = '') {
+    lexer.budget = tokensPerStep;
+    try {
+      parser.feed(chunk);
+    } catch (e) {
+      if (e instanceof QuerySyntaxError) throw e;
+      const token = (e as { token?: Token }).token;
+      if (token === undefined) throw e;
+      throw unexpectedToken(token, expectedIn(columnsOf(parser).at(-2)));
+    }
+    if (!lexer.isPaused) break;
+    yield;
   }
   if (lexer.error !== null) throw lexer.error;
   const results = parser.results as Statement[];

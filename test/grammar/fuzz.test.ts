@@ -4,7 +4,7 @@
 // every failure prints the seed and the text that broke.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatExpr, parseAll, QuerySyntaxError, type Statement } from '../../grammar/index.js';
+import { formatExpr, parse, parseAll, parseInSteps, QuerySyntaxError, type Statement } from '../../grammar/index.js';
 import { prng } from '../prng.js';
 
 const SEED = Number(process.env['GRAMMAR_FUZZ_SEED'] ?? 0x5eed);
@@ -75,6 +75,26 @@ function randomExpr(rnd: () => number, depth: number): string {
   }
 }
 
+/** parse(text) or the syntax error it throws, as plain data for deepEqual. */
+function outcome(run: () => Statement): { ast: Statement } | { error: string; offset: number } {
+  try {
+    return { ast: run() };
+  } catch (e) {
+    if (e instanceof QuerySyntaxError) return { error: e.message, offset: e.offset };
+    throw e;
+  }
+}
+
+/** Drives parseInSteps to its end, counting the steps. */
+function parseStepwise(text: string, tokensPerStep: number, counter: { steps: number }): Statement {
+  const steps = parseInSteps(text, tokensPerStep);
+  for (;;) {
+    const r = steps.next();
+    if (r.done === true) return r.value;
+    counter.steps++;
+  }
+}
+
 describe('fuzz', () => {
   it(`${CASES} random expressions parse exactly once and their normalized text reads back the same (seed ${SEED})`, () => {
     const rnd = prng(SEED);
@@ -94,6 +114,19 @@ describe('fuzz', () => {
         assert.fail(`seed ${SEED}, case ${i}, text ${JSON.stringify(text)}: ${e instanceof Error ? e.stack : String(e)}`);
       }
     }
+  });
+
+  it(`${CASES} random and mutated queries parsed a few tokens at a time give parse()'s statement or error (seed ${SEED})`, () => {
+    const rnd = prng(SEED ^ 0x57e9);
+    const counter = { steps: 0 };
+    for (let i = 0; i < CASES; i++) {
+      let text = rnd() < 0.25 ? randomText(rnd) : (VALID[Math.floor(rnd() * VALID.length)] as string);
+      for (let m = Math.floor(rnd() * 3); m > 0; m--) text = mutate(text, rnd);
+      const tokensPerStep = 1 + Math.floor(rnd() * 4);
+      assert.deepEqual(outcome(() => parseStepwise(text, tokensPerStep, counter)), outcome(() => parse(text)), `seed ${SEED}, case ${i}, ${tokensPerStep} tokens a step, text ${JSON.stringify(text)}`);
+    }
+    // The texts run to dozens of tokens: most of them were really parsed in several steps.
+    assert.ok(counter.steps > CASES * 3, `only ${counter.steps} steps over ${CASES} texts`);
   });
 
   it(`${CASES} random and mutated queries only ever fail with QuerySyntaxError (seed ${SEED})`, () => {

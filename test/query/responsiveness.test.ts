@@ -85,6 +85,43 @@ describe('responsiveness', () => {
     // 3,000 terms over one batch: checked only between batches, this ran for seconds.
     await assert.rejects(executeQuery(one, `SELECT count(v) FROM t WHERE ${slowWhere(3000)}`, { deadlineMs: 50 }), isCode('QueryTimeout'));
   });
+
+  describe('a long query text is parsed in slices', () => {
+    // ~270 KB, ~100,000 tokens: the Earley parser takes ~0.4 s over it. The range holds no rows, so
+    // running the statement is instant: whatever pauses happen, happen while it is parsed.
+    const wide = `SELECT count(v) FROM t IN RANGE(1970, +1s) WHERE ${Array.from({ length: 25_000 }, (_, k) => `v = ${k}.5`).join(' OR ')}`;
+
+    it('timers run while it is parsed', async () => {
+      let isDone = false;
+      let ticksDuring = 0;
+      const timer = setInterval(() => { if (!isDone) ticksDuring++; }, 1);
+      try {
+        const result = await executeQuery(catalog, wide);
+        isDone = true;
+        assert.equal(result.tables.length, 0);
+      } finally {
+        clearInterval(timer);
+      }
+      assert.ok(ticksDuring >= 5, `the interval ran ${ticksDuring} times while the text was parsed`);
+    });
+
+    it('the deadline and the signal stop the parse', async () => {
+      await assert.rejects(executeQuery(catalog, wide, { deadlineMs: 20 }), isCode('QueryTimeout'));
+      const signal = { aborted: false };
+      setTimeout(() => { signal.aborted = true; }, 20);
+      // Parsed in one go, the text would be refused only after it was parsed ("before it started").
+      await assert.rejects(executeQuery(catalog, wide, { signal }), (e) => isCode('QueryCancelled')(e) && /while it ran/.test((e as Error).message));
+    });
+
+    it('an INSERT cancelled while it is parsed writes nothing', async () => {
+      const rows = Array.from({ length: 20_000 }, (_, k) => `(${BASE + BigInt(k) * SECOND}, 1)`).join(', ');
+      const signal = { aborted: false };
+      setTimeout(() => { signal.aborted = true; }, 20);
+      const before = await executeQuery(catalog, 'SELECT count(v) FROM t');
+      await assert.rejects(executeQuery(catalog, `INSERT INTO t ($timestamp, v) VALUES ${rows}`, { signal }), isCode('QueryCancelled'));
+      assert.deepStrictEqual(tablesOf(await executeQuery(catalog, 'SELECT count(v) FROM t')), tablesOf(before));
+    });
+  });
 });
 
 describe('snapshot of a suspended query', () => {
