@@ -79,19 +79,32 @@ function membership(r: Rng): MCond {
   return { k: 'in', e, values, withNull: r() < 0.15, isNegated };
 }
 
-function rowCondition(r: Rng, depth: number): MCond {
+function rowCondition(r: Rng, depth: number, times: readonly bigint[]): MCond {
   const x = r();
   if (x > 0.9) return membership(r);
-  if (depth > 0 && x < 0.3) return { k: r() < 0.5 ? 'and' : 'or', l: rowCondition(r, depth - 1), r: rowCondition(r, depth - 1) };
-  if (depth > 0 && x < 0.38) return { k: 'not', c: rowCondition(r, depth - 1) };
+  if (depth > 0 && x < 0.3) return { k: r() < 0.5 ? 'and' : 'or', l: rowCondition(r, depth - 1, times), r: rowCondition(r, depth - 1, times) };
+  if (depth > 0 && x < 0.38) return { k: 'not', c: rowCondition(r, depth - 1, times) };
   if (x < 0.55) return { k: 'regex', op: pick(r, ['~', '!~', '~*', '!~*'] as const), e: pick(r, [col('sv'), col('sym'), col('bv')]), pattern: pick(r, PATTERNS) };
   if (x < 0.62) return { k: 'cmp', op: pick(r, ['=', '!=', '<'] as const), l: col('sv'), r: col('sym') };
-  if (x < 0.7) {
-    const at = BASE + BigInt(Math.floor(r() * Number(SPAN / 1_000_000_000n))) * 1_000_000_000n;
-    return { k: 'cmp', op: pick(r, ['<', '>=', '=', '!='] as const), l: col(pick(r, ['$timestamp', 'tv'])), r: { k: 'time', v: r() < 0.5 ? at : BASE + BigInt(int(r, 0, 1000)) * 1_000_000_000n } };
-  }
+  if (x < 0.7) return timeTerm(r, col(pick(r, ['$timestamp', 'tv'])), times);
+  if (x < 0.74) return { k: 'and', l: timeTerm(r, col('$timestamp'), times), r: rowCondition(r, depth - 1, times) };
   const l = pick(r, [...NUMERIC, col('sv'), col('sym'), col('bv')]);
   return { k: 'cmp', op: pick(r, ['=', '!=', '<', '<=', '>', '>='] as const), l, r: literalFor(r, l) };
+}
+
+/**
+ * `e <op> <time>` with any operator, either way round; `times` are the data's row times. On `$timestamp` at the top of a WHERE
+ * (or under AND) such terms narrow the scan instead of being tested (plan/time-bounds.ts).
+ */
+function timeTerm(r: Rng, e: MExpr, times: readonly bigint[]): MCond {
+  const x = r();
+  // A row's own time a third of the time, so `<` and `<=` (and `>`, `>=`) differ on the data.
+  const v = times.length > 0 && x < 1 / 3 ? pick(r, times)
+    : x < 2 / 3 ? BASE + BigInt(Math.floor(r() * Number(SPAN / 1_000_000_000n))) * 1_000_000_000n
+    : BASE + BigInt(int(r, 0, 1000)) * 1_000_000_000n;
+  const time: MExpr = { k: 'time', v };
+  const op = pick(r, ['<', '<=', '>', '>=', '=', '!='] as const);
+  return r() < 0.25 ? { k: 'cmp', op, l: time, r: e } : { k: 'cmp', op, l: e, r: time };
 }
 
 /** Ranges; `times` (row timestamps of the data) make bounds land exactly on rows half the time. */
@@ -122,7 +135,7 @@ function pointQuery(r: Rng, tables: string[], times: readonly bigint[]): MQuery 
   const name = pick(r, ['first', 'last', 'min', 'max', 'abs_min', 'abs_max']);
   const arg = name.startsWith('abs') ? pick(r, NUMERIC) : name === 'min' || name === 'max' ? pick(r, ORDERED) : pick(r, ANY);
   return {
-    tables, items: [{ k: 'item', e: agg(name, arg), alias: null }], ranges: ranges(r, times), where: r() < 0.3 ? rowCondition(r, 1) : null,
+    tables, items: [{ k: 'item', e: agg(name, arg), alias: null }], ranges: ranges(r, times), where: r() < 0.3 ? rowCondition(r, 1, times) : null,
     bucket: null, keys: [], having: null, orderBy: [], limit: null, offset: null,
   };
 }
@@ -135,7 +148,7 @@ function rowQuery(r: Rng, tables: string[], times: readonly bigint[]): MQuery {
   const orderBy = r() < 0.4 ? Array.from({ length: int(r, 1, 2) }, () => ({
     e: r() < 0.3 ? int(r, 1, visible) : pick(r, ANY), isDesc: r() < 0.5,
   })) : [];
-  return { tables, items, ranges: ranges(r, times), where: r() < 0.6 ? rowCondition(r, 2) : null, bucket: null, keys: [], having: null, orderBy, ...limits(r) };
+  return { tables, items, ranges: ranges(r, times), where: r() < 0.6 ? rowCondition(r, 2, times) : null, bucket: null, keys: [], having: null, orderBy, ...limits(r) };
 }
 
 function aggregateQuery(r: Rng, tables: string[], times: readonly bigint[]): MQuery {
@@ -163,7 +176,7 @@ function aggregateQuery(r: Rng, tables: string[], times: readonly bigint[]): MQu
       ? pick(r, positions) : r() < 0.3 && keys.length > 0 ? col(pick(r, keys)) : exactAggregate(r);
     return { e, isDesc: r() < 0.5 };
   }) : [];
-  return { tables, items, ranges: ranges(r, times), where: r() < 0.4 ? rowCondition(r, 1) : null, bucket, keys, having, orderBy, ...limits(r) };
+  return { tables, items, ranges: ranges(r, times), where: r() < 0.4 ? rowCondition(r, 1, times) : null, bucket, keys, having, orderBy, ...limits(r) };
 }
 
 function havingCondition(r: Rng, keys: readonly string[]): MCond {

@@ -16,6 +16,7 @@ import type { PlanExpr } from './plan-expr.js';
 import type { AggregatePlan, OrderKey, OutputColumn, SelectPlan, TablePlan, TimeRange } from './plan-types.js';
 import { resolveSources } from './plan-sources.js';
 import type { Source } from './plan-sources.js';
+import { splitTimeBounds } from './time-bounds.js';
 
 /** GROUP BY split into its duration and its columns (`$table` groups nothing more: SPEC §6). */
 interface Grouping {
@@ -73,7 +74,7 @@ function planTable(ast: Select, source: Source, ranges: TimeRange[] | null, grou
   const binder = new Binder(table, name, nowNs, scope);
   const keys = grouping.columns.map((c) => binder.column(c.name, c.offset));
   for (const k of keys) keyColumns.push((k as PlanExpr & { kind: 'column' }).index);
-  const where = ast.where === null ? null : binder.condition(ast.where, false, 'WHERE');
+  const { bounds: timeBounds, rest: where } = splitTimeBounds(ast.where === null ? null : binder.condition(ast.where, false, 'WHERE'));
   const outputs: OutputColumn[] = [];
   for (const item of ast.columns) outputs.push(...selectItem(item, binder, scope, isMulti, collector));
   const isColumn = (n: string) => n.startsWith('$') || table.columnIndex(n) >= 0;
@@ -87,7 +88,7 @@ function planTable(ast: Select, source: Source, ranges: TimeRange[] | null, grou
     pointCall: pointCall(outputs, grouping, keys.length, collector),
   };
   return {
-    table, name, columnTypes: ['TIMESTAMP', ...table.columns.map((c) => c.type)], ranges, where,
+    table, name, columnTypes: ['TIMESTAMP', ...table.columns.map((c) => c.type)], ranges, timeBounds, where,
     referencedColumns: binder.referenced.size, outputs, orderBy, limit: ast.limit, offset: ast.rowOffset ?? 0, aggregate,
   };
 }

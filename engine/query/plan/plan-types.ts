@@ -67,6 +67,12 @@ export interface TablePlan {
   readonly columnTypes: readonly ColumnType[];
   /** Ranges in the order written; null = every row. */
   readonly ranges: readonly TimeRange[] | null;
+  /**
+   * What the WHERE's `$timestamp <op> <time>` terms keep (plan/time-bounds.ts): each range is
+   * narrowed to it before the scan, and those terms are not in `where`. Null: no such term.
+   */
+  readonly timeBounds: TimeRange | null;
+  /** The WHERE less the terms `timeBounds` stands for; null = every row of the narrowed ranges. */
   readonly where: PlanExpr | null;
   /** Distinct columns the query references (the SPEC §7 scanned-rows multiplier). */
   readonly referencedColumns: number;

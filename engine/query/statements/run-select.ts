@@ -16,6 +16,7 @@ import { runRows } from '../exec/row-operator.js';
 import { scanSlices } from '../exec/scan-slices.js';
 import type { Slice } from '../exec/scan-slices.js';
 import { planSelectCached } from '../plan/plan-cache.js';
+import { narrowRange } from '../plan/time-bounds.js';
 import type { QueryResult, ResultTable } from '../result.js';
 
 export async function runSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint, ctx: RunContext): Promise<QueryResult> {
@@ -23,7 +24,14 @@ export async function runSelect(ast: Select, catalog: QueryCatalog, nowNs: bigin
   const snapshot = plan.tables.map((t) => {
     const chunk = t.where === null ? Infinity : Math.max(MIN_CHUNK_ROWS, Math.floor(TESTS_PER_CHUNK / testsPerRow(t.where)));
     const isUnordered = t.aggregate !== null && readsUnordered(t.aggregate);
-    return (t.ranges ?? [null]).map((range) => cut(scanSlices(t.table, range, isUnordered), chunk));
+    return (t.ranges ?? [null]).map((range) => {
+      if (t.timeBounds === null) return cut(scanSlices(t.table, range, isUnordered), chunk);
+      const slices = scanSlices(t.table, narrowRange(range, t.timeBounds), isUnordered);
+      // The operators count the rows they are given; SPEC §7 counts every row of the range.
+      const inRange = range === null ? t.table.rowCount : rowsOf(scanSlices(t.table, range, true));
+      ctx.scannedRowsCount += (inRange - rowsOf(slices)) * t.referencedColumns;
+      return cut(slices, chunk);
+    });
   });
   const tables: ResultTable[] = [];
   for (let i = 0; i < plan.tables.length; i++) {
@@ -32,6 +40,12 @@ export async function runSelect(ast: Select, catalog: QueryCatalog, nowNs: bigin
     if (table !== null) tables.push(table);
   }
   return { kind: 'rows', tables, scannedRowsCount: ctx.scannedRowsCount };
+}
+
+function rowsOf(slices: readonly Slice[]): number {
+  let n = 0;
+  for (const s of slices) n += s.hi - s.lo;
+  return n;
 }
 
 /** Term tests between two chances to pause (a few ms of work), and the fewest rows worth a slice. */
