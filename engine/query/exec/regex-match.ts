@@ -1,7 +1,9 @@
 // Regex conditions (`~ !~ ~* !~*`, SPEC §6) on strings, symbols and blobs. Symbols are tested
 // once per dictionary entry; strings and blobs are decoded as UTF-8 per row (blob bytes that are
 // not UTF-8 read as U+FFFD, so patterns over text inside binary data still match). A null value
-// passes neither `~` nor `!~`.
+// passes neither `~` nor `!~`. A match takes time linear in its string (plan/query-regex.ts), but
+// a string may be long: the deadline is read every 64 rows.
+import type { Deadline } from '../deadline.js';
 import type { PlanExpr } from '../plan/plan-expr.js';
 import { byFlags } from './compare-kernels.js';
 import { dictionaryFlags } from './dictionary-flags.js';
@@ -12,7 +14,7 @@ import { isValidAt } from './vec.js';
 
 type Regex = PlanExpr & { kind: 'regex' };
 
-export function regexRows(e: Regex, v: Vec, frame: Frame, rows: Rows, out: Int32Array): number {
+export function regexRows(e: Regex, v: Vec, frame: Frame, rows: Rows, out: Int32Array, deadline: Deadline): number {
   const re = e.regex;
   const want = !e.isNegated;
   const { sel, lo, hi } = rows;
@@ -25,12 +27,14 @@ export function regexRows(e: Regex, v: Vec, frame: Frame, rows: Rows, out: Int32
     case 'bytes':
       for (let k = lo; k < hi; k++) {
         const i = sel === null ? k : sel[k];
+        if ((k & 63) === 0) deadline.checkNow();
         if (isValidAt(v.validity, i) && re.test(utf8At(v.offsets, v.data, i)) === want) out[n++] = i;
       }
       return n;
     case 'list':
       for (let k = lo; k < hi; k++) {
         const i = sel === null ? k : sel[k];
+        if ((k & 63) === 0) deadline.checkNow();
         const s = v.values[i];
         if (s !== null && re.test(typeof s === 'string' ? s : new TextDecoder().decode(s)) === want) out[n++] = i;
       }

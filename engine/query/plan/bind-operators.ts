@@ -9,6 +9,7 @@ import type { ArithOp, CompareOp, PlanExpr, Scalar, ValueType } from './plan-exp
 import { isBytesType, isNumericType, isTextType } from './plan-expr.js';
 import { ValueSet } from './value-set.js';
 import type { SetOperand } from './value-set.js';
+import { compileQueryRegex } from './query-regex.js';
 
 /** How values of an operand type meet an IN set. */
 function setOperand(t: ValueType): SetOperand {
@@ -106,7 +107,7 @@ export function bindCompare(id: NewId, op: CompareOp, l: PlanExpr, r: PlanExpr, 
   return { kind: 'compare', id: id(), type: 'bool', offset, op, left, right };
 }
 
-/** `x ~ 'pattern'`: the pattern must be a string literal and a valid JavaScript regex. */
+/** `x ~ 'pattern'`: the pattern must be a string literal and a JavaScript regex that runs in linear time (query-regex.ts). */
 export function bindRegex(id: NewId, op: '~' | '!~' | '~*' | '!~*', v: PlanExpr, pattern: PlanExpr, offset: number): PlanExpr {
   if (v.type !== 'null' && !isBytesType(v.type)) throw semanticError(`regex operator '${op}' needs a string, symbol or blob, not ${v.type}`, offset);
   if (pattern.kind !== 'const' || typeof pattern.value !== 'string') {
@@ -114,7 +115,7 @@ export function bindRegex(id: NewId, op: '~' | '!~' | '~*' | '!~*', v: PlanExpr,
   }
   let regex: RegExp;
   try {
-    regex = new RegExp(pattern.value, op.endsWith('*') ? 'i' : '');
+    regex = compileQueryRegex(pattern.value, op.endsWith('*'));
   } catch (e) {
     throw semanticError(`invalid regular expression: ${(e as Error).message}`, pattern.offset);
   }
