@@ -34,11 +34,7 @@ const OPERATORS: ReadonlySet<string> = new Set([
  * @throws QuerySyntaxError for any invalid text; Error only for a grammar bug (ambiguity).
  */
 export function parse(text: string): Statement {
-  const results = parseAll(text);
-  if (results.length !== 1) {
-    throw new Error(`grammar bug: ${results.length} parses of ${JSON.stringify(text.slice(0, 200))}`);
-  }
-  return results[0] as Statement;
+  return drain(parseInSteps(text, Infinity));
 }
 
 /**
@@ -57,7 +53,11 @@ export function* parseInSteps(text: string, tokensPerStep: number): Generator<vo
 
 /** Every parse of the text (exactly one for valid text: tests assert it). */
 export function parseAll(text: string): Statement[] {
-  const steps = parseAllInSteps(text, Infinity);
+  return drain(parseAllInSteps(text, Infinity));
+}
+
+/** Runs a stepwise parse to its end. */
+function drain<T>(steps: Generator<void, T, void>): T {
   for (;;) {
     const r = steps.next();
     if (r.done === true) return r.value;

@@ -54,6 +54,22 @@ describe('query regexes', () => {
     assert.ok(matched > 10_000, `only ${matched} matches: the strings hardly exercise the patterns`);
   });
 
+  it('~* matches what the i flag matches on escapes at the edges of the syntax', { timeout: 10_000 }, () => {
+    // \k without named groups is the letter k; \c, \x and \u without their digits are letters too.
+    for (const pattern of ['\\k<a', '\\k<a>', 'x\\k', '[\\k]', '\\ca', '\\c', '\\x4', '\\u00e', '\\p{L}', '[\\c]', '[\\c1]', '[a\\c-e]', '(?<n>a)\\k<n>|b']) {
+      let ours: RegExp;
+      try {
+        ours = compileQueryRegex(pattern, true);
+      } catch (e) {
+        assert.match((e as Error).message, /linear time/, pattern); // the backreference
+        continue;
+      }
+      for (const text of ['k<a>', 'K<A>', 'xK', 'K', '\x01', 'C', 'X4', 'u00E', 'PPPL}', 'p{l}', 'B', '\\', 'D', '\x11']) {
+        assert.equal(ours.test(text), new RegExp(pattern, 'i').test(text), `/${pattern}/i on ${JSON.stringify(text)} (rewritten /${ours.source}/)`);
+      }
+    }
+  });
+
   it('catastrophic patterns finish quickly, case-insensitive ones too', async () => {
     const catalog = new FakeCatalog(64);
     await catalog.createTable('t', [{ name: 's', type: 'STRING' }], { ifNotExists: false });

@@ -12,6 +12,7 @@ import { finishTable } from './finish-table.js';
 import { BatchFrame } from './frame.js';
 import type { RunContext } from './run-context.js';
 import type { Slice } from './scan-slices.js';
+import { rowsIn } from './scan-slices.js';
 import type { Rows } from './vec.js';
 
 /** `scans`: the snapshot's slices of each range of the plan (statements/run-select.ts). */
@@ -21,7 +22,7 @@ export async function runRows(plan: TablePlan, ctx: RunContext, scans: readonly 
   const wanted = plan.orderBy.length === 0 && plan.limit !== null ? plan.offset + plan.limit : Infinity;
   // Without WHERE the row count is known before reading a value: size the columns once.
   if (plan.where === null) {
-    const rows = scans.reduce((n, slices) => slices.reduce((m, s) => m + s.hi - s.lo, n), 0);
+    const rows = scans.reduce((n, slices) => n + rowsIn(slices), 0);
     ctx.budget.rows(0, Math.min(rows, wanted));
     ColumnBuilder.preallocate([times, ...columns], Math.min(rows, wanted));
   }

@@ -39,6 +39,13 @@ export function scanSlices(table: Table, range: TimeRange | null, isUnordered = 
   return out;
 }
 
+/** Rows in `slices`. */
+export function rowsIn(slices: readonly Slice[]): number {
+  let n = 0;
+  for (const s of slices) n += s.hi - s.lo;
+  return n;
+}
+
 /**
  * Whether the rows of `slices`, read one after the other, are in time order. Slices of one
  * shard come in insertion order for equal timestamps (Table.scanUnordered), so then they read

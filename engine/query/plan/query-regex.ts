@@ -56,6 +56,8 @@ function canonicalize(ch: string): string {
 
 /** `pattern` with every letter made to match its other cases; null when it cannot be rewritten. */
 function caseless(pattern: string): string | null {
+  // Without named groups, `\k` is just the letter k (non-unicode syntax), not a backreference.
+  const hasNamedGroups = /\(\?<[^=!]/.test(pattern);
   let out = '';
   let i = 0;
   while (i < pattern.length) {
@@ -67,7 +69,7 @@ function caseless(pattern: string): string | null {
       out += rewritten;
       i = end + 1;
     } else if (c === '\\') {
-      const esc = escapeAt(pattern, i);
+      const esc = escapeAt(pattern, i, hasNamedGroups, false);
       out += esc.code === null ? esc.text : charClass(esc.code, esc.text);
       i += esc.text.length;
     } else if (c === '(' && pattern.startsWith('(?<', i) && !pattern.startsWith('(?<=', i) && !pattern.startsWith('(?<!', i)) {
@@ -82,10 +84,13 @@ function caseless(pattern: string): string | null {
   return out;
 }
 
+const BACKSLASH = 0x5c;
+
 /** A character outside classes: itself, or a class of its case variants. */
 function charClass(code: number, text: string): string {
   const variants = caseVariants(code);
-  return variants.length === 1 ? text : `[${variants.map(classChar).join('')}]`;
+  if (variants.length > 1) return `[${variants.map(classChar).join('')}]`;
+  return code === BACKSLASH && text === '\\' ? classChar(code) : text;
 }
 
 /** Index of the `]` closing the class opened at `open` (a `]` right after `[` closes it: JS syntax). */
@@ -106,7 +111,7 @@ function caselessClass(body: string): string | null {
     for (let c = lo; c <= hi; c++) for (const v of caseVariants(c)) if (v < lo || v > hi) extra.add(v);
   };
   // Written again member by member, a lone '-' escaped, so that what is appended cannot make a
-  // range with a trailing '-' (`[s-]` + S is not `[s-S]`).
+  // range with a trailing '-' (`[s-]` + S is not `[s-S]`); the backslash of a bare `\c` too.
   let members = '';
   let i = 0;
   while (i < items.length) {
@@ -116,12 +121,12 @@ function caselessClass(body: string): string | null {
       const hi = memberAt(items, i + 1);
       if (lo.code === null || hi.code === null) return null; // `[\d-z]`: '-' is then a literal
       addVariants(lo.code, hi.code);
-      members += `${lo.text}-${hi.text}`;
+      members += `${lo.text === '\\' ? classChar(lo.code) : lo.text}-${hi.text === '\\' ? classChar(hi.code) : hi.text}`;
       i += 1 + hi.text.length;
       continue;
     }
     if (lo.code !== null) addVariants(lo.code, lo.code);
-    members += lo.text === '-' ? '\\-' : lo.text;
+    members += lo.text === '-' || lo.text === '\\' ? classChar(lo.code!) : lo.text;
   }
   return `[${isNegated ? '^' : ''}${members}${[...extra].sort((a, b) => a - b).map(classChar).join('')}]`;
 }
@@ -129,13 +134,16 @@ function caselessClass(body: string): string | null {
 /** One member of a class: an escape or a character, with the code it stands for (null: a set like \d). */
 function memberAt(s: string, i: number): { text: string; code: number | null } {
   if (s[i] !== '\\') return { text: s[i], code: s.charCodeAt(i) };
-  const esc = escapeAt(s, i);
+  const esc = escapeAt(s, i, false, true);
   // Inside a class \b is a backspace.
   return esc.text === '\\b' ? { text: esc.text, code: 8 } : esc;
 }
 
-/** The escape at `s[i]` (a backslash), with the character it stands for, or null for \d, \b, \1, … */
-function escapeAt(s: string, i: number): { text: string; code: number | null } {
+/**
+ * The escape at `s[i]` (a backslash), with the character it stands for, or null for \d, \b, \1, …;
+ * `\k<name>` is a backreference only where the pattern has named groups.
+ */
+function escapeAt(s: string, i: number, hasNamedGroups: boolean, isInClass: boolean): { text: string; code: number | null } {
   const e = s[i + 1] ?? '';
   const hex = (n: number) => {
     const digits = s.slice(i + 2, i + 2 + n);
@@ -143,8 +151,12 @@ function escapeAt(s: string, i: number): { text: string; code: number | null } {
   };
   if (e === 'x') return hex(2) ?? { text: '\\x', code: 'x'.charCodeAt(0) };
   if (e === 'u') return hex(4) ?? { text: '\\u', code: 'u'.charCodeAt(0) };
-  if (e === 'c' && /[A-Za-z]/.test(s[i + 2] ?? '')) return { text: s.slice(i, i + 3), code: null };
-  if (e === 'k' && s[i + 2] === '<') return { text: s.slice(i, s.indexOf('>', i) + 1), code: null };
+  // `\cJ` is a control character (in a class `\c1` and `\c_` too); a `\c` without its letter
+  // is a backslash, and the c after it is read on its own.
+  if (e === 'c' && (isInClass ? /[A-Za-z0-9_]/ : /[A-Za-z]/).test(s[i + 2] ?? '')) return { text: s.slice(i, i + 3), code: null };
+  if (e === 'c') return { text: '\\', code: BACKSLASH };
+  const nameEnd = s.indexOf('>', i);
+  if (e === 'k' && hasNamedGroups && s[i + 2] === '<' && nameEnd > i) return { text: s.slice(i, nameEnd + 1), code: null };
   if (/[0-9]/.test(e)) {
     let j = i + 1;
     while (/[0-9]/.test(s[j] ?? '')) j++;

@@ -13,7 +13,7 @@ import { runAggregate } from '../exec/aggregate-operator.js';
 import type { RunContext } from '../exec/run-context.js';
 import { testsPerRow } from '../exec/eval-condition.js';
 import { runRows } from '../exec/row-operator.js';
-import { scanSlices } from '../exec/scan-slices.js';
+import { rowsIn, scanSlices } from '../exec/scan-slices.js';
 import type { Slice } from '../exec/scan-slices.js';
 import { planSelectCached } from '../plan/plan-cache.js';
 import { narrowRange } from '../plan/time-bounds.js';
@@ -28,8 +28,8 @@ export async function runSelect(ast: Select, catalog: QueryCatalog, nowNs: bigin
       if (t.timeBounds === null) return cut(scanSlices(t.table, range, isUnordered), chunk);
       const slices = scanSlices(t.table, narrowRange(range, t.timeBounds), isUnordered);
       // The operators count the rows they are given; SPEC §7 counts every row of the range.
-      const inRange = range === null ? t.table.rowCount : rowsOf(scanSlices(t.table, range, true));
-      ctx.scannedRowsCount += (inRange - rowsOf(slices)) * t.referencedColumns;
+      const inRange = range === null ? t.table.rowCount : rowsIn(scanSlices(t.table, range, true));
+      ctx.scannedRowsCount += (inRange - rowsIn(slices)) * t.referencedColumns;
       return cut(slices, chunk);
     });
   });
@@ -40,12 +40,6 @@ export async function runSelect(ast: Select, catalog: QueryCatalog, nowNs: bigin
     if (table !== null) tables.push(table);
   }
   return { kind: 'rows', tables, scannedRowsCount: ctx.scannedRowsCount };
-}
-
-function rowsOf(slices: readonly Slice[]): number {
-  let n = 0;
-  for (const s of slices) n += s.hi - s.lo;
-  return n;
 }
 
 /** Term tests between two chances to pause (a few ms of work), and the fewest rows worth a slice. */
