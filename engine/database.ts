@@ -476,7 +476,7 @@ export class Database {
     // runs while they are applied, so a writer that awaits each insert overlaps its CPU work with
     // the disk, and a write that fails changes nothing in memory.
     const durable = this.wal.append(records);
-    if (this.wal.hasFailed) return durable;
+    if (this.wal.hasFailed) { await durable; return; }
     for (const r of records) this.store.apply(r);
     if (this.durability !== 'none' && this.running === null && this.wal.bytesSinceRotate > this.options.checkpointWalBytes) {
       this.runCheckpoint().catch((e) => this.options.log?.(`checkpoint failed: ${(e as Error).message}`));
