@@ -1,41 +1,35 @@
-// Validates a user's columnar batch against a table schema and turns it into plain columns.
-// Typed arrays of the column's type are used as they are, not copied: a normalized batch lives
-// only for the insert call, during which the WAL writes it and the table copies the rows it keeps,
-// so the caller may still reuse its arrays once the call returns. Rows keep the caller's order: the
-// table groups them by shard and each shard sorts its own rows (shard-partition.ts, tail.ts).
-import { nullColumn } from './column-values.js';
+// Converts a user's columnar batch (the embedded API's input) into typed columns by name, the
+// form the write path takes (engine/write/). Typed arrays of the column's type are used as they
+// are, not copied: the write path reads them during the insert call (the WAL writes them and the
+// table copies the rows it keeps), so the caller may reuse its arrays once the call returns. Rows
+// keep the caller's order: the table groups them by shard and each shard sorts its own rows.
+// Lengths and missing columns are the write path's to check, as for every other producer.
 import type { ColumnValues } from './column-values.js';
 import { SvcError } from '../errors.js';
 import { TIMESTAMP_COLUMN } from './arrow-schema.js';
 import type { ColumnDef, ColumnType } from '../types.js';
+import type { TableRows } from '../write/write-ops.js';
 
 /** A columnar batch as users pass it: `$timestamp` plus any of the table's columns. */
 export type ColumnarBatch = { readonly [column: string]: unknown };
 
+/** Rows in schema order with every column present: what WAL records and the table hold. */
 export interface NormalizedBatch {
   readonly ts: BigInt64Array;
   readonly columns: ColumnValues[];
 }
 
-export function normalizeBatch(table: string, schema: readonly ColumnDef[], input: ColumnarBatch): NormalizedBatch {
+/** `input`'s columns converted to the types of `schema` (ColumnNotFound for a column it lacks). */
+export function toTableRows(table: string, schema: readonly ColumnDef[], input: ColumnarBatch): TableRows {
   if (input === null || typeof input !== 'object') throw new SvcError('InvalidArgument', 'a batch must be an object of columns');
   const ts = toInt64(input[TIMESTAMP_COLUMN], TIMESTAMP_COLUMN, false).values;
-  const n = ts.length;
+  const columns: Record<string, ColumnValues> = {};
   for (const key of Object.keys(input)) {
-    if (key !== TIMESTAMP_COLUMN && !schema.some((c) => c.name === key)) {
-      throw new SvcError('ColumnNotFound', `table '${table}' has no column '${key}'`);
-    }
+    if (key === TIMESTAMP_COLUMN) continue;
+    const def = schema.find((c) => c.name === key);
+    if (def === undefined) throw new SvcError('ColumnNotFound', `table '${table}' has no column '${key}'`);
+    if (input[key] !== undefined) columns[key] = toColumn(def, input[key]);
   }
-  const columns = schema.map((def) => {
-    const raw = input[def.name];
-    if (raw === undefined) return nullColumn(def.type, n);
-    const col = toColumn(def, raw);
-    const length = col.values.length;
-    if (length !== n) {
-      throw new SvcError('InvalidArgument', `column '${def.name}' has ${length} values but $timestamp has ${n}`);
-    }
-    return col;
-  });
   return { ts, columns };
 }
 
