@@ -4,7 +4,7 @@ export type { OpenOptions, BlobDescription, TableDescription, ChangeResult } fro
 export type { QueryLimits, QueryOptions, QuerySignal } from './query/index.js';
 export { DEFAULT_QUERY_LIMITS } from './query/index.js';
 export type { AliasPage, PageOptions } from './catalog/alias-page.js';
-export type { ColumnarBatch } from './storage/batch-input.js';
+export type { ColumnarBatch } from './write/columnar-input.js';
 export type { EntryType } from './catalog/entry-store.js';
 export { SvcError, isSvcError, ERROR_CODES } from './errors.js';
 export type { ErrorCode } from './errors.js';

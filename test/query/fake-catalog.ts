@@ -3,8 +3,8 @@
 // `batchRows` makes many batches.
 import { EntryStore } from '../../engine/catalog/entry-store.js';
 import { WalWriter } from '../../engine/durability/wal/wal-writer.js';
-import { toTableRows } from '../../engine/storage/batch-input.js';
-import type { ColumnarBatch } from '../../engine/storage/batch-input.js';
+import { toTableRows } from '../../engine/write/columnar-input.js';
+import type { ColumnarBatch } from '../../engine/write/columnar-input.js';
 import type { Table } from '../../engine/storage/table.js';
 import type { ColumnDef } from '../../engine/types.js';
 import { WritePath } from '../../engine/write/index.js';
