@@ -1,4 +1,4 @@
-// A log entry (the frames of one append: records applied all together or not at all) travels as
+// A log entry (one append: the WAL frame of a write's records, applied all or none) travels as
 // one JetStream message when it fits the server's message limit (1 MiB by default), else as
 // several: each part carries the entry's id, its index and the part count in headers, and its
 // own message id `<entry>:<index>`, so a retried publish is dropped by the stream's duplicate

@@ -1,7 +1,7 @@
 // The log of one table group on NATS JetStream: a RecordLog whose `append` resolves once the
 // group's R3 stream has stored the entry on a quorum (fsynced there: the servers run with
 // `sync_interval: always`), with the stream sequence of the entry as its position. The entry is
-// the frames of its records (frame.ts, the WAL's own framing), cut into parts under the message
+// the records of one write as one WAL frame (frame.ts, records.ts: the WAL's own format), cut into parts under the message
 // limit (entry-chunks.ts). Each part is published with its message id and retried with that same
 // id until the deadline (leader elections take ~5 s), so a retry after a failover is dropped as a
 // duplicate by the stream instead of being stored twice; the deadline is kept well inside the
@@ -11,7 +11,7 @@ import type { JetStreamClient, JetStreamManager, PubAck } from '@nats-io/jetstre
 import { DiscardPolicy, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { SvcError } from '../errors.js';
 import { frameHeader } from '../durability/wal/frame.js';
-import { encodeRecord } from '../durability/wal/records.js';
+import { encodeRecords } from '../durability/wal/records.js';
 import type { WalRecord } from '../durability/wal/records.js';
 import type { LogPosition, RecordLog } from '../durability/wal/record-log.js';
 import { partsOf } from './entry-chunks.js';
@@ -54,14 +54,10 @@ export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Pro
   }
 }
 
-/** The bytes of one entry: the WAL frames of its records, back to back. */
+/** The bytes of one entry: the records of one write as one WAL frame (replayed all or none). */
 export function entryBody(records: readonly WalRecord[]): Buffer {
-  const chunks: Uint8Array[] = [];
-  for (const r of records) {
-    const payload = encodeRecord(r);
-    chunks.push(frameHeader(payload), ...payload);
-  }
-  return Buffer.concat(chunks);
+  const payload = encodeRecords(records);
+  return Buffer.concat([frameHeader(payload), ...payload]);
 }
 
 export class JetStreamLog implements RecordLog {
@@ -88,8 +84,8 @@ export class JetStreamLog implements RecordLog {
 
   append(records: readonly WalRecord[]): Promise<LogPosition> {
     if (this.isClosed) return Promise.reject(new SvcError('DatabaseClosed', 'the cluster log is closed'));
+    if (records.length === 0) return Promise.resolve(0);
     const body = entryBody(records);
-    if (body.length === 0) return Promise.resolve(0);
     const parts = partsOf(`${this.writerId}.${(this.counter++).toString(36)}`, body, this.maxPayload);
     const done = this.publishAll(parts);
     this.inFlight.add(done);

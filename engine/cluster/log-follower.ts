@@ -10,7 +10,7 @@
 import type { Consumer, ConsumerMessages, JetStreamClient } from '@nats-io/jetstream';
 import { DeliverPolicy } from '@nats-io/jetstream';
 import { framesOf } from '../durability/wal/frame.js';
-import { decodeRecord } from '../durability/wal/records.js';
+import { decodeRecords } from '../durability/wal/records.js';
 import type { WalRecord } from '../durability/wal/records.js';
 import { Reassembler } from './entry-chunks.js';
 import { DUPLICATE_WINDOW_MS } from './jetstream-log.js';
@@ -109,7 +109,7 @@ export class LogFollower {
         if (this.isStopped) break;
         const body = this.reassembler.push({ seq: m.seq, timeMs: m.info.timestampNanos / 1e6, headers: m.headers, data: m.data });
         if (body !== null) {
-          const records = framesOf(body).map((payload) => decodeRecord(payload));
+          const records = framesOf(body).flatMap((payload) => decodeRecords(payload));
           this.apply(records, m.seq);
           this.bytesApplied += body.length;
           this.entriesApplied++;

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { SvcError } from '../../errors.js';
 import { FileWindow } from '../file-window.js';
 import { hasWholeFrameAfter, readFrame } from './frame.js';
-import { decodeRecord } from './records.js';
+import { decodeRecords } from './records.js';
 import { readSegmentHeader, SEGMENT_HEADER_BYTES } from './segment-header.js';
 import { listSegments, segmentName } from './segments.js';
 import type { WalRecord } from './records.js';
@@ -46,14 +46,14 @@ export async function replayWal(dir: string, fromSegment: number, apply: (r: Wal
       while (offset < size) {
         const frame = await readFrame(win, offset);
         if (frame.kind === 'ok') {
-          let record: WalRecord;
+          let decoded: WalRecord[];
           try {
-            record = decodeRecord(frame.payload);
+            decoded = decodeRecords(frame.payload);
           } catch (e) {
             throw corrupt(file, offset, 'its payload does not decode', e);
           }
-          apply(record);
-          records++;
+          for (const r of decoded) apply(r);
+          records += decoded.length;
           offset = frame.next;
           continue;
         }
