@@ -61,15 +61,15 @@ const ACCEPT = ['accept'] as const;
 export const LOGIN_MAX_BODY = 16 * 1024;
 
 export const ROUTES: readonly Route[] = [
-  { ...rest('POST', PATHS.login, login, 'public'), maxBody: LOGIN_MAX_BODY },
+  { ...rest('POST', PATHS.login, login, 'public'), maxBody: LOGIN_MAX_BODY, isData: false },
   { ...rest('POST', PATHS.query, apiQuery), reads: ACCEPT },
-  rest('GET', PATHS.cluster, clusterInfo),
-  rest('GET', PATHS.node, nodeInfo),
-  rest('GET', PATHS.clusterNode, nodeInfo),
-  rest('GET', PATHS.optionMaxInBufferSize, readOption('max-in-buffer-size')),
-  rest('GET', PATHS.optionParallelism, readOption('parallelism')),
-  rest('GET', PATHS.liveness, liveness, 'public'),
-  rest('GET', PATHS.readiness, readiness, 'public'),
+  { ...rest('GET', PATHS.cluster, clusterInfo), isData: false },
+  { ...rest('GET', PATHS.node, nodeInfo), isData: false },
+  { ...rest('GET', PATHS.clusterNode, nodeInfo), isData: false },
+  { ...rest('GET', PATHS.optionMaxInBufferSize, readOption('max-in-buffer-size')), isData: false },
+  { ...rest('GET', PATHS.optionParallelism, readOption('parallelism')), isData: false },
+  { ...rest('GET', PATHS.liveness, liveness, 'public'), isData: false },
+  { ...rest('GET', PATHS.readiness, readiness, 'public'), isData: false },
 
   bridge('GET', PATHS.entries, listEntries),
   bridge('GET', PATHS.entry, describeEntry),
@@ -101,6 +101,6 @@ export const ROUTES: readonly Route[] = [
 
 /** GET/HEAD of any other path: a file of the assets directory (the dashboard), no token needed. */
 export const ASSETS_ROUTE: Route = {
-  method: 'GET', path: '/*', handler: (ctx) => serveAsset(ctx, ctx.state.settings.assetsDir), access: 'public', compress: 'large', hasBody: false,
+  method: 'GET', path: '/*', handler: (ctx) => serveAsset(ctx, ctx.state.settings.assetsDir), access: 'public', compress: 'large', hasBody: false, isData: false,
   reads: ['if-none-match'],
 };
