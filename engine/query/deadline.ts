@@ -1,5 +1,5 @@
 // The time budget of one query. Operators call `check()` between batches, conditions after every
-// term, and the pacing of exec/run-context.ts at every pause, so a runaway query ends with
+// term, and the pacing of exec/run/run-context.ts at every pause, so a runaway query ends with
 // QueryTimeout instead of freezing the process. `budgetMs` is validated by executeQuery.
 import { performance } from 'node:perf_hooks';
 import { SvcError } from '../errors.js';

@@ -1,7 +1,7 @@
 // Public exports of the query layer: run a statement against a catalog, and the plain result.
 export { executeQuery, MAX_QUERY_BYTES } from './execute-query.js';
 export type { QueryOptions } from './execute-query.js';
-export type { QuerySignal } from './exec/run-context.js';
+export type { QuerySignal } from './exec/run/run-context.js';
 export type { FindFilter, QueryCatalog } from './catalog.js';
 export type { QueryResult, ResultColumn, ResultTable, ResultType } from './result.js';
 export { DEFAULT_DEADLINE_MS } from './deadline.js';

@@ -12,7 +12,7 @@
 //   here. The result is also copied once more by ORDER BY and by the HTTP encoders.
 // - maxConditionTerms 100,000: comparisons, regex tests and IN values of one WHERE or HAVING. A
 //   1 MiB query holds at most ~130,000 `v = 1 OR` terms; ClickHouse caps its whole AST at 50,000
-//   elements by default. Scratch memory no longer grows with the terms (exec/eval-condition.ts),
+//   elements by default. Scratch memory no longer grows with the terms (exec/kernels/eval-condition.ts),
 //   but time per row does for terms that cannot become one IN set.
 import { SvcError } from '../errors.js';
 

@@ -3,10 +3,10 @@
 // int64 values are compared as doubles; only a tie beyond 2^53, where doubles round, is settled
 // with BigInt. Batches read as stored (`tiesByTime`: late runs not merged) may bring an earlier
 // row after a later one: a tie then goes to the earlier row time, as in time order.
-import type { Rows, Vec } from '../exec/vec.js';
-import { i64Vec } from '../exec/vec.js';
+import type { Rows, Vec } from '../vector/vec.js';
+import { i64Vec } from '../vector/vec.js';
 import { RunByRunAccumulator, f64Result, grow, growList, nullBits } from './accumulator.js';
-import type { AggregateName } from './registry.js';
+import type { AggregateName } from '../plan/aggregate-registry.js';
 
 const EXACT = 2 ** 53;
 

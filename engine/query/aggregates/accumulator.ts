@@ -4,10 +4,10 @@
 // whole batch from its statistics without reading values.
 import type { ColumnStats } from '../../types.js';
 import type { ValueType } from '../plan/plan-expr.js';
-import type { SegmentList } from '../exec/segment-list.js';
-import type { Rows, Vec } from '../exec/vec.js';
-import { i64Vec, setValid } from '../exec/vec.js';
-import type { AggregateName } from './registry.js';
+import type { SegmentList } from '../vector/segment-list.js';
+import type { Rows, Vec } from '../vector/vec.js';
+import { i64Vec, setValid } from '../vector/vec.js';
+import type { AggregateName } from '../plan/aggregate-registry.js';
 
 export interface Accumulator {
   /** Makes room for group ids below `groups` (new groups start empty). */

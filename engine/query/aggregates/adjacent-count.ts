@@ -1,8 +1,8 @@
 // adjacent_count: the number of differences between successive non-null values of a group, in
 // time order (QuasarDB's definition): 1, 1, 2, 1 → 2. The last value of each group is kept
 // across segments, so a change at a batch or bucket edge is counted once.
-import type { Rows, Vec } from '../exec/vec.js';
-import { i64Vec } from '../exec/vec.js';
+import type { Rows, Vec } from '../vector/vec.js';
+import { i64Vec } from '../vector/vec.js';
 import { RunByRunAccumulator, grow, growList } from './accumulator.js';
 import type { ValueKey } from './value-key.js';
 import { keyAt, sameKey } from './value-key.js';

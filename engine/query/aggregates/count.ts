@@ -1,11 +1,11 @@
 // count(x): the number of non-null values. Without nulls it is the segment length; with a
 // validity bitmap, a bit test per row. A whole batch's count comes from its statistics.
 import type { ColumnStats } from '../../types.js';
-import type { Rows, Vec } from '../exec/vec.js';
-import { i64Vec, int64Halves, TWO_32 } from '../exec/vec.js';
+import type { Rows, Vec } from '../vector/vec.js';
+import { i64Vec, int64Halves, TWO_32 } from '../vector/vec.js';
 import type { Accumulator } from './accumulator.js';
 import { addEachRun, grow } from './accumulator.js';
-import type { SegmentList } from '../exec/segment-list.js';
+import type { SegmentList } from '../vector/segment-list.js';
 
 export class CountAccumulator implements Accumulator {
   private counts = new Float64Array(8);

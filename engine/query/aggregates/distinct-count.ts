@@ -1,7 +1,7 @@
 // distinct_count: the number of distinct non-null values per group, over any type (a set of
 // value keys per group; see value-key.ts for what counts as equal).
-import type { Rows, Vec } from '../exec/vec.js';
-import { i64Vec } from '../exec/vec.js';
+import type { Rows, Vec } from '../vector/vec.js';
+import { i64Vec } from '../vector/vec.js';
 import { RunByRunAccumulator, growList } from './accumulator.js';
 import type { ValueKey } from './value-key.js';
 import { keyAt } from './value-key.js';

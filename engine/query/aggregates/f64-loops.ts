@@ -2,7 +2,7 @@
 // vector, with or without nulls). Keeping each shape in its own function keeps every call site
 // monomorphic: one function handling all four shapes runs several times slower once V8 has seen
 // them all. Results land in `out` (no object per call).
-import type { Rows, Validity } from '../exec/vec.js';
+import type { Rows, Validity } from '../vector/vec.js';
 
 /** Results of the last call: sum/count, or min, min position, max, max position. */
 export const out = new Float64Array(4);

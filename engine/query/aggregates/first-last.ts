@@ -3,13 +3,13 @@
 // Only the first and last valid rows of a segment are read; statistics name those rows directly.
 import type { ColumnStats } from '../../types.js';
 import type { Scalar, ValueType } from '../plan/plan-expr.js';
-import { scalarAt } from '../exec/scalars.js';
-import type { Rows, Vec } from '../exec/vec.js';
-import { isValidAt } from '../exec/vec.js';
-import type { SegmentList } from '../exec/segment-list.js';
+import { scalarAt } from '../vector/scalars.js';
+import type { Rows, Vec } from '../vector/vec.js';
+import { isValidAt } from '../vector/vec.js';
+import type { SegmentList } from '../vector/segment-list.js';
 import type { Accumulator } from './accumulator.js';
 import { addEachRun, grow, growList, scalarResult } from './accumulator.js';
-import type { AggregateName } from './registry.js';
+import type { AggregateName } from '../plan/aggregate-registry.js';
 
 type Value = number | bigint | string | Uint8Array | null;
 

@@ -7,12 +7,12 @@
 // one inserted first). Doubles track row times for that even without a picked row, since 0 and
 // -0 tie and the earliest decides the sign, as it does in time order.
 import type { ColumnStats } from '../../types.js';
-import type { Rows, Vec } from '../exec/vec.js';
-import { i64Vec } from '../exec/vec.js';
+import type { Rows, Vec } from '../vector/vec.js';
+import { i64Vec } from '../vector/vec.js';
 import type { Accumulator } from './accumulator.js';
 import { addEachRun, emptyBits, grow, growList } from './accumulator.js';
-import type { SegmentList } from '../exec/segment-list.js';
-import type { AggregateName } from './registry.js';
+import type { SegmentList } from '../vector/segment-list.js';
+import type { AggregateName } from '../plan/aggregate-registry.js';
 import { minMaxF64, out } from './f64-loops.js';
 import type { RunPartials } from './run-partials.js';
 

@@ -3,9 +3,9 @@
 // deviations: no cancellation from raw power sums), and merges them into the group with Pébay's
 // pairwise update. Skewness is the population g1 = √n·M3 / M2^1.5; kurtosis the population
 // excess kurtosis n·M4 / M2² − 3. Sample variance needs two values, the others one.
-import type { Rows, Vec } from '../exec/vec.js';
+import type { Rows, Vec } from '../vector/vec.js';
 import { RunByRunAccumulator, f64Result, forEachNumber, grow } from './accumulator.js';
-import type { AggregateName } from './registry.js';
+import type { AggregateName } from '../plan/aggregate-registry.js';
 
 export class MomentsAccumulator extends RunByRunAccumulator {
   private n = new Float64Array(8);

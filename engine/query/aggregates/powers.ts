@@ -2,9 +2,9 @@
 // quadratic_mean = √(Σx² / n), sum_of_squares = Σx², product = Πx. All are doubles (int64
 // inputs are read as doubles: products and squares overflow int64 quickly). Only the sums some
 // selected aggregate needs are computed, each in its own loop.
-import type { Rows, Vec } from '../exec/vec.js';
+import type { Rows, Vec } from '../vector/vec.js';
 import { RunByRunAccumulator, f64Result, forEachNumber, grow } from './accumulator.js';
-import type { AggregateName } from './registry.js';
+import type { AggregateName } from '../plan/aggregate-registry.js';
 
 export class PowersAccumulator extends RunByRunAccumulator {
   private counts = new Float64Array(8);

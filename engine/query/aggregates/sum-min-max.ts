@@ -4,8 +4,8 @@
 // almost nothing, while a second pass over the values does. The pass writes each run's sum, min
 // and max (RunPartials); each accumulator then merges those into its groups. Long runs (few
 // groups per batch) keep the separate loops, which are faster there (four partial sums).
-import type { SegmentList } from '../exec/segment-list.js';
-import type { Vec } from '../exec/vec.js';
+import type { SegmentList } from '../vector/segment-list.js';
+import type { Vec } from '../vector/vec.js';
 import type { AccumulatorSpec } from '../plan/plan-types.js';
 import type { Accumulator } from './accumulator.js';
 import { MinMaxAccumulator } from './min-max.js';

@@ -3,12 +3,12 @@
 // number accumulators (exact for 2^20 rows at a time), then folds them into a BigInt once per
 // segment, so no row ever touches BigInt arithmetic.
 import type { ColumnStats } from '../../types.js';
-import type { Rows, Vec } from '../exec/vec.js';
-import { i64Vec } from '../exec/vec.js';
+import type { Rows, Vec } from '../vector/vec.js';
+import { i64Vec } from '../vector/vec.js';
 import type { Accumulator } from './accumulator.js';
 import { addEachRun, emptyBits, grow, growList } from './accumulator.js';
-import type { SegmentList } from '../exec/segment-list.js';
-import type { AggregateName } from './registry.js';
+import type { SegmentList } from '../vector/segment-list.js';
+import type { AggregateName } from '../plan/aggregate-registry.js';
 import { out, sumF64 } from './f64-loops.js';
 import type { RunPartials } from './run-partials.js';
 

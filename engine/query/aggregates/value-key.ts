@@ -1,9 +1,9 @@
 // A hashable key per value, shared by distinct_count and adjacent_count: doubles as numbers (so
 // NaN equals NaN and 0 equals -0, SameValueZero), int64 as numbers while exact and as bigints
 // beyond, strings as themselves, blobs as one char per byte. null means a null value.
-import { utf8At } from '../exec/scalars.js';
-import type { Vec } from '../exec/vec.js';
-import { isValidAt } from '../exec/vec.js';
+import { utf8At } from '../vector/scalars.js';
+import type { Vec } from '../vector/vec.js';
+import { isValidAt } from '../vector/vec.js';
 
 export type ValueKey = number | bigint | string;
 

@@ -1,7 +1,7 @@
 // Collects the aggregate calls of one table plan. Identical calls share a slot (`sum(v)` twice is
 // computed once) and calls of one family over the same argument share an accumulator.
-import type { AggregateName } from '../aggregates/registry.js';
-import { AGGREGATES } from '../aggregates/registry.js';
+import type { AggregateName } from './aggregate-registry.js';
+import { AGGREGATES } from './aggregate-registry.js';
 import { exprKey } from './expr-key.js';
 import type { PlanExpr } from './plan-expr.js';
 import type { AccumulatorSpec, AggregateCall } from './plan-types.js';

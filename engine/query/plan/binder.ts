@@ -6,7 +6,7 @@
 import { INT64_MAX, INT64_MIN, resolveTimePoint } from '../../../grammar/index.js';
 import type { Call, Expr, Star } from '../../../grammar/index.js';
 import type { Table } from '../../storage/table.js';
-import { acceptsType, isAggregateName } from '../aggregates/registry.js';
+import { acceptsType, isAggregateName } from './aggregate-registry.js';
 import { semanticError } from '../query-errors.js';
 import type { AggregateCollector } from './aggregate-collector.js';
 import { bindArith, bindCompare, bindIn, bindLogic, bindNegate, bindNot, bindRegex, bindShift, constant } from './bind-operators.js';

@@ -4,13 +4,14 @@
 // executor's scratch pool, keyed by `id`), so a plan can run many times.
 import type { DurationValue } from '../../../grammar/index.js';
 import type { ColumnType } from '../../types.js';
+import type { Scalar } from '../vector/vec.js';
 import type { ValueSet } from './value-set.js';
 
 /** Types of values while a query runs. `symbol` behaves as `string`; `bool` only in conditions. */
 export type ValueType = 'double' | 'int64' | 'timestamp' | 'string' | 'blob' | 'symbol' | 'bool' | 'null';
 
-/** A single value: numbers are doubles, int64/timestamps bigints, strings, blob bytes, booleans. */
-export type Scalar = number | bigint | string | Uint8Array | boolean | null;
+/** A single value (defined with the vectors that hold values, a leaf every layer may import). */
+export type { Scalar } from '../vector/vec.js';
 
 export type ArithOp = '+' | '-' | '*' | '/';
 export type CompareOp = '=' | '!=' | '<' | '<=' | '>' | '>=';

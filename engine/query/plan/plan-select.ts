@@ -2,7 +2,7 @@
 // source table (each table is its own group, SPEC §6, and columns are typed per table).
 import { isBucketDuration, resolveRange } from '../../../grammar/index.js';
 import type { DurationValue, Expr, Select, SelectColumn, Star } from '../../../grammar/index.js';
-import { AGGREGATES } from '../aggregates/registry.js';
+import { AGGREGATES } from './aggregate-registry.js';
 import type { QueryCatalog } from '../catalog.js';
 import { semanticError } from '../query-errors.js';
 import type { ResultType } from '../result.js';

@@ -4,7 +4,7 @@
 import type { DurationValue } from '../../../grammar/index.js';
 import type { Table } from '../../storage/table.js';
 import type { ColumnType } from '../../types.js';
-import type { AccumulatorFamily, AggregateName } from '../aggregates/registry.js';
+import type { AccumulatorFamily, AggregateName } from './aggregate-registry.js';
 import type { ResultType } from '../result.js';
 import type { PlanExpr, ValueType } from './plan-expr.js';
 

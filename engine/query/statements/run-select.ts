@@ -9,12 +9,12 @@
 import type { Select } from '../../../grammar/index.js';
 import type { QueryCatalog } from '../catalog.js';
 import { readsUnordered } from '../aggregates/row-order.js';
-import { runAggregate } from '../exec/aggregate-operator.js';
-import type { RunContext } from '../exec/run-context.js';
-import { testsPerRow } from '../exec/eval-condition.js';
-import { runRows } from '../exec/row-operator.js';
-import { rowsIn, scanSlices } from '../exec/scan-slices.js';
-import type { Slice } from '../exec/scan-slices.js';
+import { runAggregate } from '../exec/operators/aggregate-operator.js';
+import type { RunContext } from '../exec/run/run-context.js';
+import { testsPerRow } from '../exec/kernels/eval-condition.js';
+import { runRows } from '../exec/operators/row-operator.js';
+import { rowsIn, scanSlices } from '../exec/scan/scan-slices.js';
+import type { Slice } from '../exec/scan/scan-slices.js';
 import { planSelectCached } from '../plan/plan-cache.js';
 import { narrowRange } from '../plan/time-bounds.js';
 import type { QueryResult, ResultTable } from '../result.js';

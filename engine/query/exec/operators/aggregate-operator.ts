@@ -1,0 +1,106 @@
+// Aggregate SELECT: scans each range batch by batch, splits the rows into per-group segments and
+// feeds every accumulator. A batch wholly inside the range and inside one bucket, with no WHERE
+// and no GROUP BY column, is answered from its statistics for the families that allow it
+// (count/sum/avg/min/max/spread/first/last): no value of it is read. Two common shapes take one
+// pass where the families would take several: WHERE <double column> <op> <constant> under sums
+// and counts (filtered-sums.ts), and a sum beside a min/max of the same double argument over many
+// short runs, as in GROUP BY 1min (sum-min-max.ts).
+// Plans whose aggregates do not need rows in time order (aggregates/row-order.ts) get the
+// batches as stored, late runs not merged (statements/run-select.ts): each batch is sorted, but
+// they may overlap. Then groups are looked up by bucket, ties of min/max/abs_* go by row time,
+// and the groups are sorted into result order at the end.
+import type { Accumulator } from '../../aggregates/accumulator.js';
+import { createAccumulator } from '../../aggregates/create-accumulator.js';
+import { RunPartials } from '../../aggregates/run-partials.js';
+import { addFused, fusedPairs } from '../../aggregates/sum-min-max.js';
+import type { AggregatePlan, TablePlan } from '../../plan/plan-types.js';
+import type { ResultTable } from '../../result.js';
+import { maxBuckets } from '../grouping/bucket-segments.js';
+import { evalCondition } from '../kernels/eval-condition.js';
+import { evalValue, materialize } from '../kernels/eval-value.js';
+import { addFilteredSums, filteredSumsOf } from './filtered-sums.js';
+import { BatchFrame } from '../scan/frame.js';
+import { finishGroups } from '../output/group-output.js';
+import { GroupTable } from '../grouping/group-table.js';
+import { Grouper } from '../grouping/grouper.js';
+import { SegmentList } from '../../vector/segment-list.js';
+import type { RunContext } from '../run/run-context.js';
+import type { Slice } from '../scan/scan-slices.js';
+import { isTimeOrdered } from '../scan/scan-slices.js';
+import type { Rows, Vec } from '../../vector/vec.js';
+
+const MAX_RESERVED_GROUPS = 1 << 20;
+
+/**
+ * `scans`: the snapshot's slices of each range of the plan (statements/run-select.ts), each
+ * slice sorted; in time order unless the plan reads unordered.
+ */
+export async function runAggregate(plan: TablePlan, agg: AggregatePlan, ctx: RunContext, scans: readonly (readonly Slice[])[]): Promise<ResultTable | null> {
+  // No pending runs among the slices (the common case): as fast as an ordered read, and the same.
+  const isOrdered = scans.every(isTimeOrdered);
+  const point = agg.pointCall === null ? -1 : agg.calls[agg.pointCall].accumulator;
+  const accumulators = agg.accumulators.map((spec, a) => createAccumulator(spec, a === point, !isOrdered));
+  const groups = new GroupTable((capacity) => { for (const a of accumulators) a.reserve(capacity); }, ctx.limits.maxGroups, isOrdered);
+  const grouper = new Grouper(groups, agg.bucket, agg.keys, isOrdered);
+  const segments = new SegmentList();
+  const pairs = fusedPairs(agg.accumulators, accumulators);
+  const partials = new RunPartials();
+  const isFed = new Uint8Array(accumulators.length);
+  const filtered = filteredSumsOf(plan, agg, accumulators);
+  // Sized once when the bound is tight: no WHERE to thin the rows out, and capped, since sparse
+  // rows under a fine bucket can bound far more groups than they make.
+  if (agg.keys.length === 0 && plan.where === null) {
+    const bound = (slices: readonly Slice[]): number => (slices.length === 0 ? 0 : agg.bucket === null ? 1 : maxBuckets(slices, agg.bucket));
+    groups.reserve(Math.min(MAX_RESERVED_GROUPS, ctx.limits.maxGroups, scans.reduce((n, slices) => n + bound(slices), 0)));
+  }
+  for (let r = 0; r < scans.length; r++) {
+    grouper.startRange(r);
+    for (const slice of scans[r]) {
+      ctx.scannedRowsCount += (slice.hi - slice.lo) * plan.referencedColumns;
+      if (ctx.isDue()) await ctx.pause();
+      ctx.deadline.check();
+      const frame = new BatchFrame(slice.view, plan.columnTypes, ctx.scratch);
+      if (isStatsAnswerable(plan, agg, slice, grouper)) {
+        addFromStats(agg, accumulators, frame, grouper);
+        continue;
+      }
+      if (filtered !== null && addFilteredSums(filtered, accumulators, frame, slice.lo, slice.hi, grouper)) continue;
+      let rows: Rows = { sel: null, lo: slice.lo, hi: slice.hi };
+      if (plan.where !== null) rows = evalCondition(plan.where, frame, rows, ctx.deadline);
+      if (rows.hi <= rows.lo) continue;
+      const args: Vec[] = agg.accumulators.map((s) => materialize(s.arg, evalValue(s.arg, frame, rows), frame, rows));
+      const ts = slice.view.ts;
+      grouper.segment(frame, ts, rows, segments);
+      isFed.fill(0);
+      for (const pair of pairs) {
+        if (!addFused(pair, accumulators, segments, args[pair.sum], rows.hi - rows.lo, partials)) continue;
+        isFed[pair.sum] = 1;
+        isFed[pair.minMax] = 1;
+      }
+      for (let a = 0; a < accumulators.length; a++) if (isFed[a] === 0) accumulators[a].addRuns(segments, args[a], ts);
+    }
+  }
+  return finishGroups(plan, agg, groups, accumulators, ctx);
+}
+
+function isStatsAnswerable(plan: TablePlan, agg: AggregatePlan, slice: Slice, grouper: Grouper): boolean {
+  const view = slice.view;
+  if (plan.where !== null || agg.keys.length > 0 || slice.lo !== 0 || slice.hi !== view.rowCount) return false;
+  return agg.bucket === null || grouper.bucketOf(view.minTs) === grouper.bucketOf(view.maxTs);
+}
+
+function addFromStats(agg: AggregatePlan, accumulators: readonly Accumulator[], frame: BatchFrame, grouper: Grouper): void {
+  const view = frame.view;
+  const g = grouper.groupOfBatch(view.minTs);
+  const all: Rows = { sel: null, lo: 0, hi: view.rowCount };
+  for (let a = 0; a < accumulators.length; a++) {
+    const arg = agg.accumulators[a].arg;
+    if (arg.kind === 'column') {
+      const index = arg.index;
+      if (accumulators[a].addStats(g, view.stats[index], () => frame.column(index), view.ts)) continue;
+      accumulators[a].add(g, frame.column(index), all, view.ts);
+      continue;
+    }
+    accumulators[a].add(g, materialize(arg, evalValue(arg, frame, all), frame, all), all, view.ts);
+  }
+}

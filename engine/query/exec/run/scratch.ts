@@ -1,0 +1,55 @@
+// Per-run buffers of the executor, reused from batch to batch. Value nodes own their buffers
+// (keyed by node id and purpose; the planner numbers the value nodes inside each condition term
+// from one shared range, since a term's values are consumed before the next term runs), and
+// conditions use buffers by nesting level, so evaluating one batch allocates nothing once sizes
+// settle; the results of a batch are consumed before the next batch overwrites them.
+import { int64Halves } from '../../vector/vec.js';
+
+type Kind = 'f64' | 'i64' | 'bits' | 'sel' | 'aux';
+
+export class Scratch {
+  private readonly buffers = new Map<string, Float64Array | BigInt64Array | Uint8Array | Int32Array>();
+  /** Condition buffers by nesting level × 4 + slot (exec/kernels/eval-condition.ts). */
+  private readonly levels: Int32Array[] = [];
+
+  f64(id: number, size: number, tag: Kind = 'f64'): Float64Array {
+    return this.get(`f64:${tag}:${id}`, size, (n) => new Float64Array(n));
+  }
+
+  i64(id: number, size: number): { values: BigInt64Array; lo: Uint32Array; hi: Int32Array } {
+    const values = this.get(`i64:${id}`, size, (n) => new BigInt64Array(n));
+    return { values, ...int64Halves(values) };
+  }
+
+  /** A validity bitmap for `size` positions (bits set or cleared by the writer). */
+  bits(id: number, size: number): Uint8Array {
+    return this.get(`bits:${id}`, (size + 7) >> 3, (n) => new Uint8Array(n));
+  }
+
+  /** A selection vector (positions) with room for `size` entries. */
+  sel(id: number, size: number, tag: Kind = 'sel'): Int32Array {
+    return this.get(`i32:${tag}:${id}`, size, (n) => new Int32Array(n));
+  }
+
+  /**
+   * Selection buffer `slot` (0–3) of condition nesting level `depth`. Every term at one level
+   * shares these, so condition scratch grows with nesting, not with the number of terms.
+   */
+  level(depth: number, slot: number, size: number): Int32Array {
+    const k = depth * 4 + slot;
+    const have = this.levels[k];
+    if (have !== undefined && have.length >= size) return have;
+    const buffer = new Int32Array(Math.max(size, have === undefined ? 0 : have.length * 2, 16));
+    this.levels[k] = buffer;
+    return buffer;
+  }
+
+  private get<T extends Float64Array | BigInt64Array | Uint8Array | Int32Array>(key: string, size: number, make: (n: number) => T): T {
+    const have = this.buffers.get(key) as T | undefined;
+    if (have !== undefined && have.length >= size) return have;
+    // Grow geometrically so a run of slightly larger batches does not reallocate each time.
+    const buffer = make(Math.max(size, have === undefined ? 0 : have.length * 2, 16));
+    this.buffers.set(key, buffer);
+    return buffer;
+  }
+}
