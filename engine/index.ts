@@ -11,3 +11,4 @@ export type { ErrorCode } from './errors.js';
 export type { BatchView, ColumnDef, ColumnStats, ColumnType, ColumnVector, Durability } from './types.js';
 export { columnVector } from './storage/column-vector.js';
 export type { QueryResult, ResultTable, ResultColumn, ResultType } from './query/result.js';
+export { compileQueryRegex } from './query/plan/query-regex.js';

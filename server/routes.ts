@@ -10,6 +10,7 @@ import { login } from './handlers/api/login.js';
 import { readOption } from './handlers/api/options.js';
 import { apiQuery } from './handlers/api/query.js';
 import { liveness, readiness } from './handlers/api/status.js';
+import { listTags } from './handlers/api/tags.js';
 import { createBlob, describeBlob, listBlobs, readBlob, replaceBlob } from './handlers/bridge/blobs.js';
 import { describeEntry, entryTags, listEntries, patchEntry, removeEntry } from './handlers/bridge/entries.js';
 import { queryExpGet, queryExpPost, queryFindGet, queryFindPost } from './handlers/bridge/query.js';
@@ -29,6 +30,8 @@ export const PATHS = {
   optionParallelism: '/api/option/parallelism',
   liveness: '/api/status/liveness',
   readiness: '/api/status/readiness',
+  /** qdb_rest's tag list (QuasarDB's Grafana plugin). */
+  tags: '/api/tags',
   // web bridge (seed 000)
   entries: '/api/v1/entries',
   entry: '/api/v1/entries/:alias',
@@ -70,6 +73,7 @@ export const ROUTES: readonly Route[] = [
   rest('GET', PATHS.optionParallelism, readOption('parallelism')),
   rest('GET', PATHS.liveness, liveness, 'public'),
   rest('GET', PATHS.readiness, readiness, 'public'),
+  rest('GET', PATHS.tags, listTags),
 
   bridge('GET', PATHS.entries, listEntries),
   bridge('GET', PATHS.entry, describeEntry),
