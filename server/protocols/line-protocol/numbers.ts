@@ -66,6 +66,12 @@ export function scanInt64(b: Uint8Array, s: number, e: number, multiplier: numbe
   const carry = Math.floor(lo / TWO32);
   hi += carry;
   lo -= carry * TWO32;
+  storeWords(words, slot, hi, lo, negative);
+  return true;
+}
+
+/** Stores the 64-bit magnitude hi·2^32 + lo (0 ≤ lo < 2^32), negated when `negative`. */
+function storeWords(words: Int32Array, slot: number, hi: number, lo: number, negative: boolean): void {
   if (negative) {
     // Two's complement of the 64-bit value (hi, lo).
     lo = TWO32 - lo;
@@ -74,6 +80,22 @@ export function scanInt64(b: Uint8Array, s: number, e: number, multiplier: numbe
   }
   words[2 * slot] = lo | 0;
   words[2 * slot + 1] = hi | 0;
+}
+
+/**
+ * Stores x·m exactly for an integer |x| ≤ 2^53 and an integer 0 < m < 2^21 (ms → ns: 1e6);
+ * false when the product is outside int64.
+ */
+export function storeScaledInt(words: Int32Array, slot: number, x: number, m: number): boolean {
+  const negative = x < 0;
+  const ax = negative ? -x : x;
+  const xa = Math.floor(ax / TWO32);
+  const low = (ax - xa * TWO32) * m; // < 2^53
+  const carry = Math.floor(low / TWO32);
+  const hi = xa * m + carry;
+  const lo = low - carry * TWO32;
+  if (hi > 0x7fffffff && !(negative && hi === 0x80000000 && lo === 0)) return false;
+  storeWords(words, slot, hi, lo, negative);
   return true;
 }
 
