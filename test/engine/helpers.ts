@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { columnVector } from '../../engine/storage/column-vector.js';
+import { catalogOf } from '../../engine/database.js';
 import type { Database } from '../../engine/database.js';
 import { SvcError } from '../../engine/errors.js';
 import type { ColumnDef } from '../../engine/types.js';
@@ -25,6 +26,13 @@ const dirs: string[] = [];
 after(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
+
+/** The batches of `table` overlapping [from, to) in time order (the query layer's Table.scan). */
+export function scanOf(db: Database, table: string, from = MIN_TS, to = MAX_TS): BatchView[] {
+  const t = catalogOf(db).table(table);
+  if (t === undefined) throw new SvcError('TableNotFound', `table '${table}' does not exist`);
+  return t.scan(from, to);
+}
 
 /** A fresh empty directory, removed when the test file ends. */
 export async function tempDir(label = 'svc-test-'): Promise<string> {
@@ -60,7 +68,7 @@ export function readRows(db: Database, table: string, from = MIN_TS, to = MAX_TS
 export function readBatches(db: Database, table: string, from = MIN_TS, to = MAX_TS): { view: BatchView; rows: Row[] }[] {
   const out: { view: BatchView; rows: Row[] }[] = [];
   let previousMax: bigint | null = null;
-  for (const view of db.scan(table, from, to)) {
+  for (const view of scanOf(db, table, from, to)) {
     assert.equal(view.batch.numRows, view.rowCount);
     assert.ok(view.rowCount > 0, 'empty batch in a scan');
     assert.equal(view.minTs, view.ts[0]);

@@ -13,7 +13,7 @@ import { crc32c } from '@node-rs/crc32';
 import { SvcError } from '../../errors.js';
 import { crcOfRange, FileWindow } from '../file-window.js';
 import { FRAME_HEADER, isWholeFrame, readFrame } from './frame.js';
-import { decodeRecord } from './records.js';
+import { decodeRecords } from './records.js';
 import { listSegments, segmentName } from './segments.js';
 import type { WalRecord } from './records.js';
 
@@ -41,14 +41,14 @@ export async function replayWal(dir: string, fromSegment: number, apply: (r: Wal
       while (offset < size) {
         const frame = await readFrame(win, offset);
         if (frame.kind === 'ok') {
-          let record: WalRecord;
+          let decoded: WalRecord[];
           try {
-            record = decodeRecord(frame.payload);
+            decoded = decodeRecords(frame.payload);
           } catch (e) {
             throw corrupt(file, offset, 'its payload does not decode', e);
           }
-          apply(record);
-          records++;
+          for (const r of decoded) apply(r);
+          records += decoded.length;
           offset = frame.next;
           continue;
         }

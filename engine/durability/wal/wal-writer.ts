@@ -22,7 +22,7 @@ import { promisify } from 'node:util';
 import type { Durability } from '../../types.js';
 import { SvcError } from '../../errors.js';
 import { FRAME_HEADER, frameHeader } from './frame.js';
-import { encodeRecord } from './records.js';
+import { encodeRecords } from './records.js';
 import { segmentName } from './segments.js';
 import type { WalRecord } from './records.js';
 
@@ -85,18 +85,17 @@ export class WalWriter {
     return this.failure !== null;
   }
 
-  /** Writes records; resolves once they are durable for the mode (at once for `os` and `none`). */
+  /**
+   * Writes the records of one write as one frame (replayed all or none); resolves once they are
+   * durable for the mode (at once for `os` and `none`).
+   */
   append(records: readonly WalRecord[]): Promise<void> {
     if (this.durability === 'none') return Promise.resolve();
     if (this.failure !== null) return Promise.reject(storageFailed(this.failure));
-    const chunks: Uint8Array[] = [];
-    let bytes = 0;
-    for (const r of records) {
-      const payload = encodeRecord(r);
-      const header = frameHeader(payload);
-      chunks.push(header, ...payload);
-      bytes += header.readUInt32LE(0) + FRAME_HEADER;
-    }
+    const payload = encodeRecords(records);
+    const header = frameHeader(payload);
+    const chunks: Uint8Array[] = [header, ...payload];
+    const bytes = header.readUInt32LE(0) + FRAME_HEADER;
     // Rotate by size before a write, never inside one: a record lives in one segment.
     if (this.segmentFill > 0 && this.segmentFill + bytes > this.segmentBytes) this.segment += 1;
     let fd: number;

@@ -1,4 +1,4 @@
-// CREATE TABLE and DROP TABLE through the catalog, durable when the promise resolves. Column
+// CREATE TABLE and DROP TABLE through the catalog's write path, durable when the promise resolves. Column
 // names must be unique and may not start with `$` (reserved for `$timestamp` and `$table`);
 // SHARD_SIZE must be a fixed duration of at least a second (shards are fixed time slices).
 import type { CreateTable, DropTable } from '../../../grammar/index.js';
@@ -26,12 +26,12 @@ export async function runCreate(ast: CreateTable, catalog: QueryCatalog): Promis
     if (problem !== null) throw semanticError(`SHARD_SIZE: ${problem}`, d.offset);
     shardSize = d.nanos;
   }
-  await atName(ast.nameOffset, catalog.createTable(ast.name, columns, { shardSize, ifNotExists: ast.hasIfNotExists }));
+  await atName(ast.nameOffset, catalog.write([{ kind: 'createTable', name: ast.name, columns, shardSize, ifNotExists: ast.hasIfNotExists }]));
   return OK;
 }
 
 export async function runDrop(ast: DropTable, catalog: QueryCatalog): Promise<QueryResult> {
-  await atName(ast.nameOffset, catalog.dropTable(ast.name, ast.hasIfExists));
+  await atName(ast.nameOffset, catalog.write([{ kind: 'dropTable', name: ast.name, ifExists: ast.hasIfExists }]));
   return OK;
 }
 
