@@ -324,7 +324,17 @@ export interface Show {
   readonly tableOffset: number;
 }
 
-export type Statement = Select | Find | CreateTable | DropTable | Insert | Show;
+/** ALTER TABLE name ADD COLUMN c TYPE [, …]: columns appended to the table's schema. */
+export interface AlterTable {
+  readonly kind: 'AlterTable';
+  readonly offset: number;
+  readonly name: string;
+  /** Offset of the table name, where errors about the table point. */
+  readonly nameOffset: number;
+  readonly columns: readonly ColumnDefinition[];
+}
+
+export type Statement = Select | Find | CreateTable | DropTable | AlterTable | Insert | Show;
 
 /** Every node of the tree. */
 export type Node =

@@ -34,6 +34,7 @@ declare var DROP: any;
 declare var TABLE: any;
 declare var IF: any;
 declare var EXISTS: any;
+declare var TABLE: any;
 declare var INSERT: any;
 declare var INTO: any;
 declare var VALUES: any;
@@ -63,7 +64,7 @@ declare var duration: any;
 declare var ident: any;
 declare var qident: any;
 
-import { lexer, TAG_WORD, TYPE_WORD, ENTRY_TYPE, COLUMN_TYPE, SYMBOL_WORD, SHARD_SIZE_WORD, UNIT_WORD } from './lexer.js';
+import { lexer, TAG_WORD, TYPE_WORD, ENTRY_TYPE, COLUMN_TYPE, SYMBOL_WORD, SHARD_SIZE_WORD, UNIT_WORD, ALTER_WORD, ADD_WORD, COLUMN_WORD } from './lexer.js';
 import * as b from './build.js';
 
 interface NearleyToken {
@@ -102,6 +103,7 @@ const grammar: Grammar = {
     {"name": "statement", "symbols": ["find"], "postprocess": id},
     {"name": "statement", "symbols": ["createTable"], "postprocess": id},
     {"name": "statement", "symbols": ["dropTable"], "postprocess": id},
+    {"name": "statement", "symbols": ["alterTable"], "postprocess": id},
     {"name": "statement", "symbols": ["insert"], "postprocess": id},
     {"name": "statement", "symbols": ["show"], "postprocess": id},
     {"name": "select$ebnf$1", "symbols": ["inClause"], "postprocess": id},
@@ -171,6 +173,14 @@ const grammar: Grammar = {
     {"name": "dropTable$ebnf$1", "symbols": [], "postprocess": () => null},
     {"name": "dropTable", "symbols": [(lexer.has("DROP") ? {type: "DROP"} : DROP), (lexer.has("TABLE") ? {type: "TABLE"} : TABLE), "dropTable$ebnf$1", "name"], "postprocess": b.dropTable},
     {"name": "ifExists", "symbols": [(lexer.has("IF") ? {type: "IF"} : IF), (lexer.has("EXISTS") ? {type: "EXISTS"} : EXISTS)], "postprocess": b.first},
+    {"name": "alterTable", "symbols": [(lexer.has("ALTER_WORD") ? {type: "ALTER_WORD"} : ALTER_WORD), (lexer.has("TABLE") ? {type: "TABLE"} : TABLE), "name", "addedColumns"], "postprocess": b.alterTable},
+    {"name": "addedColumns", "symbols": [(lexer.has("ADD_WORD") ? {type: "ADD_WORD"} : ADD_WORD), "addedColumn"], "postprocess": b.addFirst},
+    {"name": "addedColumns$ebnf$1", "symbols": [(lexer.has("ADD_WORD") ? {type: "ADD_WORD"} : ADD_WORD)], "postprocess": id},
+    {"name": "addedColumns$ebnf$1", "symbols": [], "postprocess": () => null},
+    {"name": "addedColumns", "symbols": ["addedColumns", {"literal":","}, "addedColumns$ebnf$1", "addedColumn"], "postprocess": b.addNext},
+    {"name": "addedColumn$ebnf$1", "symbols": [(lexer.has("COLUMN_WORD") ? {type: "COLUMN_WORD"} : COLUMN_WORD)], "postprocess": id},
+    {"name": "addedColumn$ebnf$1", "symbols": [], "postprocess": () => null},
+    {"name": "addedColumn", "symbols": ["addedColumn$ebnf$1", "columnDefinition"], "postprocess": b.second},
     {"name": "insert", "symbols": [(lexer.has("INSERT") ? {type: "INSERT"} : INSERT), (lexer.has("INTO") ? {type: "INTO"} : INTO), "name", {"literal":"("}, "nameList", {"literal":")"}, (lexer.has("VALUES") ? {type: "VALUES"} : VALUES), "rowList"], "postprocess": b.insert},
     {"name": "rowList", "symbols": ["row"], "postprocess": b.list},
     {"name": "rowList", "symbols": ["rowList", {"literal":","}, "row"], "postprocess": b.append},

@@ -198,6 +198,9 @@ export const COLUMN_TYPE = word('a column type (DOUBLE, INT64, TIMESTAMP, STRING
   'double', 'int64', 'timestamp', 'string', 'blob', 'symbol');
 export const SYMBOL_WORD = word('SYMBOL', 'symbol');
 export const SHARD_SIZE_WORD = word('SHARD_SIZE', 'shard_size');
+export const ALTER_WORD = word('ALTER', 'alter');
+export const ADD_WORD = word('ADD', 'add');
+export const COLUMN_WORD = word('COLUMN', 'column');
 export const UNIT_WORD: WordTester = {
   test: (t) => t.type === 'ident' && unitOf(t.value) !== undefined,
   description: 'a duration',

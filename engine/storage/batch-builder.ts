@@ -33,7 +33,8 @@ export function viewOfBatch(batch: RecordBatch, stats: BatchView['stats']): Batc
   return { batch, ts, rowCount: batch.numRows, minTs: ts[0], maxTs: ts[batch.numRows - 1], stats };
 }
 
-function columnData(
+/** One column's Arrow data (`nullCount` of its rows null; `dictionary` for SYMBOL columns). */
+export function columnData(
   type: Schema['fields'][number]['type'], col: ColumnValues, n: number, nullCount: number, dictionary: SymbolDictionary | null,
 ): Data {
   switch (col.type) {

@@ -14,6 +14,8 @@ export type WalRecord =
   | { readonly kind: 'TagDetach'; readonly alias: string; readonly tag: string }
   | { readonly kind: 'ExpirySet'; readonly alias: string; readonly expiry: number }
   | { readonly kind: 'TableCreate'; readonly name: string; readonly columns: readonly ColumnDef[]; readonly shardSize: bigint }
+  /** Schema growth (ALTER TABLE … ADD COLUMN, ingest protocols): columns appended to a table. */
+  | { readonly kind: 'TableAddColumns'; readonly name: string; readonly columns: readonly ColumnDef[] }
   | { readonly kind: 'TableInsert'; readonly name: string; readonly batch: NormalizedBatch };
 
 export type WalRecordKind = WalRecord['kind'];
