@@ -3,7 +3,7 @@
 // Checks that need a token's content (a valid year, a whole LIMIT) throw QuerySyntaxError here:
 // the grammar itself never uses `reject`.
 import type {
-  AlterTable, Binary, BinaryOperator, Call, InList, Logical, Statement, ColumnDefinition, ColumnRef, ColumnType, CreateTable, DropTable,
+  AlterTable, Binary, BooleanLiteral, BinaryOperator, Call, InList, Logical, Statement, ColumnDefinition, ColumnRef, ColumnType, CreateTable, DropTable,
   Duration, Expr, Find, FindCondition, FindTag, FindType, GroupItem, Insert, InsertValue,
   NullLiteral, NumberLiteral, OrderItem, Range, RelativeTimeBase, Select, SelectColumn, Show, Star,
   StringLiteral, TableRef, TimePoint, Unary,
@@ -43,6 +43,7 @@ export const string = ([t]: [Token]): StringLiteral =>
   ({ kind: 'String', offset: t.offset, value: t.text.slice(1, -1).replaceAll("''", "'") });
 
 export const nullLiteral = ([t]: [Token]): NullLiteral => ({ kind: 'Null', offset: t.offset });
+export const booleanLiteral = ([t]: [Token]): BooleanLiteral => ({ kind: 'Boolean', offset: t.offset, value: t.type === 'TRUE' });
 
 /** A number token: digits only → exact integer; with a fraction or exponent → double. */
 export function number([t]: [Token]): NumberLiteral {

@@ -63,6 +63,8 @@ declare var END_OF_TIME: any;
 declare var duration: any;
 declare var ident: any;
 declare var qident: any;
+declare var TRUE: any;
+declare var FALSE: any;
 
 import { lexer, TAG_WORD, TYPE_WORD, ENTRY_TYPE, COLUMN_TYPE, SYMBOL_WORD, SHARD_SIZE_WORD, UNIT_WORD, ALTER_WORD, ADD_WORD, COLUMN_WORD } from './lexer.js';
 import * as b from './build.js';
@@ -192,6 +194,7 @@ const grammar: Grammar = {
     {"name": "value", "symbols": [{"literal":"+"}, (lexer.has("number") ? {type: "number"} : number)], "postprocess": b.positiveNumber},
     {"name": "value", "symbols": [(lexer.has("string") ? {type: "string"} : string)], "postprocess": b.string},
     {"name": "value", "symbols": [(lexer.has("NULL") ? {type: "NULL"} : NULL)], "postprocess": b.nullLiteral},
+    {"name": "value", "symbols": ["boolean"], "postprocess": id},
     {"name": "value", "symbols": ["timeLiteral"], "postprocess": id},
     {"name": "show", "symbols": [(lexer.has("SHOW") ? {type: "SHOW"} : SHOW), "name"], "postprocess": b.show},
     {"name": "expr", "symbols": ["orExpr"], "postprocess": id},
@@ -226,6 +229,7 @@ const grammar: Grammar = {
     {"name": "primary", "symbols": [(lexer.has("number") ? {type: "number"} : number)], "postprocess": b.number},
     {"name": "primary", "symbols": [(lexer.has("string") ? {type: "string"} : string)], "postprocess": b.string},
     {"name": "primary", "symbols": [(lexer.has("NULL") ? {type: "NULL"} : NULL)], "postprocess": b.nullLiteral},
+    {"name": "primary", "symbols": ["boolean"], "postprocess": id},
     {"name": "primary", "symbols": ["timeLiteral"], "postprocess": id},
     {"name": "primary", "symbols": [(lexer.has("duration") ? {type: "duration"} : duration)], "postprocess": b.duration},
     {"name": "primary", "symbols": ["name"], "postprocess": b.column},
@@ -258,7 +262,9 @@ const grammar: Grammar = {
     {"name": "name", "symbols": [(lexer.has("ident") ? {type: "ident"} : ident)], "postprocess": id},
     {"name": "name", "symbols": [(lexer.has("qident") ? {type: "qident"} : qident)], "postprocess": id},
     {"name": "nameList", "symbols": ["name"], "postprocess": b.list},
-    {"name": "nameList", "symbols": ["nameList", {"literal":","}, "name"], "postprocess": b.append}
+    {"name": "nameList", "symbols": ["nameList", {"literal":","}, "name"], "postprocess": b.append},
+    {"name": "boolean", "symbols": [(lexer.has("TRUE") ? {type: "TRUE"} : TRUE)], "postprocess": b.booleanLiteral},
+    {"name": "boolean", "symbols": [(lexer.has("FALSE") ? {type: "FALSE"} : FALSE)], "postprocess": b.booleanLiteral}
   ],
   ParserStart: "query",
 };

@@ -45,6 +45,16 @@ export function columnData(
     case 'STRING':
     case 'BLOB':
       return vectorFromArray(col.values as never[], type).data[0];
+    case 'BOOLEAN': {
+      const bits = new Uint8Array(((n + 63) >> 6) << 3);
+      const nulls = new Uint8Array(n);
+      for (let i = 0; i < n; i++) {
+        const v = col.values[i];
+        if (v === null) nulls[i] = 1;
+        else if (v) bits[i >> 3] |= 1 << (i & 7);
+      }
+      return makeData({ type: type as never, length: n, nullCount, data: bits, nullBitmap: bitmap(nulls, n, nullCount) } as never);
+    }
     case 'SYMBOL': {
       const indices = new Int32Array(n);
       const nulls = new Uint8Array(n);

@@ -18,7 +18,7 @@ import type { ColumnDef } from '../types.js';
 type Numeric = Float64Array | BigInt64Array;
 type TailColumn =
   | { readonly type: 'DOUBLE' | 'INT64' | 'TIMESTAMP'; values: Numeric; nulls: Uint8Array | null }
-  | { readonly type: 'STRING' | 'SYMBOL' | 'BLOB'; values: unknown[] };
+  | { readonly type: 'STRING' | 'SYMBOL' | 'BLOB' | 'BOOLEAN'; values: unknown[] };
 
 /** The smallest allocation: growing a tail a few rows at a time costs more than the bytes saved. */
 const MIN_ROWS = 256;

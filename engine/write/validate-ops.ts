@@ -257,6 +257,9 @@ function batchBytes(batch: NormalizedBatch): number {
       case 'BLOB':
         for (const v of col.values) bytes += 16 + (v?.byteLength ?? 0);
         break;
+      case 'BOOLEAN':
+        bytes += 8 * col.values.length;
+        break;
       default:
         for (const v of col.values) bytes += 16 + (v?.length ?? 0);
     }

@@ -55,13 +55,13 @@ const CASES: { name: string; query: string; expected: unknown }[] = [
   { name: 'drop table if exists', query: 'drop table if exists stocks.apple;', expected: { kind: 'DropTable', name: 'stocks.apple', hasIfExists: true } },
   {
     name: 'alter table add column',
-    query: 'ALTER TABLE t ADD COLUMN b INT64, ADD c SYMBOL(x), d DOUBLE',
+    query: 'ALTER TABLE t ADD COLUMN b INT64, ADD c SYMBOL(x), d BOOLEAN',
     expected: {
       kind: 'AlterTable', offset: 0, name: 't', nameOffset: 12,
       columns: [
         { kind: 'ColumnDefinition', offset: 25, name: 'b', type: 'INT64' },
         { kind: 'ColumnDefinition', offset: 38, name: 'c', type: 'SYMBOL' },
-        { kind: 'ColumnDefinition', offset: 51, name: 'd', type: 'DOUBLE' },
+        { kind: 'ColumnDefinition', offset: 51, name: 'd', type: 'BOOLEAN' },
       ],
     },
   },

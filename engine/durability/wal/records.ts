@@ -113,7 +113,8 @@ function decodeRecord(payload: Uint8Array): WalRecord {
       case 'BLOB':
         return { type: col.type, values: (col.values as (Uint8Array | null)[]).map((v) => (v === null ? null : new Uint8Array(v))) };
       default:
-        return { type: col.type, values: col.values as (string | null)[] };
+        // STRING, SYMBOL and BOOLEAN lists travel as msgpack values.
+        return { type: col.type, values: col.values } as ColumnValues;
     }
   });
   if (at !== view.length) throw new Error(`insert record holds ${view.length - at} unexpected trailing bytes`);

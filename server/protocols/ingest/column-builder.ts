@@ -66,8 +66,13 @@ export class ColumnBuilder {
         return { type: 'DOUBLE', values: this.f64.slice(0, rows), nulls };
       case 'INT64':
         return { type: 'INT64', values: new BigInt64Array(this.words.buffer.slice(0, rows * 8)), nulls };
-      case 'BOOLEAN':
-        return { type: 'BOOLEAN', values: this.bytes.slice(0, rows), nulls };
+      case 'BOOLEAN': {
+        // The engine holds booleans as a list until a batch packs them into bits.
+        const values = new Array<boolean | null>(rows);
+        const bytes = this.bytes;
+        for (let i = 0; i < rows; i++) values[i] = nulls[i] === 1 ? null : bytes[i] === 1;
+        return { type: 'BOOLEAN', values };
+      }
       case 'STRING':
       case 'SYMBOL': {
         const values = new Array<string | null>(rows);

@@ -15,10 +15,10 @@ function rowsOf(t: IngestTable): Row[] {
     const row: Row = { $timestamp: t.timestamps[i] };
     for (const c of t.columns) {
       const v = c.values;
-      if (v.type === 'STRING' || v.type === 'SYMBOL') {
+      if (v.type === 'STRING' || v.type === 'SYMBOL' || v.type === 'BOOLEAN') {
         if (v.values[i] !== null) row[c.name] = v.values[i];
-      } else if ((v as { nulls: Uint8Array }).nulls[i] === 0) {
-        row[c.name] = v.type === 'BOOLEAN' ? v.values[i] === 1 : v.values[i];
+      } else if ('nulls' in v && v.nulls !== null && v.nulls[i] === 0) {
+        row[c.name] = v.values[i];
       }
     }
     rows.push(row);
