@@ -12,3 +12,4 @@ export type { ColumnDef, ColumnStats, ColumnType, Durability } from './types.js'
 export type { TableRows, WriteOp, WriteOpKind } from './write/index.js';
 export type { ColumnValues } from './storage/column-values.js';
 export type { QueryResult, ResultTable, ResultColumn, ResultType } from './query/result.js';
+export { compileQueryRegex } from './query/plan/query-regex.js';
