@@ -12,6 +12,7 @@ export type { ColumnDef, ColumnStats, ColumnType, Durability } from './types.js'
 export type { TableRows, WriteOp, WriteOpKind } from './write/index.js';
 export type { ColumnValues } from './storage/column-values.js';
 export type { QueryResult, ResultTable, ResultColumn, ResultType } from './query/result.js';
+export { compileQueryRegex } from './query/plan/query-regex.js';
 export type { ClusterOptions, NodeReport } from './cluster/index.js';
 
 /** The cluster side of a node, as the server asks it (api/cluster, api/nodes/:id, readiness). */

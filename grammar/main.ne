@@ -4,7 +4,7 @@
 @preprocessor typescript
 
 @{%
-import { lexer, TAG_WORD, TYPE_WORD, ENTRY_TYPE, COLUMN_TYPE, SYMBOL_WORD, SHARD_SIZE_WORD, UNIT_WORD } from './lexer.js';
+import { lexer, TAG_WORD, TYPE_WORD, ENTRY_TYPE, COLUMN_TYPE, SYMBOL_WORD, SHARD_SIZE_WORD, UNIT_WORD, ALTER_WORD, ADD_WORD, COLUMN_WORD } from './lexer.js';
 import * as b from './build.js';
 %}
 
@@ -19,6 +19,7 @@ statement -> select                {% id %}
            | find                  {% id %}
            | createTable           {% id %}
            | dropTable             {% id %}
+           | alterTable            {% id %}
            | insert                {% id %}
            | show                  {% id %}
 
@@ -26,6 +27,7 @@ statement -> select                {% id %}
 @include "find.ne"
 @include "create.ne"
 @include "drop.ne"
+@include "alter.ne"
 @include "insert.ne"
 @include "show.ne"
 @include "expr.ne"

@@ -18,6 +18,7 @@ import { ConfigError } from './config-error.js';
 import { machineFigures } from './handlers/api/cluster.js';
 import type { Route, ServerState } from './handlers/context.js';
 import { dispatch } from './http/dispatch.js';
+import { ServerMetrics } from './metrics/server-metrics.js';
 import { redirectToHttps } from './http/redirect-to-https.js';
 import { RequestLog } from './http/request-log.js';
 import { Router } from './http/router.js';
@@ -62,6 +63,8 @@ export interface ServerOptions {
   usersFile?: string | null;
   /** Log each request to stderr too (default true; tests turn it off). */
   logToStderr?: boolean;
+  /** Serve GET /metrics (default true; --no-metrics). */
+  metrics?: boolean;
 }
 
 export interface RunningServer {
@@ -193,6 +196,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
     authority: await TokenAuthority.open(dataDir),
     policy,
+    metrics: options.metrics === false ? null : new ServerMetrics(),
     cluster: null,
   };
   const inFlight = new Set<Promise<void>>();
@@ -203,6 +207,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     router,
     state,
     log,
+    metrics: state.metrics,
     track: (done: Promise<void>) => {
       inFlight.add(done);
       void done.finally(() => inFlight.delete(done));

@@ -8,6 +8,7 @@ import { HttpError } from '../errors.js';
 import type { Reply, CompressPolicy } from '../http/reply.js';
 import type { OptionalHeader, RequestInfo } from '../http/request-info.js';
 import type { RequestLog } from '../http/request-log.js';
+import type { ServerMetrics } from '../metrics/server-metrics.js';
 
 /** Server-wide settings handlers read (derived from the option table by startServer). */
 export interface ServerSettings {
@@ -34,6 +35,8 @@ export interface ServerState {
   /** Issues and checks tokens; in a cluster, with the key the nodes share. */
   authority: TokenAuthority;
   readonly policy: AuthPolicy;
+  /** GET /metrics' registry; null with --no-metrics. */
+  readonly metrics: ServerMetrics | null;
   /** The cluster side of this node with --cluster nats://…; null on a single node. */
   cluster: ClusterNode | null;
 }

@@ -19,7 +19,7 @@ export { prng } from '../prng.js';
 export const MIN_TS = -(2n ** 63n);
 export const MAX_TS = 2n ** 63n - 1n;
 
-export type Value = number | bigint | string | Uint8Array | null;
+export type Value = number | bigint | string | Uint8Array | boolean | null;
 export type Row = Record<string, Value>;
 
 const dirs: string[] = [];
@@ -119,6 +119,19 @@ function expectedStats(type: ColumnType, values: Value[]): ColumnStats {
   let minRow = -1;
   let maxRow = -1;
   let sum: number | bigint | null = type === 'DOUBLE' ? 0 : type === 'INT64' ? 0n : null;
+  if (type === 'BOOLEAN') {
+    // false < true; ties go to the first row, as for numbers.
+    values.forEach((v, i) => {
+      if (v === null) return;
+      count++;
+      if (firstRow < 0) firstRow = i;
+      lastRow = i;
+      const x = v === true ? 1 : 0;
+      if (min === null || x < min) { min = x; minRow = i; }
+      if (max === null || x > max) { max = x; maxRow = i; }
+    });
+    return { count, nullCount: values.length - count, min, max, minRow, maxRow, sum: null, firstRow, lastRow };
+  }
   values.forEach((v, i) => {
     if (v === null) return;
     count++;
@@ -147,6 +160,8 @@ function cell(v: ReturnType<typeof columnVector>, r: number): Value {
       return new Uint8Array(v.data.subarray(v.offsets[r], v.offsets[r + 1]));
     case 'SYMBOL':
       return v.dictionary[v.indices[r]];
+    case 'BOOLEAN':
+      return (v.values[r >> 3] & (1 << (r & 7))) !== 0;
   }
 }
 
