@@ -32,6 +32,8 @@ export const CATALOG_BUCKET = 'svc_catalog';
 export const LAG_MESSAGES = 1_000;
 /** How long a commit waits for its own entries to be applied here. */
 const APPLY_TIMEOUT_MS = 60_000;
+/** One JetStream API request (stream info, last message) waits this long before it is asked again. */
+const API_TIMEOUT_MS = 2_000;
 /** How long a read barrier keeps asking a stream for its last sequence (leader elections take ~5 s). */
 const BARRIER_DEADLINE_MS = 30_000;
 
@@ -87,7 +89,9 @@ export class ClusterReplication implements Replication {
     try {
       const replicas = options.replicas ?? Math.min(3, options.servers.length);
       const js = jetstream(nc);
-      const jsm = await jetstreamManager(nc);
+      // Short API timeouts: a request that went to a leader just killed is asked again soon
+      // (retrying), instead of waiting out the connection's 10 s.
+      const jsm = await jetstreamManager(nc, { timeout: API_TIMEOUT_MS });
       const kv = await new Kvm(nc).create(CATALOG_BUCKET, { replicas, history: 1 });
       const config = await clusterConfig(kv, options.groups ?? 1);
       const serves = options.serveGroups ?? Array.from({ length: config.groups }, (_, g) => g);
@@ -99,6 +103,10 @@ export class ClusterReplication implements Replication {
       self = new ClusterReplication(options.nodeId, nc, js, jsm, kv, config.groups, serves, new AliasClaims(kv, options.nodeId), registry);
       await self.open(replicas, nc.info!.max_payload, apply, view);
       await registry.start();
+      const started = self;
+      void started.whenCaughtUp(3_600_000).then((isCaughtUp) => {
+        if (isCaughtUp) options.log?.(`caught up with the cluster's logs: ${started.replayFigures()}`);
+      });
       return self;
     } catch (e) {
       await nc.close().catch(() => undefined);
@@ -125,6 +133,19 @@ export class ClusterReplication implements Replication {
   async whenCaughtUp(timeoutMs: number): Promise<boolean> {
     const all = await Promise.all([...this.followers.values()].map(({ follower }) => follower.whenCaughtUp(timeoutMs)));
     return all.every((x) => x);
+  }
+
+  /** What catching up took: entries and bytes applied, and the slowest stream's time (ms). */
+  replayFigures(): string {
+    let entries = 0;
+    let bytes = 0;
+    let ms = 0;
+    for (const { follower } of this.followers.values()) {
+      entries += follower.entriesApplied;
+      bytes += follower.bytesApplied;
+      ms = Math.max(ms, follower.catchUpMs ?? 0);
+    }
+    return `${entries} entries, ${bytes} bytes in ${ms.toFixed(0)} ms`;
   }
 
   async commit(records: readonly WalRecord[]): Promise<void> {
@@ -218,6 +239,11 @@ export class ClusterReplication implements Replication {
     }
     this.maxPayload = maxPayload;
     for (const { follower } of this.followers.values()) await follower.start();
+    void (async () => {
+      for await (const s of this.nc.status()) {
+        if (s.type === 'reconnect') for (const { follower } of this.followers.values()) follower.renew();
+      }
+    })().catch(() => undefined);
   }
 
   private maxPayload = 1 << 20;

@@ -21,8 +21,12 @@ import type { EntryPart } from './entry-chunks.js';
 export const DUPLICATE_WINDOW_MS = 120_000;
 /** How long an append keeps retrying before it fails (well inside the duplicate window). */
 export const PUBLISH_DEADLINE_MS = 30_000;
-/** One publish attempt waits this long for the stream's acknowledgement. */
-const ATTEMPT_TIMEOUT_MS = 5_000;
+/**
+ * One publish attempt waits this long for the stream's acknowledgement, then publishes again with
+ * the same message id: an attempt sent to a leader that was just killed is given up quickly (a
+ * 5 s wait made the write pause on a leader kill ~10 s, election included).
+ */
+const ATTEMPT_TIMEOUT_MS = 2_000;
 
 export interface StreamSpec {
   readonly name: string;

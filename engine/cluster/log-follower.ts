@@ -18,7 +18,7 @@ import { DUPLICATE_WINDOW_MS } from './jetstream-log.js';
 export type ApplyEntry = (records: WalRecord[], seq: number) => void;
 
 /** A consumer that delivers nothing this long while someone waits is replaced. */
-const STALL_MS = 3_000;
+const STALL_MS = 1_500;
 
 interface Waiter {
   readonly seq: number;
@@ -33,6 +33,9 @@ export class LogFollower {
   /** Bytes of message data applied (for the bench's replay figure). */
   bytesApplied = 0;
   entriesApplied = 0;
+  /** When the follower started, and how long it took to catch up the first time (ms; null until then). */
+  private startedAt = 0;
+  catchUpMs: number | null = null;
   private readonly reassembler = new Reassembler(DUPLICATE_WINDOW_MS);
   private waiters: Waiter[] = [];
   private caughtUpWaiters: (() => void)[] = [];
@@ -74,6 +77,7 @@ export class LogFollower {
   }
 
   async start(): Promise<void> {
+    this.startedAt = performance.now();
     await this.open();
     void this.checkPending();
     this.watchdog = setInterval(() => this.checkStall(), 1_000);
@@ -110,7 +114,7 @@ export class LogFollower {
       opt_start_seq: this.appliedSeq + 1,
       ...(this.subject === null ? {} : { filter_subjects: [this.subject] }),
     });
-    const messages = await this.consumer.consume({ max_bytes: 8 * 1024 * 1024, expires: 4_000, idle_heartbeat: 1_000 });
+    const messages = await this.consumer.consume({ max_bytes: 16 * 1024 * 1024, expires: 4_000, idle_heartbeat: 1_000 });
     this.messages = messages;
     this.running = this.loop(messages, generation);
     void (async () => {
@@ -121,6 +125,14 @@ export class LogFollower {
         }
       }
     })().catch(() => undefined);
+  }
+
+  /**
+   * After the connection moved to another server: the consumer may have lived on the one that
+   * went away, so make a new one at once rather than wait for the stall check.
+   */
+  renew(): void {
+    void this.reopen(this.generation);
   }
 
   /** Replaces the consumer of `generation` (unless replaced already), retrying until it works. */
@@ -221,6 +233,7 @@ export class LogFollower {
         for (const w of ready) w.resolve();
       }
     }
+    if (this.isCaughtUp && this.catchUpMs === null) this.catchUpMs = performance.now() - this.startedAt;
     if (this.isCaughtUp && this.caughtUpWaiters.length > 0) for (const f of this.caughtUpWaiters.splice(0)) f();
   }
 

@@ -2,9 +2,9 @@
 // `--cluster nats://…` and its own data directory and node id, on a free loopback port; `api`
 // speaks its REST routes. Killed with SIGKILL and restarted (same data directory and node id,
 // a new port) by the kill matrix; every process is killed on stop.
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { tempDir } from '../engine/helpers.js';
 import { killServer, spawnServer } from '../server/server-process.js';
 import type { ServerProcess } from '../server/server-process.js';
 
@@ -17,9 +17,15 @@ export class SvcNode {
   constructor(readonly id: string, readonly dataDir: string, private readonly args: readonly string[], public server: ServerProcess) {}
 
   static async start(id: string, clusterUrl: string, extra: readonly string[] = []): Promise<SvcNode> {
-    const dataDir = join(await tempDir('svc-node-'), id);
+    // Not the tests' tempDir (its cleanup hook needs node:test, which the bench does not load).
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'svc-node-')), id);
     const args = ['--cluster', clusterUrl, '--node-id', id, '--log-file', join(dataDir, '..', 'svc_rest.log'), ...extra];
     return new SvcNode(id, dataDir, args, await spawnServer(dataDir, args, 60_000));
+  }
+
+  /** The node's request log (the file --log-file names). */
+  get logFile(): string {
+    return join(this.dataDir, '..', 'svc_rest.log');
   }
 
   get base(): string {
