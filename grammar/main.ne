@@ -4,7 +4,10 @@
 @preprocessor typescript
 
 @{%
-import { lexer, TAG_WORD, TYPE_WORD, ENTRY_TYPE, COLUMN_TYPE, SYMBOL_WORD, SHARD_SIZE_WORD, UNIT_WORD } from './lexer.js';
+import {
+  lexer, TAG_WORD, TYPE_WORD, ENTRY_TYPE, COLUMN_TYPE, SYMBOL_WORD, SHARD_SIZE_WORD, UNIT_WORD,
+  ASOF_WORD, JOIN_WORD, JOIN_KIND, WITH_WORD, MONTHS_WORD, DAYS_WORD, TIME_WORD, FILL_WORD, FILL_MODE,
+} from './lexer.js';
 import * as b from './build.js';
 %}
 

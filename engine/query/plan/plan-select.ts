@@ -2,14 +2,16 @@
 // source table (each table is its own group, SPEC §6, and columns are typed per table).
 import { isBucketDuration, resolveRange } from '../../../grammar/index.js';
 import type { DurationValue, Expr, Select, SelectColumn, Star } from '../../../grammar/index.js';
-import { AGGREGATES } from './aggregate-registry.js';
+import { AGGREGATES, isAggregateName } from './aggregate-registry.js';
 import type { QueryCatalog } from '../catalog.js';
 import { semanticError } from '../query-errors.js';
 import type { ResultType } from '../result.js';
 import { AggregateCollector } from './aggregate-collector.js';
 import { Binder } from './binder.js';
 import type { GroupScope } from './binder.js';
-import { conditionTerms, containsCall, expandAliases, isCountStar } from './ast-walk.js';
+import { conditionTerms, containsCallOf, expandAliases, isCountStar } from './ast-walk.js';
+import { isSequenceName } from './functions.js';
+import { SequenceCollector } from './sequence-collector.js';
 import type { QueryLimits } from '../limits.js';
 import { limitError } from '../limits.js';
 import type { PlanExpr } from './plan-expr.js';
@@ -23,10 +25,14 @@ interface Grouping {
   readonly bucket: DurationValue | null;
   readonly columns: readonly { readonly name: string; readonly offset: number }[];
   readonly isAggregate: boolean;
+  /** GROUP BY columns partition the rows of a plain query for its sequence functions. */
+  readonly isPartition: boolean;
 }
 
 export function planSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint, limits: QueryLimits): SelectPlan {
   checkConditionSize(ast, limits);
+  const unplanned = ast.join ?? ast.calendar[0] ?? ast.fill;
+  if (unplanned !== null && unplanned !== undefined) throw semanticError(`${unplanned.kind} is parsed but not planned yet`, unplanned.offset);
   const sources = resolveSources(ast.sources, catalog);
   const ranges: TimeRange[] | null = ast.ranges.length === 0 ? null : ast.ranges.map((r) => {
     const { start, end } = resolveRange(r, nowNs);
@@ -62,8 +68,12 @@ function planGrouping(ast: Select): Grouping {
     }
   }
   const exprs: Expr[] = [...ast.columns.flatMap((c) => (c.kind === 'Star' ? [] : [c.expr])), ...ast.orderBy.map((o) => o.expr)];
-  const isAggregate = ast.groupBy.length > 0 || ast.having !== null || exprs.some(containsCall);
-  return { bucket, columns, isAggregate };
+  const hasAggregates = exprs.some((e) => containsCallOf(e, isAggregateName));
+  const hasSequences = exprs.some((e) => containsCallOf(e, isSequenceName));
+  // GROUP BY columns without aggregates: distinct keys, or with sequence functions, partitions.
+  const isPartition = bucket === null && ast.having === null && !hasAggregates && hasSequences && ast.groupBy.length > 0;
+  const isAggregate = !isPartition && (ast.groupBy.length > 0 || ast.having !== null || hasAggregates);
+  return { bucket, columns, isAggregate, isPartition };
 }
 
 function planTable(ast: Select, source: Source, ranges: TimeRange[] | null, grouping: Grouping, isMulti: boolean, nowNs: bigint): TablePlan {
@@ -71,7 +81,8 @@ function planTable(ast: Select, source: Source, ranges: TimeRange[] | null, grou
   const collector = new AggregateCollector();
   const keyColumns: number[] = [];
   const scope: GroupScope | null = grouping.isAggregate ? { hasBucket: grouping.bucket !== null, keyColumns, aggregates: collector } : null;
-  const binder = new Binder(table, name, nowNs, scope);
+  const sequences = new SequenceCollector();
+  const binder = new Binder(table, name, nowNs, scope, sequences);
   const keys = grouping.columns.map((c) => binder.column(c.name, c.offset));
   for (const k of keys) keyColumns.push((k as PlanExpr & { kind: 'column' }).index);
   const { bounds: timeBounds, rest: where } = splitTimeBounds(ast.where === null ? null : binder.condition(ast.where, false, 'WHERE'));
@@ -90,6 +101,7 @@ function planTable(ast: Select, source: Source, ranges: TimeRange[] | null, grou
   return {
     table, name, columnTypes: ['TIMESTAMP', ...table.columns.map((c) => c.type)], ranges, timeBounds, where,
     referencedColumns: binder.referenced.size, outputs, orderBy, limit: ast.limit, offset: ast.rowOffset ?? 0, aggregate,
+    sequences: sequences.specs, partition: grouping.isPartition ? keys : [],
   };
 }
 

@@ -5,6 +5,7 @@ import type { DurationValue } from '../../../grammar/index.js';
 import type { Table } from '../../storage/table.js';
 import type { ColumnType } from '../../types.js';
 import type { AccumulatorFamily, AggregateName } from './aggregate-registry.js';
+import type { SequenceFn } from './functions.js';
 import type { ResultType } from '../result.js';
 import type { PlanExpr, ValueType } from './plan-expr.js';
 
@@ -46,6 +47,24 @@ export interface AggregatePlan {
   readonly pointCall: number | null;
 }
 
+/**
+ * One row-sequence call (cumsum, moving_average, delta, derivative, non_negative_derivative,
+ * lag), `slot` = index in `TablePlan.sequences`. Computed over the rows of a plain query in time
+ * order (per GROUP BY column partition), or over the groups of an aggregate query in bucket order.
+ */
+export interface SequenceSpec {
+  readonly fn: SequenceFn;
+  /** Row context in a plain query, group context in an aggregate query. */
+  readonly arg: PlanExpr;
+  readonly type: ValueType;
+  /** The window of moving_average, the distance of lag (1 for the others). */
+  readonly n: number;
+  /** The time unit of derivative, in nanoseconds (1 s unless given). */
+  readonly unitNs: number;
+  /** The key of its scratch buffers. */
+  readonly id: number;
+}
+
 export interface OutputColumn {
   readonly name: string;
   /** Row context in a plain query, group context in an aggregate query. */
@@ -82,6 +101,13 @@ export interface TablePlan {
   readonly offset: number;
   /** Null for a plain row query. */
   readonly aggregate: AggregatePlan | null;
+  /** Row-sequence calls, inner ones before the calls using them; empty for most queries. */
+  readonly sequences: readonly SequenceSpec[];
+  /**
+   * GROUP BY columns of a plain query with sequence functions (row context): the sequences run
+   * per value of these, and rows come out by range, then key, then time.
+   */
+  readonly partition: readonly PlanExpr[];
 }
 
 export interface SelectPlan {

@@ -15,6 +15,7 @@ import type { GroupTable } from '../grouping/group-table.js';
 import type { RunContext } from '../run/run-context.js';
 import { compareValues } from '../../plan/value-order.js';
 import type { Rows, Vec } from '../../vector/vec.js';
+import { SequenceRunner } from '../kernels/sequence-kernels.js';
 import { i64Vec, setValid } from '../../vector/vec.js';
 
 export function finishGroups(plan: TablePlan, agg: AggregatePlan, groups: GroupTable, accumulators: readonly Accumulator[], ctx: RunContext): ResultTable | null {
@@ -43,6 +44,10 @@ export function finishGroups(plan: TablePlan, agg: AggregatePlan, groups: GroupT
     order = (order ?? groups.naturalOrder(null)).filter((g) => isKept[g] === 1);
   }
   const rows: Rows = order === null ? all : { sel: order, lo: 0, hi: order.length };
+  // Sequences over aggregates follow each series (range and key values) bucket by bucket.
+  if (plan.sequences.length > 0) {
+    new SequenceRunner(plan.sequences).run(frame, rows, bucket() as Vec & { kind: 'i64' }, seriesIds(groups), frame.sequences);
+  }
   const vecs = plan.outputs.map((o) => evalValue(o.expr, frame, all));
   ctx.budget.rows(0, rows.hi - rows.lo);
   ctx.budget.values(vecs, rows);
@@ -54,6 +59,20 @@ export function finishGroups(plan: TablePlan, agg: AggregatePlan, groups: GroupT
     return b;
   });
   return finishTable(plan, times, columns);
+}
+
+/** The series of each group: groups of one range with equal GROUP BY key values share an id. */
+function seriesIds(groups: GroupTable): Int32Array {
+  const ids = new Int32Array(groups.count);
+  const byKey = new Map<string, number>();
+  for (let g = 0; g < groups.count; g++) {
+    let key = String(groups.ranges[g]);
+    for (const v of groups.keys[g] ?? []) key += `|${typeof v}:${v instanceof Uint8Array ? v.join(',') : String(v)}`;
+    let id = byKey.get(key);
+    if (id === undefined) byKey.set(key, (id = byKey.size));
+    ids[g] = id;
+  }
+  return ids;
 }
 
 /** Row times by group id without GROUP BY duration: the picked row's time, or the range start. */
@@ -71,7 +90,7 @@ function rowTimes(plan: TablePlan, agg: AggregatePlan, groups: GroupTable, accum
 }
 
 /** GROUP BY key order: ascending, NaN after numbers, nulls last. */
-function compareKeyLists(a: Scalar[], b: Scalar[]): number {
+export function compareKeyLists(a: Scalar[], b: Scalar[]): number {
   for (let c = 0; c < a.length; c++) {
     const x = a[c];
     const y = b[c];
