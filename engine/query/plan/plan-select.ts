@@ -15,7 +15,8 @@ import { SequenceCollector } from './sequence-collector.js';
 import type { QueryLimits } from '../limits.js';
 import { limitError } from '../limits.js';
 import type { PlanExpr } from './plan-expr.js';
-import type { AggregatePlan, OrderKey, OutputColumn, SelectPlan, TablePlan, TimeRange } from './plan-types.js';
+import type { AggregatePlan, CalendarPlan, OrderKey, OutputColumn, SelectPlan, TablePlan, TimeRange } from './plan-types.js';
+import { planCalendar } from './calendar-plan.js';
 import { resolveSources } from './plan-sources.js';
 import type { Source } from './plan-sources.js';
 import { splitTimeBounds } from './time-bounds.js';
@@ -31,7 +32,7 @@ interface Grouping {
 
 export function planSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint, limits: QueryLimits): SelectPlan {
   checkConditionSize(ast, limits);
-  const unplanned = ast.join ?? ast.calendar[0] ?? ast.fill;
+  const unplanned = ast.join ?? ast.fill;
   if (unplanned !== null && unplanned !== undefined) throw semanticError(`${unplanned.kind} is parsed but not planned yet`, unplanned.offset);
   const sources = resolveSources(ast.sources, catalog);
   const ranges: TimeRange[] | null = ast.ranges.length === 0 ? null : ast.ranges.map((r) => {
@@ -39,8 +40,9 @@ export function planSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint, li
     return { from: start, to: end };
   });
   const grouping = planGrouping(ast);
+  const calendar = planCalendar(ast.calendar);
   const isMulti = sources.length > 1;
-  return { tables: sources.map((s) => planTable(ast, s, ranges, grouping, isMulti, nowNs)) };
+  return { tables: sources.map((s) => planTable(ast, s, ranges, calendar, grouping, isMulti, nowNs)) };
 }
 
 /**
@@ -76,7 +78,7 @@ function planGrouping(ast: Select): Grouping {
   return { bucket, columns, isAggregate, isPartition };
 }
 
-function planTable(ast: Select, source: Source, ranges: TimeRange[] | null, grouping: Grouping, isMulti: boolean, nowNs: bigint): TablePlan {
+function planTable(ast: Select, source: Source, ranges: TimeRange[] | null, calendar: CalendarPlan | null, grouping: Grouping, isMulti: boolean, nowNs: bigint): TablePlan {
   const { table, name } = source;
   const collector = new AggregateCollector();
   const keyColumns: number[] = [];
@@ -99,7 +101,7 @@ function planTable(ast: Select, source: Source, ranges: TimeRange[] | null, grou
     pointCall: pointCall(outputs, grouping, keys.length, collector),
   };
   return {
-    table, name, columnTypes: ['TIMESTAMP', ...table.columns.map((c) => c.type)], ranges, timeBounds, where,
+    table, name, columnTypes: ['TIMESTAMP', ...table.columns.map((c) => c.type)], ranges, calendar, timeBounds, where,
     referencedColumns: binder.referenced.size, outputs, orderBy, limit: ast.limit, offset: ast.rowOffset ?? 0, aggregate,
     sequences: sequences.specs, partition: grouping.isPartition ? keys : [],
   };

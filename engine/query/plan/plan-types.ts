@@ -15,6 +15,17 @@ export interface TimeRange {
   readonly to: bigint;
 }
 
+/**
+ * `WITH MONTHS IN / DAYS IN / TIME IN` of the IN clause: inside each range, the times kept. Each
+ * pair is [from, to): months 1–12 (to up to 13), ISO weekdays 1–7 (to up to 8), times of day in
+ * nanoseconds (to up to 24 h); from > to wraps around. Null: no such filter.
+ */
+export interface CalendarPlan {
+  readonly months: readonly [number, number] | null;
+  readonly weekdays: readonly [number, number] | null;
+  readonly times: readonly [bigint, bigint] | null;
+}
+
 /** One accumulator: a family over one row-context argument, serving one or more aggregates. */
 export interface AccumulatorSpec {
   readonly family: AccumulatorFamily;
@@ -86,6 +97,8 @@ export interface TablePlan {
   readonly columnTypes: readonly ColumnType[];
   /** Ranges in the order written; null = every row. */
   readonly ranges: readonly TimeRange[] | null;
+  /** Calendar filters cutting each range into pieces before the scan (exec/scan/calendar-pieces.ts). */
+  readonly calendar: CalendarPlan | null;
   /**
    * What the WHERE's `$timestamp <op> <time>` terms keep (plan/time-bounds.ts): each range is
    * narrowed to it before the scan, and those terms are not in `where`. Null: no such term.

@@ -44,6 +44,10 @@ export async function loadTable(oracle: Oracle, table: RefTable): Promise<void> 
   await oracle.connection.run(`INSERT INTO "${table.name}" VALUES ${values.join(', ')}`);
 }
 
+/** A HUGEINT expression (DuckDB's sum of BIGINT) wrapped into int64, as svc's int64 sums wrap. */
+export const wrapInt64 = (h: string): string =>
+  `((((${h}) + 9223372036854775808) % 18446744073709551616 + 18446744073709551616) % 18446744073709551616 - 9223372036854775808)::BIGINT`;
+
 /** DuckDB's rows of `sql` as cells (BIGINT as bigint, BLOB as bytes, HUGEINT wrapped to int64 is the SQL's job). */
 export async function oracleRows(oracle: Oracle, sql: string): Promise<Cell[][]> {
   let reader;

@@ -12,15 +12,13 @@ import { BASE, randomTable, rng, SPAN } from '../random-data.js';
 import type { Rng } from '../random-data.js';
 import type { RefTable } from '../reference.js';
 import type { Oracle } from './oracle.js';
-import { assertSameRows, loadTable, openOracle, oracleRows } from './oracle.js';
+import { assertSameRows, loadTable, openOracle, oracleRows, wrapInt64 } from './oracle.js';
 
 const SEEDS = process.env.QUERY_SEED === undefined ? [21, 22, 23, 24] : [Number(process.env.QUERY_SEED)];
 const NAN = "'nan'::DOUBLE";
 const MINUTE = 60_000_000_000;
 const HOUR = 3_600_000_000_000n;
 
-/** A HUGEINT wrapped into int64, as svc's int64 sums wrap. */
-const wrap = (h: string): string => `((((${h}) + 9223372036854775808) % 18446744073709551616 + 18446744073709551616) % 18446744073709551616 - 9223372036854775808)::BIGINT`;
 
 /** DuckDB's derivative of `x` over the window `w` (times in `t`), per `unit` nanoseconds. */
 function derivative(x: string, t: string, w: string, unit: number): string {
@@ -35,7 +33,7 @@ const nonNegative = (d: string): string => `CASE WHEN (${d}) < 0 THEN NULL ELSE 
 function rowCases(t: string): [string, string][] {
   return [
     ['cumsum(dv)', 'sum(dv) OVER w'],
-    ['cumulative_sum(iv)', wrap('sum(iv) OVER w')],
+    ['cumulative_sum(iv)', wrapInt64('sum(iv) OVER w')],
     ['ma(dv, 3)', 'avg(dv) OVER (o ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)'],
     ['moving_average(iv, 2)', 'avg(iv) OVER (o ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)'],
     ['moving_average(dv * 2, 1)', 'dv * 2'],
