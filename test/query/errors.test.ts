@@ -89,6 +89,12 @@ const CASES: Case[] = [
   { query: 'SELECT close FROM stocks.apple IN RANGE(2017, 2018) WITH TIME IN (08:00, 24:01)', code: 'QuerySyntax', at: '24:01', message: /invalid time of day/ },
   { query: 'SELECT close FROM stocks.apple IN RANGE(2017, 2018) WITH DAYS IN (1, 2) WITH MONTHS IN (1, 2)', code: 'QuerySyntax', at: 'MONTHS' },
   { query: 'SELECT close FROM stocks.apple WITH DAYS IN (1, 2)', code: 'QuerySyntax', at: 'WITH' },
+  // --- FILL
+  { query: 'SELECT count(close) FROM stocks.apple GROUP BY sym FILL(0)', code: Q, at: 'FILL', message: /FILL needs GROUP BY duration/ },
+  { query: 'SELECT count(close) FROM stocks.apple GROUP BY 1h FILL(0) HAVING count(close) > 1', code: Q, at: 'FILL', message: /HAVING/ },
+  { query: 'SELECT count(close) FROM stocks.apple GROUP BY 1h FILL(1.5)', code: Q, at: '1.5', message: /whole-number column count\(close\)/ },
+  { query: 'SELECT count(close) FROM stocks.apple IN RANGE(2017, 2018) GROUP BY 1s FILL(0)', code: 'QueryLimit', at: '', message: /FILL makes too many groups/ },
+  { query: 'SELECT count(close) FROM stocks.apple GROUP BY 1h FILL(next)', code: 'QuerySyntax', at: 'next' },
   { query: 'INSERT INTO nope ($timestamp, v) VALUES (now, 1)', code: Q, at: 'nope', message: /no table named 'nope'/ },
   { query: 'INSERT INTO stocks.apple ($timestamp, nope) VALUES (now, 1)', code: Q, at: 'nope' },
   { query: "INSERT INTO stocks.apple ($timestamp, close) VALUES (now, 'x')", code: Q, at: "'x'" },

@@ -15,7 +15,7 @@ import { SequenceCollector } from './sequence-collector.js';
 import type { QueryLimits } from '../limits.js';
 import { limitError } from '../limits.js';
 import type { PlanExpr } from './plan-expr.js';
-import type { AggregatePlan, CalendarPlan, OrderKey, OutputColumn, SelectPlan, TablePlan, TimeRange } from './plan-types.js';
+import type { AggregatePlan, CalendarPlan, FillPlan, OrderKey, OutputColumn, SelectPlan, TablePlan, TimeRange } from './plan-types.js';
 import { planCalendar } from './calendar-plan.js';
 import { resolveSources } from './plan-sources.js';
 import type { Source } from './plan-sources.js';
@@ -32,7 +32,7 @@ interface Grouping {
 
 export function planSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint, limits: QueryLimits): SelectPlan {
   checkConditionSize(ast, limits);
-  const unplanned = ast.join ?? ast.fill;
+  const unplanned = ast.join;
   if (unplanned !== null && unplanned !== undefined) throw semanticError(`${unplanned.kind} is parsed but not planned yet`, unplanned.offset);
   const sources = resolveSources(ast.sources, catalog);
   const ranges: TimeRange[] | null = ast.ranges.length === 0 ? null : ast.ranges.map((r) => {
@@ -55,6 +55,25 @@ export function checkConditionSize(ast: Select, limits: QueryLimits): void {
     const max = limits.maxConditionTerms;
     if (terms > max) throw limitError(`the ${clause} condition has ${terms.toLocaleString('en-US')} terms`, 'maxConditionTerms', max);
   }
+}
+
+/** FILL: only after GROUP BY duration and without HAVING (a filled bucket has no aggregates to test). */
+function planFill(ast: Select, outputs: readonly OutputColumn[]): FillPlan | null {
+  const fill = ast.fill;
+  if (fill === null) return null;
+  if (!ast.groupBy.some((g) => g.kind === 'Duration')) throw semanticError('FILL needs GROUP BY duration: it fills the empty buckets', fill.offset);
+  if (ast.having !== null) throw semanticError('FILL cannot be combined with HAVING', fill.offset);
+  const v = fill.value;
+  if (v !== null && !v.isInteger) {
+    const whole = outputs.find((o) => o.expr.type === 'int64' && !isKeyOrBucket(o.expr));
+    if (whole !== undefined) throw semanticError(`FILL(${v.text}) does not fit the whole-number column ${whole.name}`, v.offset);
+  }
+  return { mode: fill.mode, value: v === null ? null : v.value };
+}
+
+/** Outputs FILL does not fill: the bucket start and the GROUP BY keys come from the bucket and the series. */
+function isKeyOrBucket(e: PlanExpr): boolean {
+  return e.kind === 'bucket' || e.kind === 'groupKey';
 }
 
 function planGrouping(ast: Select): Grouping {
@@ -98,7 +117,7 @@ function planTable(ast: Select, source: Source, ranges: TimeRange[] | null, cale
   });
   const aggregate: AggregatePlan | null = scope === null ? null : {
     bucket: grouping.bucket, keys, accumulators: collector.accumulators, calls: collector.calls, having,
-    pointCall: pointCall(outputs, grouping, keys.length, collector),
+    pointCall: pointCall(outputs, grouping, keys.length, collector), fill: planFill(ast, outputs),
   };
   return {
     table, name, columnTypes: ['TIMESTAMP', ...table.columns.map((c) => c.type)], ranges, calendar, timeBounds, where,

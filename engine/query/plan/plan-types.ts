@@ -45,6 +45,17 @@ export interface AggregateCall {
   readonly isCount: boolean;
 }
 
+/**
+ * `FILL(…)` after GROUP BY duration: every bucket of each range (the data's span without one)
+ * is emitted, per GROUP BY key series, the empty ones filled: null, a number (numeric columns),
+ * the series' previous row (PREV) or the line between its neighbours (LINEAR, numeric columns).
+ */
+export interface FillPlan {
+  readonly mode: 'null' | 'prev' | 'linear' | 'value';
+  /** The FILL number: a bigint when written whole, else a double. */
+  readonly value: number | bigint | null;
+}
+
 export interface AggregatePlan {
   /** GROUP BY duration, or null. */
   readonly bucket: DurationValue | null;
@@ -56,6 +67,8 @@ export interface AggregatePlan {
   readonly having: PlanExpr | null;
   /** The lone first/last/min/max/abs_min/abs_max whose row time is the result row time. */
   readonly pointCall: number | null;
+  /** FILL of the empty buckets, or null. */
+  readonly fill: FillPlan | null;
 }
 
 /**

@@ -77,9 +77,10 @@ export function assertSameRows(actual: QueryResult, expected: readonly Cell[][],
   const rows = actual.tables.length === 0 ? [] : rowsOf(actual.tables[0]);
   assert.ok(actual.tables.length <= 1, `${where}\n  several result tables`);
   const context = (): string => `${where}\n  expected ${show(expected)}\n  actual   ${show(rows)}`;
-  assert.equal(rows.length, expected.length, `row count\n${context()}`);
+  // Messages are built only on a mismatch: a JSON of every row per check would be quadratic.
+  if (rows.length !== expected.length) assert.fail(`row count ${rows.length}, expected ${expected.length}\n${context()}`);
   rows.forEach((row, i) => {
-    assert.equal(row.length, expected[i].length, `row ${i} width\n${context()}`);
+    if (row.length !== expected[i].length) assert.fail(`row ${i} has ${row.length} cells, expected ${expected[i].length}\n${context()}`);
     row.forEach((cell, c) => {
       if (!sameCell(cell, expected[i][c])) assert.fail(`row ${i} cell ${c}: ${show(cell)} vs expected ${show(expected[i][c])}\n${context()}`);
     });

@@ -1,6 +1,7 @@
 // Turns the groups of an aggregate run into result rows: groups in their natural order (range,
-// bucket, key values), HAVING, the select list evaluated in group context, and the row time of
-// SPEC §6 (bucket start; the picked row of a lone first/last/min/max/abs_*; else range start).
+// bucket, key values), HAVING, sequence functions over the buckets, the select list evaluated in
+// group context, FILL of the empty buckets (fill-buckets.ts), and the row time of SPEC §6 (bucket
+// start; the picked row of a lone first/last/min/max/abs_*; else range start).
 import type { Accumulator } from '../../aggregates/accumulator.js';
 import { scalarResult } from '../../aggregates/accumulator.js';
 import type { Scalar } from '../../plan/plan-expr.js';
@@ -9,6 +10,7 @@ import type { ResultTable } from '../../result.js';
 import { ColumnBuilder } from './column-builder.js';
 import { evalCondition } from '../kernels/eval-condition.js';
 import { evalValue } from '../kernels/eval-value.js';
+import { fillBuckets } from './fill-buckets.js';
 import { finishTable } from './finish-table.js';
 import { GroupFrame } from '../scan/frame.js';
 import type { GroupTable } from '../grouping/group-table.js';
@@ -20,7 +22,8 @@ import { i64Vec, setValid } from '../../vector/vec.js';
 
 export function finishGroups(plan: TablePlan, agg: AggregatePlan, groups: GroupTable, accumulators: readonly Accumulator[], ctx: RunContext): ResultTable | null {
   const n = groups.count;
-  if (n === 0) return null;
+  // No group gives no row, unless FILL has buckets to emit anyway (a range without key columns).
+  if (n === 0 && (agg.fill === null || plan.ranges === null || agg.keys.length > 0)) return null;
   ctx.deadline.check();
   const finished: (Vec | undefined)[] = [];
   const aggregate = (slot: number): Vec => {
@@ -49,10 +52,19 @@ export function finishGroups(plan: TablePlan, agg: AggregatePlan, groups: GroupT
     new SequenceRunner(plan.sequences).run(frame, rows, bucket() as Vec & { kind: 'i64' }, seriesIds(groups), frame.sequences);
   }
   const vecs = plan.outputs.map((o) => evalValue(o.expr, frame, all));
+  if (agg.fill !== null) {
+    const filled = fillBuckets(plan, agg, agg.fill, groups, order ?? groups.naturalOrder(null), vecs, compareKeyLists, ctx.limits.maxGroups);
+    return filled.count === 0 ? null : buildTable(plan, filled.times, filled.outputs, { sel: null, lo: 0, hi: filled.count }, ctx);
+  }
+  return buildTable(plan, agg.bucket !== null ? bucket() : rowTimes(plan, agg, groups, accumulators), vecs, rows, ctx);
+}
+
+/** The result table of the outputs `vecs` (and row times) at `rows`. */
+function buildTable(plan: TablePlan, timeVec: Vec, vecs: readonly Vec[], rows: Rows, ctx: RunContext): ResultTable | null {
   ctx.budget.rows(0, rows.hi - rows.lo);
   ctx.budget.values(vecs, rows);
   const times = new ColumnBuilder('timestamp');
-  times.append(agg.bucket !== null ? bucket() : rowTimes(plan, agg, groups, accumulators), rows);
+  times.append(timeVec, rows);
   const columns = plan.outputs.map((o, i) => {
     const b = new ColumnBuilder(o.expr.type);
     b.append(vecs[i], rows);
