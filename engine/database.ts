@@ -1,18 +1,20 @@
-// The embedded database: the public API of svc as a library. Every write is validated, applied
-// to the in-memory state and appended to the WAL in one synchronous step, then acknowledged
-// when the WAL says it is durable. Reads see the in-memory state; expired entries are absent.
+// The embedded database: the public API of svc as a library. Writes are converted into write
+// operations and handed to the write path (engine/write/), which validates, logs, applies and
+// acknowledges them; checkpoints run on the scheduler. Reads see the in-memory state; expired
+// entries are absent.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { page, sortAliases } from './catalog/alias-page.js';
 import type { AliasPage, PageOptions } from './catalog/alias-page.js';
 import { TIMESTAMP_COLUMN } from './storage/arrow-schema.js';
-import { normalizeBatch } from './storage/batch-input.js';
-import type { ColumnarBatch } from './storage/batch-input.js';
-import { Checkpointer, removeWalBefore, takeSnapshot } from './durability/checkpoint/checkpoint.js';
+import { toTableRows } from './write/columnar-input.js';
+import type { ColumnarBatch } from './write/columnar-input.js';
+import { Checkpointer, removeWalBefore } from './durability/checkpoint/checkpoint.js';
+import { CheckpointScheduler } from './durability/checkpoint/checkpoint-scheduler.js';
 import { checkpointsDir } from './durability/checkpoint/manifest.js';
 import { storageFailure } from './durability/storage-failure.js';
 import { isExpired, nowSeconds } from './catalog/expiry.js';
-import { checkAlias, checkColumns, incompatible, shardSizeProblem, toBytes, toNs } from './input-checks.js';
+import { incompatible, toBytes, toNs } from './input-checks.js';
 import { EntryStore } from './catalog/entry-store.js';
 import type { Entry, EntryType } from './catalog/entry-store.js';
 import { SvcError } from './errors.js';
@@ -24,12 +26,12 @@ import type { QueryCatalog } from './query/catalog.js';
 import { resolveOpenOptions } from './open-options.js';
 import type { OpenOptions, ResolvedOptions } from './open-options.js';
 import type { QueryResult } from './query/result.js';
-import { DAY_NS } from './storage/table.js';
 import type { Table } from './storage/table.js';
-import type { BatchView, ColumnDef, Durability } from './types.js';
-import type { WalRecord } from './durability/wal/records.js';
+import type { ColumnDef, Durability } from './types.js';
 import { replayWal } from './durability/wal/wal-replay.js';
 import { WalWriter } from './durability/wal/wal-writer.js';
+import { WritePath } from './write/write-path.js';
+import type { WriteOp } from './write/write-ops.js';
 
 export type { OpenOptions } from './open-options.js';
 
@@ -73,8 +75,9 @@ export class Database {
   private readonly store: EntryStore;
   /** What queries see of this database (tables included, which the public API never hands out). */
   private readonly catalog: QueryCatalog;
+  private readonly writes: WritePath;
+  private readonly checkpoints: CheckpointScheduler;
   private isClosed = false;
-  private running: Promise<void> | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
 
   private constructor(
@@ -84,18 +87,18 @@ export class Database {
     store: EntryStore,
     private readonly releaseLock: () => Promise<void>,
     private readonly options: ResolvedOptions,
-    private readonly checkpointer: Checkpointer,
+    checkpointer: Checkpointer,
   ) {
     this.store = store;
+    this.checkpoints = new CheckpointScheduler(dataDir, wal, store, checkpointer, options);
+    this.writes = new WritePath(store, wal, this.checkpoints);
     this.catalog = {
       table: (name) => {
         const e = this.liveEntry(name);
         return e?.type === 'ts' ? e.table : undefined;
       },
       findEntries: (filter) => this.findEntries({ withTags: [...filter.withTags], withoutTags: [...filter.withoutTags], types: [...filter.types] }),
-      createTable: (name, columns, opts) => this.createTable(name, columns, opts),
-      dropTable: (name, ifExists) => this.dropTable(name, ifExists),
-      insert: (name, batch) => this.insert(name, batch),
+      write: (ops) => this.write(ops),
     };
   }
 
@@ -145,8 +148,8 @@ export class Database {
     // Late runs not yet compacted are checkpointed as they are; the next open compacts them.
     for (const e of this.store.entries.values()) if (e.type === 'ts') e.table.stopCompaction();
     try {
-      await this.running?.catch(() => undefined);
-      if (!this.wal.hasFailed) await this.runCheckpoint();
+      await this.checkpoints.settle();
+      if (!this.wal.hasFailed) await this.checkpoints.run();
     } catch (e) {
       throw storageFailure(e, 'the checkpoint on close failed');
     } finally {
@@ -165,12 +168,7 @@ export class Database {
   async createBlob(alias: string, content: Uint8Array | string, options: { expiry?: number } = {}): Promise<void> {
     this.checkOpen();
     const data = toBytes(content);
-    const expiry = this.checkExpiry(options.expiry ?? 0);
-    const mime = await detectMime(data, alias);
-    checkAlias(alias);
-    const records = this.purgeIfExpired(alias);
-    if (records.length === 0 && this.store.entries.has(alias)) throw new SvcError('AliasAlreadyExists', `alias '${alias}' already exists`);
-    await this.commit([...records, { kind: 'BlobPut', alias, data, mime, expiry }]);
+    await this.write([{ kind: 'putBlob', alias, data, mime: await detectMime(data, alias), expiry: options.expiry ?? 0, create: true }]);
   }
 
   /**
@@ -181,13 +179,7 @@ export class Database {
   async updateBlob(alias: string, content: Uint8Array | string, options: { expiry?: number } = {}): Promise<void> {
     this.checkOpen();
     const data = toBytes(content);
-    const mime = await detectMime(data, alias);
-    checkAlias(alias);
-    const records = this.purgeIfExpired(alias);
-    const entry = records.length > 0 ? undefined : this.store.entries.get(alias);
-    if (entry !== undefined && entry.type !== 'blob') throw incompatible(alias, entry.type, 'blob');
-    const expiry = options.expiry === undefined ? (entry?.type === 'blob' ? entry.expiry : 0) : this.checkExpiry(options.expiry);
-    await this.commit([...records, { kind: 'BlobPut', alias, data, mime, expiry }]);
+    await this.write([{ kind: 'putBlob', alias, data, mime: await detectMime(data, alias), expiry: options.expiry, create: false }]);
   }
 
   /**
@@ -251,8 +243,7 @@ export class Database {
    * await db.remove('reports/q3.json');
    */
   async remove(alias: string): Promise<void> {
-    this.entry(alias);
-    await this.commit([{ kind: 'Remove', alias }]);
+    await this.write([{ kind: 'remove', alias }]);
   }
 
   /**
@@ -261,9 +252,7 @@ export class Database {
    * await db.setExpiry('reports/q3.json', Math.floor(Date.now() / 1000) + 3600);
    */
   async setExpiry(alias: string, expiry: number): Promise<void> {
-    const e = this.entry(alias);
-    if (e.type !== 'blob') throw new SvcError('ExpiryNotSupported', `entries of type ${e.type} do not expire`);
-    await this.commit([{ kind: 'ExpirySet', alias, expiry: this.checkExpiry(expiry) }]);
+    await this.write([{ kind: 'setExpiry', alias, expiry }]);
   }
 
   // ---- tags --------------------------------------------------------------------------------
@@ -274,14 +263,8 @@ export class Database {
    * await db.attachTag('stocks.apple', 'nasdaq'); // 'changed' | 'unchanged'
    */
   async attachTag(alias: string, tag: string): Promise<ChangeResult> {
-    this.entry(alias);
-    checkAlias(tag);
-    const records = this.purgeIfExpired(tag);
-    const t = records.length > 0 ? undefined : this.store.entries.get(tag);
-    if (t !== undefined && t.type !== 'tag') throw incompatible(tag, t.type, 'tag');
-    if (this.store.tagsOf.get(alias)?.has(tag)) return 'unchanged';
-    await this.commit([...records, { kind: 'TagAttach', alias, tag }]);
-    return 'changed';
+    const [isChanged] = await this.write([{ kind: 'attachTag', alias, tag }]);
+    return isChanged ? 'changed' : 'unchanged';
   }
 
   /**
@@ -290,12 +273,8 @@ export class Database {
    * await db.detachTag('stocks.apple', 'nasdaq');
    */
   async detachTag(alias: string, tag: string): Promise<ChangeResult> {
-    this.entry(alias);
-    const t = this.liveEntry(tag);
-    if (t !== undefined && t.type !== 'tag') throw incompatible(tag, t.type, 'tag');
-    if (!this.store.tagsOf.get(alias)?.has(tag)) return 'unchanged';
-    await this.commit([{ kind: 'TagDetach', alias, tag }]);
-    return 'changed';
+    const [isChanged] = await this.write([{ kind: 'detachTag', alias, tag }]);
+    return isChanged ? 'changed' : 'unchanged';
   }
 
   /**
@@ -327,20 +306,8 @@ export class Database {
    * await db.createTable('stocks.apple', [{ name: 'close', type: 'DOUBLE' }], { shardSize: 3_600_000_000_000n });
    */
   async createTable(name: string, columns: readonly ColumnDef[], options: { shardSize?: bigint; ifNotExists?: boolean } = {}): Promise<boolean> {
-    this.checkOpen();
-    checkAlias(name);
-    const shardSize = options.shardSize ?? DAY_NS;
-    const problem = shardSizeProblem(shardSize);
-    if (problem !== null) throw new SvcError('InvalidArgument', problem);
-    checkColumns(columns);
-    const records = this.purgeIfExpired(name);
-    const existing = records.length > 0 ? undefined : this.store.entries.get(name);
-    if (existing !== undefined) {
-      if (options.ifNotExists === true && existing.type === 'ts') return false;
-      throw new SvcError('AliasAlreadyExists', `alias '${name}' already exists`);
-    }
-    await this.commit([...records, { kind: 'TableCreate', name, columns: columns.map((c) => ({ name: c.name, type: c.type })), shardSize }]);
-    return true;
+    const [isCreated] = await this.write([{ kind: 'createTable', name, columns, shardSize: options.shardSize, ifNotExists: options.ifNotExists }]);
+    return isCreated;
   }
 
   /**
@@ -349,14 +316,8 @@ export class Database {
    * await db.dropTable('stocks.apple', true);
    */
   async dropTable(name: string, ifExists = false): Promise<boolean> {
-    const e = this.liveEntry(name);
-    if (e === undefined) {
-      if (ifExists) return false;
-      throw new SvcError('TableNotFound', `table '${name}' does not exist`);
-    }
-    if (e.type !== 'ts') throw incompatible(name, e.type, 'ts');
-    await this.commit([{ kind: 'Remove', alias: name }]);
-    return true;
+    const [isDropped] = await this.write([{ kind: 'dropTable', name, ifExists }]);
+    return isDropped;
   }
 
   /**
@@ -377,10 +338,7 @@ export class Database {
    * await db.insert('stocks.apple', { $timestamp: new BigInt64Array([1n, 2n]), close: [1.5, null] });
    */
   async insert(name: string, batch: ColumnarBatch): Promise<void> {
-    const t = this.requireTable(name);
-    const normalized = normalizeBatch(name, t.columns, batch);
-    if (normalized.ts.length === 0) return;
-    await this.commit([{ kind: 'TableInsert', name, batch: normalized }]);
+    await this.write([{ kind: 'insert', table: name, rows: toTableRows(name, this.requireTable(name).columns, batch) }]);
   }
 
   /**
@@ -398,15 +356,6 @@ export class Database {
     }
     for (const c of t.columns) batch[c.name] = rows.map((r) => r[c.name] ?? null);
     await this.insert(name, batch);
-  }
-
-  /**
-   * The table's batches overlapping [from, to), in timestamp order (for the query layer).
-   * @example
-   * for (const b of db.scan('stocks.apple', 0n, 2n ** 62n)) columnVector(b, 1, 'DOUBLE');
-   */
-  scan(name: string, from: bigint, to: bigint): BatchView[] {
-    return this.requireTable(name).scan(from, to);
   }
 
   // ---- queries -----------------------------------------------------------------------------
@@ -444,7 +393,7 @@ export class Database {
   async checkpoint(): Promise<void> {
     this.checkOpen();
     try {
-      await this.runCheckpoint();
+      await this.checkpoints.run();
     } catch (e) {
       throw storageFailure(e, 'the checkpoint failed');
     }
@@ -455,33 +404,21 @@ export class Database {
     return this.wal.hasFailed;
   }
 
-  private runCheckpoint(): Promise<void> {
-    const previous = this.running ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(async () => {
-      const walStart = this.wal.rotate();
-      const snapshot = takeSnapshot(this.store, walStart);
-      await this.wal.drain();
-      await this.checkpointer.write(walStart, snapshot);
-      await removeWalBefore(this.dataDir, walStart);
-    });
-    this.running = next;
-    void next.finally(() => { if (this.running === next) this.running = null; }).catch(() => undefined);
-    return next;
-  }
-
-  private async commit(records: WalRecord[]): Promise<void> {
+  /**
+   * Applies several changes as one atomic write, durable when the promise resolves: every op is
+   * validated against the catalog as the ops before it leave it, then all are logged as one WAL
+   * record and applied — a crash replays all of them or none. Rows come as typed columns by
+   * name (what ingest protocols build). Resolves, per op, whether it changed anything; rejects
+   * with the first failing op's error, nothing applied.
+   * @example
+   * await db.write([
+   *   { kind: 'createTable', name: 'cpu', columns: [{ name: 'usage', type: 'DOUBLE' }], ifNotExists: true },
+   *   { kind: 'insert', table: 'cpu', rows: { ts: new BigInt64Array([1n]), columns: { usage: { type: 'DOUBLE', values: new Float64Array([0.5]), nulls: null } } } },
+   * ]);
+   */
+  write(ops: readonly WriteOp[]): Promise<boolean[]> {
     this.checkOpen();
-    if (this.wal.hasFailed) throw new SvcError('StorageFailed', 'the database stopped accepting writes after a storage failure');
-    // Log first, then apply: the records are written before append returns and the fdatasync
-    // runs while they are applied, so a writer that awaits each insert overlaps its CPU work with
-    // the disk, and a write that fails changes nothing in memory.
-    const durable = this.wal.append(records);
-    if (this.wal.hasFailed) return durable;
-    for (const r of records) this.store.apply(r);
-    if (this.durability !== 'none' && this.running === null && this.wal.bytesSinceRotate > this.options.checkpointWalBytes) {
-      this.runCheckpoint().catch((e) => this.options.log?.(`checkpoint failed: ${(e as Error).message}`));
-    }
-    await durable;
+    return this.writes.write(ops);
   }
 
   // ---- expiry ------------------------------------------------------------------------------
@@ -499,21 +436,9 @@ export class Database {
     const now = nowSeconds();
     const expired = [...this.store.entries].filter(([, e]) => isExpired(e, now)).map(([alias]) => alias);
     if (expired.length === 0) return 0;
-    await this.commit(expired.map((alias) => ({ kind: 'Remove', alias }) as const)).catch(() => undefined);
+    await this.write([{ kind: 'sweep', aliases: expired }]).catch(() => undefined);
     for (const alias of expired) this.options.log?.(`expired entry '${alias}' removed`);
     return expired.length;
-  }
-
-  /** An expired entry blocks nothing: a write to its alias first removes it. */
-  private purgeIfExpired(alias: string): WalRecord[] {
-    const e = this.store.entries.get(alias);
-    return e !== undefined && isExpired(e, nowSeconds()) ? [{ kind: 'Remove', alias }] : [];
-  }
-
-  private checkExpiry(expiry: number): number {
-    if (!Number.isSafeInteger(expiry) || expiry < 0) throw new SvcError('InvalidArgument', `expiry must be an integer number of UNIX seconds >= 0, got ${expiry}`);
-    if (expiry !== 0 && expiry <= nowSeconds()) throw new SvcError('ExpiryInPast', `expiry ${expiry} is in the past`);
-    return expiry;
   }
 
   // ---- lookups -----------------------------------------------------------------------------

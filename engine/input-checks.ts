@@ -50,7 +50,7 @@ export function toBytes(content: Uint8Array | string): Uint8Array {
   throw new SvcError('InvalidArgument', 'content must be a Uint8Array or a string');
 }
 
-/** A Date as int64 nanoseconds; anything else unchanged (batch-input validates it). */
+/** A Date as int64 nanoseconds; anything else unchanged (write/columnar-input.ts validates it). */
 export function toNs(v: unknown): unknown {
   return v instanceof Date ? BigInt(v.getTime()) * 1_000_000n : v;
 }

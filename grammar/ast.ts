@@ -128,6 +128,13 @@ export interface NullLiteral {
   readonly offset: number;
 }
 
+/** `TRUE` or `FALSE` (a BOOLEAN value). */
+export interface BooleanLiteral {
+  readonly kind: 'Boolean';
+  readonly offset: number;
+  readonly value: boolean;
+}
+
 export type BinaryOperator =
   | '+' | '-' | '*' | '/'
   | '=' | '!=' | '<' | '<=' | '>' | '>='
@@ -195,6 +202,7 @@ export type Expr =
   | NumberLiteral
   | StringLiteral
   | NullLiteral
+  | BooleanLiteral
   | TimePoint
   | Duration
   | Binary
@@ -350,7 +358,7 @@ export interface DropTable {
 }
 
 /** A value of INSERT … VALUES: a literal (negative numbers folded), a time point or NULL. */
-export type InsertValue = NumberLiteral | StringLiteral | NullLiteral | TimePoint;
+export type InsertValue = NumberLiteral | StringLiteral | NullLiteral | BooleanLiteral | TimePoint;
 
 export interface Insert {
   readonly kind: 'Insert';
@@ -373,7 +381,17 @@ export interface Show {
   readonly tableOffset: number;
 }
 
-export type Statement = Select | Find | CreateTable | DropTable | Insert | Show;
+/** ALTER TABLE name ADD COLUMN c TYPE [, …]: columns appended to the table's schema. */
+export interface AlterTable {
+  readonly kind: 'AlterTable';
+  readonly offset: number;
+  readonly name: string;
+  /** Offset of the table name, where errors about the table point. */
+  readonly nameOffset: number;
+  readonly columns: readonly ColumnDefinition[];
+}
+
+export type Statement = Select | Find | CreateTable | DropTable | AlterTable | Insert | Show;
 
 /** Every node of the tree. */
 export type Node =

@@ -3,7 +3,8 @@
 // Checks that need a token's content (a valid year, a whole LIMIT) throw QuerySyntaxError here:
 // the grammar itself never uses `reject`.
 import type {
-  AsofJoin, Binary, BinaryOperator, Call, CalendarFilter, Fill, TimeOfDay, InList, Logical, Statement, ColumnDefinition, ColumnRef, ColumnType, CreateTable, DropTable,
+  AlterTable, AsofJoin, Binary, BooleanLiteral, BinaryOperator, Call, CalendarFilter, Fill, TimeOfDay, InList, Logical, Statement,
+  ColumnDefinition, ColumnRef, ColumnType, CreateTable, DropTable,
   Duration, Expr, Find, FindCondition, FindTag, FindType, GroupItem, Insert, InsertValue,
   NullLiteral, NumberLiteral, OrderItem, Range, RelativeTimeBase, Select, SelectColumn, Show, Star,
   StringLiteral, TableRef, TimePoint, Unary,
@@ -43,6 +44,7 @@ export const string = ([t]: [Token]): StringLiteral =>
   ({ kind: 'String', offset: t.offset, value: t.text.slice(1, -1).replaceAll("''", "'") });
 
 export const nullLiteral = ([t]: [Token]): NullLiteral => ({ kind: 'Null', offset: t.offset });
+export const booleanLiteral = ([t]: [Token]): BooleanLiteral => ({ kind: 'Boolean', offset: t.offset, value: t.type === 'TRUE' });
 
 /** A number token: digits only → exact integer; with a fraction or exponent → double. */
 export function number([t]: [Token]): NumberLiteral {
@@ -346,6 +348,17 @@ export function createTable([t, , ifNotExists, name, , list, , shardSize]: Creat
 
 export const dropTable = ([t, , ifExists, name]: [Token, Token, Maybe<Token>, Token]): DropTable =>
   ({ kind: 'DropTable', offset: t.offset, name: nameOf(name), nameOffset: name.offset, hasIfExists: ifExists !== null });
+
+export const addFirst = ([, column]: [Token, ColumnDefinition]): ListView<ColumnDefinition> => startList(column);
+export const addNext = ([columns, , , column]: [ListView<ColumnDefinition>, Token, Maybe<Token>, ColumnDefinition]): ListView<ColumnDefinition> =>
+  extendList(columns, column);
+
+export function alterTable([t, , name, list]: [Token, Token, Token, ListView<ColumnDefinition>]): AlterTable {
+  const columns = listItems(list);
+  const reserved = columns.find((c) => c.name.startsWith('$'));
+  if (reserved !== undefined) throw new QuerySyntaxError(reserved.offset, [], `column name '${reserved.name}' is reserved (at offset ${reserved.offset})`);
+  return { kind: 'AlterTable', offset: t.offset, name: nameOf(name), nameOffset: name.offset, columns };
+}
 
 type InsertData = [Token, Token, Token, Token, ListView<Token>, Token, Token, ListView<InsertValue[]>];
 

@@ -36,6 +36,7 @@ declare var DROP: any;
 declare var TABLE: any;
 declare var IF: any;
 declare var EXISTS: any;
+declare var TABLE: any;
 declare var INSERT: any;
 declare var INTO: any;
 declare var VALUES: any;
@@ -64,9 +65,11 @@ declare var END_OF_TIME: any;
 declare var duration: any;
 declare var ident: any;
 declare var qident: any;
+declare var TRUE: any;
+declare var FALSE: any;
 
 import {
-  lexer, TAG_WORD, TYPE_WORD, ENTRY_TYPE, COLUMN_TYPE, SYMBOL_WORD, SHARD_SIZE_WORD, UNIT_WORD,
+  lexer, TAG_WORD, TYPE_WORD, ENTRY_TYPE, COLUMN_TYPE, SYMBOL_WORD, SHARD_SIZE_WORD, UNIT_WORD, ALTER_WORD, ADD_WORD, COLUMN_WORD,
   ASOF_WORD, JOIN_WORD, JOIN_KIND, WITH_WORD, MONTHS_WORD, DAYS_WORD, TIME_WORD, FILL_WORD, FILL_MODE,
 } from './lexer.js';
 import * as b from './build.js';
@@ -107,6 +110,7 @@ const grammar: Grammar = {
     {"name": "statement", "symbols": ["find"], "postprocess": id},
     {"name": "statement", "symbols": ["createTable"], "postprocess": id},
     {"name": "statement", "symbols": ["dropTable"], "postprocess": id},
+    {"name": "statement", "symbols": ["alterTable"], "postprocess": id},
     {"name": "statement", "symbols": ["insert"], "postprocess": id},
     {"name": "statement", "symbols": ["show"], "postprocess": id},
     {"name": "select$ebnf$1", "symbols": ["joinClause"], "postprocess": id},
@@ -205,6 +209,14 @@ const grammar: Grammar = {
     {"name": "dropTable$ebnf$1", "symbols": [], "postprocess": () => null},
     {"name": "dropTable", "symbols": [(lexer.has("DROP") ? {type: "DROP"} : DROP), (lexer.has("TABLE") ? {type: "TABLE"} : TABLE), "dropTable$ebnf$1", "name"], "postprocess": b.dropTable},
     {"name": "ifExists", "symbols": [(lexer.has("IF") ? {type: "IF"} : IF), (lexer.has("EXISTS") ? {type: "EXISTS"} : EXISTS)], "postprocess": b.first},
+    {"name": "alterTable", "symbols": [(lexer.has("ALTER_WORD") ? {type: "ALTER_WORD"} : ALTER_WORD), (lexer.has("TABLE") ? {type: "TABLE"} : TABLE), "name", "addedColumns"], "postprocess": b.alterTable},
+    {"name": "addedColumns", "symbols": [(lexer.has("ADD_WORD") ? {type: "ADD_WORD"} : ADD_WORD), "addedColumn"], "postprocess": b.addFirst},
+    {"name": "addedColumns$ebnf$1", "symbols": [(lexer.has("ADD_WORD") ? {type: "ADD_WORD"} : ADD_WORD)], "postprocess": id},
+    {"name": "addedColumns$ebnf$1", "symbols": [], "postprocess": () => null},
+    {"name": "addedColumns", "symbols": ["addedColumns", {"literal":","}, "addedColumns$ebnf$1", "addedColumn"], "postprocess": b.addNext},
+    {"name": "addedColumn$ebnf$1", "symbols": [(lexer.has("COLUMN_WORD") ? {type: "COLUMN_WORD"} : COLUMN_WORD)], "postprocess": id},
+    {"name": "addedColumn$ebnf$1", "symbols": [], "postprocess": () => null},
+    {"name": "addedColumn", "symbols": ["addedColumn$ebnf$1", "columnDefinition"], "postprocess": b.second},
     {"name": "insert", "symbols": [(lexer.has("INSERT") ? {type: "INSERT"} : INSERT), (lexer.has("INTO") ? {type: "INTO"} : INTO), "name", {"literal":"("}, "nameList", {"literal":")"}, (lexer.has("VALUES") ? {type: "VALUES"} : VALUES), "rowList"], "postprocess": b.insert},
     {"name": "rowList", "symbols": ["row"], "postprocess": b.list},
     {"name": "rowList", "symbols": ["rowList", {"literal":","}, "row"], "postprocess": b.append},
@@ -216,6 +228,7 @@ const grammar: Grammar = {
     {"name": "value", "symbols": [{"literal":"+"}, (lexer.has("number") ? {type: "number"} : number)], "postprocess": b.positiveNumber},
     {"name": "value", "symbols": [(lexer.has("string") ? {type: "string"} : string)], "postprocess": b.string},
     {"name": "value", "symbols": [(lexer.has("NULL") ? {type: "NULL"} : NULL)], "postprocess": b.nullLiteral},
+    {"name": "value", "symbols": ["boolean"], "postprocess": id},
     {"name": "value", "symbols": ["timeLiteral"], "postprocess": id},
     {"name": "show", "symbols": [(lexer.has("SHOW") ? {type: "SHOW"} : SHOW), "name"], "postprocess": b.show},
     {"name": "expr", "symbols": ["orExpr"], "postprocess": id},
@@ -250,6 +263,7 @@ const grammar: Grammar = {
     {"name": "primary", "symbols": [(lexer.has("number") ? {type: "number"} : number)], "postprocess": b.number},
     {"name": "primary", "symbols": [(lexer.has("string") ? {type: "string"} : string)], "postprocess": b.string},
     {"name": "primary", "symbols": [(lexer.has("NULL") ? {type: "NULL"} : NULL)], "postprocess": b.nullLiteral},
+    {"name": "primary", "symbols": ["boolean"], "postprocess": id},
     {"name": "primary", "symbols": ["timeLiteral"], "postprocess": id},
     {"name": "primary", "symbols": [(lexer.has("duration") ? {type: "duration"} : duration)], "postprocess": b.duration},
     {"name": "primary", "symbols": ["name"], "postprocess": b.column},
@@ -282,7 +296,9 @@ const grammar: Grammar = {
     {"name": "name", "symbols": [(lexer.has("ident") ? {type: "ident"} : ident)], "postprocess": id},
     {"name": "name", "symbols": [(lexer.has("qident") ? {type: "qident"} : qident)], "postprocess": id},
     {"name": "nameList", "symbols": ["name"], "postprocess": b.list},
-    {"name": "nameList", "symbols": ["nameList", {"literal":","}, "name"], "postprocess": b.append}
+    {"name": "nameList", "symbols": ["nameList", {"literal":","}, "name"], "postprocess": b.append},
+    {"name": "boolean", "symbols": [(lexer.has("TRUE") ? {type: "TRUE"} : TRUE)], "postprocess": b.booleanLiteral},
+    {"name": "boolean", "symbols": [(lexer.has("FALSE") ? {type: "FALSE"} : FALSE)], "postprocess": b.booleanLiteral}
   ],
   ParserStart: "query",
 };

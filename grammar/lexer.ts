@@ -21,7 +21,7 @@ export type Token = moo.Token;
 export const KEYWORDS = [
   'select', 'from', 'in', 'range', 'where', 'group', 'by', 'having', 'order', 'asc', 'desc',
   'limit', 'offset', 'as', 'and', 'or', 'not', 'find', 'create', 'table', 'if', 'exists', 'drop',
-  'insert', 'into', 'values', 'show', 'null', 'now', 'today', 'yesterday', 'tomorrow', 'epoch',
+  'insert', 'into', 'values', 'show', 'null', 'true', 'false', 'now', 'today', 'yesterday', 'tomorrow', 'epoch',
   'end_of_time',
 ] as const;
 
@@ -199,10 +199,13 @@ function word(description: string, ...words: string[]): WordTester {
 export const TAG_WORD = word('TAG', 'tag');
 export const TYPE_WORD = word('TYPE', 'type');
 export const ENTRY_TYPE = word('BLOB, TAG or TS', 'blob', 'tag', 'ts');
-export const COLUMN_TYPE = word('a column type (DOUBLE, INT64, TIMESTAMP, STRING, BLOB, SYMBOL)',
-  'double', 'int64', 'timestamp', 'string', 'blob', 'symbol');
+export const COLUMN_TYPE = word('a column type (DOUBLE, INT64, TIMESTAMP, STRING, BLOB, SYMBOL, BOOLEAN)',
+  'double', 'int64', 'timestamp', 'string', 'blob', 'symbol', 'boolean');
 export const SYMBOL_WORD = word('SYMBOL', 'symbol');
 export const SHARD_SIZE_WORD = word('SHARD_SIZE', 'shard_size');
+export const ALTER_WORD = word('ALTER', 'alter');
+export const ADD_WORD = word('ADD', 'add');
+export const COLUMN_WORD = word('COLUMN', 'column');
 // The as-of join, calendar filters and FILL (SPEC §6, beyond the core): contextual, so tables
 // and columns named `left`, `time` or `days` keep working.
 export const ASOF_WORD = word('ASOF', 'asof');

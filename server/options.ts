@@ -27,9 +27,11 @@ export interface Config {
   durability: Durability;
   max_in_buffer_size: number;
   parallelism_count: number;
+  metrics: boolean;
 }
 
-type Kind = 'flag' | 'string' | 'port' | 'positive-integer' | 'durability' | 'origins';
+/** `switch`: an on/off config key, `--NAME` / `--no-NAME` on the command line. */
+type Kind = 'flag' | 'switch' | 'string' | 'port' | 'positive-integer' | 'durability' | 'origins';
 interface Mode { readonly local: boolean; readonly secure: boolean }
 
 interface OptionRow {
@@ -71,6 +73,7 @@ export const OPTION_TABLE: readonly OptionRow[] = [
   { name: 'durability', env: 'SVC_DURABILITY', key: 'durability', kind: 'durability', default: () => 'fsync', defaultText: 'fsync', help: 'fsync | os | none: when a write is acknowledged' },
   { name: 'max-in-buffer-size', env: 'SVC_MAX_IN_BUFFER_SIZE', key: 'max_in_buffer_size', kind: 'positive-integer', default: () => DEFAULT_MAX_IN_BUFFER_SIZE, defaultText: String(DEFAULT_MAX_IN_BUFFER_SIZE), help: 'largest request body (and blob), in bytes' },
   { name: 'parallelism-count', env: 'SVC_PARALLELISM_COUNT', key: 'parallelism_count', kind: 'positive-integer', default: () => DEFAULT_PARALLELISM_COUNT, defaultText: String(DEFAULT_PARALLELISM_COUNT), help: 'answered by GET /api/option/parallelism' },
+  { name: 'metrics', env: 'SVC_METRICS', key: 'metrics', kind: 'switch', default: () => true, defaultText: 'on', help: 'GET /metrics: Prometheus text of svc itself, no token (--no-metrics turns it off)' },
 ];
 
 const CONFIG_ROWS = OPTION_TABLE.filter((o): o is OptionRow & { key: keyof Config } => o.key !== undefined);
@@ -86,7 +89,8 @@ export { ConfigError as UsageError } from './config-error.js';
 
 export function usage(): string {
   const lines = OPTION_TABLE.map((o) => {
-    const flags = `${o.short === undefined ? '    ' : `-${o.short}, `}--${o.name}${o.kind === 'flag' ? '' : ' <value>'}`;
+    const name = o.kind === 'switch' ? `[no-]${o.name}` : o.name;
+    const flags = `${o.short === undefined ? '    ' : `-${o.short}, `}--${name}${o.kind === 'flag' || o.kind === 'switch' ? '' : ' <value>'}`;
     const extra = [o.defaultText === '' ? '' : `default: ${o.defaultText}`, o.env === undefined ? '' : `env ${o.env}`, o.key === undefined ? '' : `config "${o.key}"`].filter((s) => s !== '').join('; ');
     return `  ${flags.padEnd(36)} ${o.help}${extra === '' ? '' : ` (${extra})`}`;
   });
@@ -107,9 +111,10 @@ export function windowsArgs(argv: readonly string[]): string[] {
 
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): CliCommand {
   const unknown: string[] = [];
-  const args = minimist(platform === 'win32' ? windowsArgs(argv) : [...argv], {
-    boolean: OPTION_TABLE.filter((o) => o.kind === 'flag').map((o) => o.name),
-    string: OPTION_TABLE.filter((o) => o.kind !== 'flag').map((o) => o.name),
+  const words = platform === 'win32' ? windowsArgs(argv) : [...argv];
+  const args = minimist(words, {
+    boolean: OPTION_TABLE.filter((o) => o.kind === 'flag' || o.kind === 'switch').map((o) => o.name),
+    string: OPTION_TABLE.filter((o) => o.kind !== 'flag' && o.kind !== 'switch').map((o) => o.name),
     alias: Object.fromEntries(OPTION_TABLE.filter((o) => o.short !== undefined).map((o) => [o.short, o.name])),
     unknown: (arg) => { unknown.push(arg); return false; },
   });
@@ -135,6 +140,12 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, platfo
   for (const row of CONFIG_ROWS) {
     const v: unknown = args[row.name];
     if (v === undefined) continue;
+    if (row.kind === 'switch') {
+      // minimist sets a boolean it was not given to false: only what argv says counts.
+      const given = words.filter((a) => a === `--${row.name}` || a === `--no-${row.name}`);
+      if (given.length > 0) setValue(config, row, given.at(-1) === `--${row.name}`);
+      continue;
+    }
     if (row.kind === 'origins') {
       setValue(config, row, (Array.isArray(v) ? v : [v]).flatMap((s) => parseOrigins(String(s))));
       continue;
@@ -161,6 +172,7 @@ export function toServerOptions(c: Config): ServerOptions & { host: string } {
     clusterUri: c.cluster_uri, allowedOrigins: c.allowed_origins, tlsPort: c.tls_port,
     tlsCertificate: orNull(c.tls_certificate), tlsKey: orNull(c.tls_key),
     clusterPublicKeyFile: orNull(c.cluster_public_key_file), usersFile: orNull(c.users_file),
+    metrics: c.metrics,
   };
 }
 
@@ -236,6 +248,11 @@ function parseText(row: OptionRow, text: string, where: string): Config[keyof Co
     case 'durability': return oneOf(where, text, ['fsync', 'os', 'none'] as const);
     case 'origins': return parseOrigins(text);
     case 'string': return text;
+    case 'switch': {
+      const on = ['true', '1', 'on', 'yes'].includes(text.toLowerCase());
+      if (!on && !['false', '0', 'off', 'no'].includes(text.toLowerCase())) throw new ConfigError(`${where} must be true or false, got '${text}'`);
+      return on;
+    }
     case 'flag': throw new Error(`${row.name} is a flag`);
   }
 }
@@ -253,6 +270,9 @@ function checkJson(row: OptionRow, v: unknown, where: string): Config[keyof Conf
     case 'string':
       if (typeof v !== 'string') throw new ConfigError(`${where} must be a string, got ${JSON.stringify(v)}`);
       return parseText(row, v, where);
+    case 'switch':
+      if (typeof v !== 'boolean') throw new ConfigError(`${where} must be true or false, got ${JSON.stringify(v)}`);
+      return v;
     case 'flag': throw new Error(`${row.name} is a flag`);
   }
 }

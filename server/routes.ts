@@ -10,6 +10,9 @@ import { login } from './handlers/api/login.js';
 import { readOption } from './handlers/api/options.js';
 import { apiQuery } from './handlers/api/query.js';
 import { liveness, readiness } from './handlers/api/status.js';
+import { listTags } from './handlers/api/tags.js';
+import { metrics } from './handlers/api/metrics.js';
+import { health, influxQuery, ping, questdbSettings } from './handlers/ingest/influx-compat.js';
 import { createBlob, describeBlob, listBlobs, readBlob, replaceBlob } from './handlers/bridge/blobs.js';
 import { describeEntry, entryTags, listEntries, patchEntry, removeEntry } from './handlers/bridge/entries.js';
 import { queryExpGet, queryExpPost, queryFindGet, queryFindPost } from './handlers/bridge/query.js';
@@ -29,6 +32,8 @@ export const PATHS = {
   optionParallelism: '/api/option/parallelism',
   liveness: '/api/status/liveness',
   readiness: '/api/status/readiness',
+  /** qdb_rest's tag list (QuasarDB's Grafana plugin). */
+  tags: '/api/tags',
   // web bridge (seed 000)
   entries: '/api/v1/entries',
   entry: '/api/v1/entries/:alias',
@@ -42,6 +47,12 @@ export const PATHS = {
   tagTags: '/api/v1/tags/:alias/tags',
   queryExp: '/query_exp',
   queryFind: '/query_find',
+  // InfluxDB / QuestDB compatibility (SPEC §11) and svc's own metrics
+  ping: '/ping',
+  health: '/health',
+  settings: '/settings',
+  influxQuery: '/query',
+  metrics: '/metrics',
 } as const;
 
 type Method = Route['method'];
@@ -52,6 +63,14 @@ function rest(method: Method, path: string, handler: Handler, access: 'public' |
 
 function bridge(method: Method, path: string, handler: Handler): Route {
   return { method, path, handler, access: 'bridge', compress: 'large', hasBody: method === 'POST' || method === 'PUT' };
+}
+
+/**
+ * A route of the ingest protocols and their probes: a token only when security is on (Telegraf
+ * and friends write unconfigured to a server without security), answers compressed over 1 KiB.
+ */
+function ingest(method: Method, path: string, handler: Handler, access: 'public' | 'bridge' = 'bridge'): Route {
+  return { method, path, handler, access, compress: 'large', hasBody: method === 'POST' };
 }
 
 /** Query answers come as JSON or, on `Accept: application/vnd.apache.arrow.stream`, as Arrow. */
@@ -70,6 +89,7 @@ export const ROUTES: readonly Route[] = [
   rest('GET', PATHS.optionParallelism, readOption('parallelism')),
   rest('GET', PATHS.liveness, liveness, 'public'),
   rest('GET', PATHS.readiness, readiness, 'public'),
+  rest('GET', PATHS.tags, listTags),
 
   bridge('GET', PATHS.entries, listEntries),
   bridge('GET', PATHS.entry, describeEntry),
@@ -97,6 +117,13 @@ export const ROUTES: readonly Route[] = [
   { ...bridge('POST', PATHS.queryExp, queryExpPost), reads: ACCEPT },
   bridge('GET', PATHS.queryFind, queryFindGet),
   bridge('POST', PATHS.queryFind, queryFindPost),
+
+  ingest('GET', PATHS.ping, ping, 'public'),
+  ingest('GET', PATHS.health, health, 'public'),
+  ingest('GET', PATHS.settings, questdbSettings, 'public'),
+  ingest('GET', PATHS.influxQuery, influxQuery),
+  ingest('POST', PATHS.influxQuery, influxQuery),
+  ingest('GET', PATHS.metrics, metrics, 'public'),
 ];
 
 /** GET/HEAD of any other path: a file of the assets directory (the dashboard), no token needed. */

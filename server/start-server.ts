@@ -17,6 +17,7 @@ import { UserDirectory, loadUsers } from './auth/user-keys.js';
 import { ConfigError } from './config-error.js';
 import type { Route, ServerState } from './handlers/context.js';
 import { dispatch } from './http/dispatch.js';
+import { ServerMetrics } from './metrics/server-metrics.js';
 import { redirectToHttps } from './http/redirect-to-https.js';
 import { RequestLog } from './http/request-log.js';
 import { Router } from './http/router.js';
@@ -56,6 +57,8 @@ export interface ServerOptions {
   usersFile?: string | null;
   /** Log each request to stderr too (default true; tests turn it off). */
   logToStderr?: boolean;
+  /** Serve GET /metrics (default true; --no-metrics). */
+  metrics?: boolean;
 }
 
 export interface RunningServer {
@@ -164,6 +167,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
     authority: await TokenAuthority.open(dataDir),
     policy,
+    metrics: options.metrics === false ? null : new ServerMetrics(),
   };
   const inFlight = new Set<Promise<void>>();
   const router = new Router<Route>(ROUTES, ASSETS_ROUTE);
@@ -173,6 +177,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     router,
     state,
     log,
+    metrics: state.metrics,
     track: (done: Promise<void>) => {
       inFlight.add(done);
       void done.finally(() => inFlight.delete(done));

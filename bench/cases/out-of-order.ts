@@ -19,6 +19,7 @@ import type { ArrivalOrder } from '../data-orders.js';
 import { defineCase } from '../harness.js';
 import type { Case, Suite } from '../harness.js';
 import { appendBatches, createDuckTable, openDuck } from '../peers/duckdb.js';
+import { scanTable } from '../peers/hand.js';
 import { prng } from '../../test/prng.js';
 import { INGEST_COLUMNS, insertAll } from './ingest.js';
 
@@ -61,7 +62,7 @@ function svcCase(name: string, order: ArrivalOrder, rows: () => number, vs: stri
     },
     async run({ db, batches }) {
       await insertAll(db, TABLE, batches, 1);
-      return db.scan(TABLE, MIN_TS, MAX_TS).length;
+      return scanTable(db, TABLE).length;
     },
     check: (_out, { db }) => rowProblems(db.describeTable(TABLE).rowCount, rows()),
     teardown: ({ remove }) => remove(),
@@ -147,11 +148,11 @@ function afterLateCase(kind: keyof typeof AFTER_LATE_NAMES): Case<any, any> {
       const svc = await openSvc();
       await insertAll(svc.db, TABLE, batchesOf(afterLateRows(), 'sorted'), 1);
       for (const b of lateBatches(afterLateRows())) await svc.db.insert(TABLE, b);
-      if (kind === 'compacted') svc.db.scan(TABLE, MIN_TS, MAX_TS);
+      if (kind === 'compacted') scanTable(svc.db, TABLE);
       return svc;
     },
     async run({ db }) {
-      if (kind === 'merged') db.scan(TABLE, MIN_TS, MAX_TS);
+      if (kind === 'merged') scanTable(db, TABLE);
       return db.query(DAY_QUERY);
     },
     check(out) {

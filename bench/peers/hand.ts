@@ -1,5 +1,5 @@
-// The practical limit: hand-written typed-array loops over the very batches svc holds (db.scan +
-// columnVector, so the same memory), answering each bench query. Range and bucket boundaries are
+// The practical limit: hand-written typed-array loops over the very batches svc holds (the
+// table's scan + columnVector, so the same memory), answering each bench query. Range and bucket boundaries are
 // found by binary search on the sorted timestamps; values are read by plain-number loops. They use
 // no per-batch stats, so they show what a scan costs, and they are the reference answers.
 // Each is meant to be the fastest straightforward JS for its query, so svc's ratios are honest:
@@ -7,8 +7,10 @@
 // (a branch on random data mispredicts every other row), and the GROUP BY loop fuses sum, min and
 // max per bucket (measured against a per-row bucket index, a single fused pass with run
 // detection, a plain walk and a binary search per bucket edge: none was faster).
-import { columnVector } from '../../engine/index.js';
-import type { BatchView, Database } from '../../engine/index.js';
+import { catalogOf } from '../../engine/database.js';
+import type { Database } from '../../engine/index.js';
+import { columnVector } from '../../engine/storage/column-vector.js';
+import type { BatchView } from '../../engine/types.js';
 import type { Answer } from '../answer.js';
 import { MAX_TS, MIN_TS } from '../data.js';
 
@@ -23,6 +25,11 @@ export function lowerBound(ts: BigInt64Array, t: bigint, lo: number, hi: number)
 }
 
 const TWO32 = 4294967296;
+
+/** The batches of `table` overlapping [from, to), in time order (engine-internal: Table.scan). */
+export function scanTable(db: Database, table: string, from = MIN_TS, to = MAX_TS): BatchView[] {
+  return catalogOf(db).table(table)!.scan(from, to);
+}
 
 function floorTo(t: bigint, unit: bigint): bigint {
   const q = t / unit;
@@ -45,7 +52,7 @@ interface Buckets {
  * `bucket` must be below 2^53 ns (~104 days).
  */
 export function handGroupBy(db: Database, table: string, column: number, bucket: bigint, from = MIN_TS, to = MAX_TS): Answer {
-  const views = db.scan(table, from, to);
+  const views = scanTable(db, table, from, to);
   const first = views.length === 0 ? 0n : floorTo(views[0].minTs > from ? views[0].minTs : from, bucket);
   const last = views.length === 0 ? 0n : (views[views.length - 1].maxTs < to ? views[views.length - 1].maxTs : to - 1n);
   const capacity = views.length === 0 ? 0 : Number((last - first) / bucket) + 1;
@@ -154,7 +161,7 @@ function groupBatch(out: Buckets, ts: BigInt64Array, values: Float64Array, lo: n
 /** `SELECT sum(v) FROM t` (with `WHERE v > above` when given). */
 export function handSum(db: Database, table: string, column: number, above: number | null = null): Answer {
   let sum = 0;
-  for (const view of db.scan(table, MIN_TS, MAX_TS)) {
+  for (const view of scanTable(db, table)) {
     const values = valuesOf(view, column);
     sum += above === null ? sumAll(values, view.rowCount) : sumAbove(values, view.rowCount, above);
   }
@@ -189,7 +196,7 @@ export function handRangeLimit(db: Database, table: string, column: number, from
   const outTs = new BigInt64Array(limit);
   const outV = new Float64Array(limit);
   let n = 0;
-  for (const view of db.scan(table, from, to)) {
+  for (const view of scanTable(db, table, from, to)) {
     if (n === limit) break;
     const ts = view.ts;
     const lo = lowerBound(ts, from, 0, view.rowCount);

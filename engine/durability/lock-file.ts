@@ -3,10 +3,13 @@
 // gets the pid the old one had, and would see its own lock as live forever. So a lock counts as
 // live only if a process with that pid runs now, in this boot, and started when the lock's owner
 // did (/proc/<pid>/stat field 22); anything else — a dead pid, another boot, a reused pid — is
-// stale and taken over. A live owner, this process included, makes the second open fail instead
-// of two writers interleaving one WAL. (Node has no advisory file lock without native addons.)
+// stale and taken over. A live owner makes the second open fail instead of two writers
+// interleaving one WAL. This process is an owner only while it has a database open on the
+// directory: a lock naming our own pid otherwise is stale (PostgreSQL's postmaster.pid rule) —
+// left by an earlier process that had our pid, possibly in the older format holding only a pid.
+// (Node has no advisory file lock without native addons.)
 import { readFileSync } from 'node:fs';
-import { open, readFile, rm } from 'node:fs/promises';
+import { open, readFile, realpath, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SvcError } from '../errors.js';
 
@@ -18,8 +21,13 @@ export interface LockOwner {
   readonly startTime: string;
 }
 
+/** Data directories (real paths) this process holds the lock of. */
+const held = new Set<string>();
+
+/** Takes the lock of an existing `dataDir`; resolves the function that releases it. */
 export async function acquireLock(dataDir: string): Promise<() => Promise<void>> {
-  const path = join(dataDir, 'LOCK');
+  const dir = await realpath(dataDir);
+  const path = join(dir, 'LOCK');
   const me = ownerOf(process.pid) ?? { pid: process.pid, bootId: '', startTime: '' };
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
@@ -29,11 +37,15 @@ export async function acquireLock(dataDir: string): Promise<() => Promise<void>>
       } finally {
         await fh.close();
       }
-      return () => rm(path, { force: true });
+      held.add(dir);
+      return async () => {
+        held.delete(dir);
+        await rm(path, { force: true });
+      };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const owner = parseOwner(await readFile(path, 'utf8').catch(() => ''));
-      if (owner !== null && isLive(owner)) {
+      if (owner !== null && isHeld(owner, dir)) {
         const self = owner.pid === process.pid ? ' (this process)' : '';
         throw new SvcError('DatabaseLocked', `data directory ${dataDir} is in use by process ${owner.pid}${self}`);
       }
@@ -59,6 +71,11 @@ function parseOwner(text: string): LockOwner | null {
 export function ownerOf(pid: number): LockOwner | null {
   if (!isRunning(pid)) return null;
   return { pid, bootId: readProc('/proc/sys/kernel/random/boot_id'), startTime: startTimeOf(pid) };
+}
+
+/** Whether `owner` still holds the lock of `dir`: this process only while it has it open. */
+function isHeld(owner: LockOwner, dir: string): boolean {
+  return owner.pid === process.pid ? held.has(dir) : isLive(owner);
 }
 
 function isLive(owner: LockOwner): boolean {

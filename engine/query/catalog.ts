@@ -1,7 +1,8 @@
-// What the query layer needs from a database: tables to read, entries to find, and the three
-// writes a query can make. The Database implements it; tests use a small in-memory fake.
+// What the query layer needs from a database: tables to read, entries to find, and the write
+// path its INSERT, CREATE and DROP go through. The Database implements it; tests use a small
+// in-memory fake over the same write path.
 import type { Table } from '../storage/table.js';
-import type { ColumnDef } from '../types.js';
+import type { WriteOp } from '../write/index.js';
 
 export interface FindFilter {
   /** Entries carrying every one of these tags. */
@@ -17,10 +18,9 @@ export interface QueryCatalog {
   table(name: string): Table | undefined;
   /** Aliases of the non-expired entries matching `filter`, sorted ascending. */
   findEntries(filter: FindFilter): string[];
-  /** Creates a table; resolves false when it existed and `ifNotExists` is set. Durable when resolved. */
-  createTable(name: string, columns: ColumnDef[], options: { shardSize?: bigint; ifNotExists: boolean }): Promise<boolean>;
-  /** Drops a table; resolves false when it was absent and `ifExists` is set. Durable when resolved. */
-  dropTable(name: string, ifExists: boolean): Promise<boolean>;
-  /** Inserts a columnar batch (`$timestamp` plus columns). Durable when resolved. */
-  insert(name: string, batch: Record<string, unknown>): Promise<void>;
+  /**
+   * Applies `ops` as one atomic write (engine/write/); resolves, per op, whether it changed
+   * anything, once durable.
+   */
+  write(ops: readonly WriteOp[]): Promise<boolean[]>;
 }

@@ -33,7 +33,8 @@ export function viewOfBatch(batch: RecordBatch, stats: BatchView['stats']): Batc
   return { batch, ts, rowCount: batch.numRows, minTs: ts[0], maxTs: ts[batch.numRows - 1], stats };
 }
 
-function columnData(
+/** One column's Arrow data (`nullCount` of its rows null; `dictionary` for SYMBOL columns). */
+export function columnData(
   type: Schema['fields'][number]['type'], col: ColumnValues, n: number, nullCount: number, dictionary: SymbolDictionary | null,
 ): Data {
   switch (col.type) {
@@ -44,6 +45,16 @@ function columnData(
     case 'STRING':
     case 'BLOB':
       return vectorFromArray(col.values as never[], type).data[0];
+    case 'BOOLEAN': {
+      const bits = new Uint8Array(((n + 63) >> 6) << 3);
+      const nulls = new Uint8Array(n);
+      for (let i = 0; i < n; i++) {
+        const v = col.values[i];
+        if (v === null) nulls[i] = 1;
+        else if (v) bits[i >> 3] |= 1 << (i & 7);
+      }
+      return makeData({ type: type as never, length: n, nullCount, data: bits, nullBitmap: bitmap(nulls, n, nullCount) } as never);
+    }
     case 'SYMBOL': {
       const indices = new Int32Array(n);
       const nulls = new Uint8Array(n);

@@ -11,6 +11,7 @@ import { sortPermutation } from './sort-permutation.js';
 import { concatRows, permuteRows, sliceRows } from './row-slices.js';
 import type { TableLayout } from './table-layout.js';
 import { viewRows } from './view-rows.js';
+import { widenView } from './widen-view.js';
 import type { BatchView } from '../types.js';
 
 interface Segment { readonly view: BatchView; readonly lo: number; readonly hi: number }
@@ -39,7 +40,7 @@ export class Compaction {
       this.out.push(segments[0].view); // A whole batch alone in its window is already merged.
       return;
     }
-    const merged = concatRows(segments.map((s) => viewRows(s.view, this.layout.columns, s.lo, s.hi)));
+    const merged = concatRows(segments.map((s) => viewRows(widenView(s.view, this.layout), this.layout.columns, s.lo, s.hi)));
     const perm = sortPermutation(merged.ts);
     const rows = perm === null ? merged : permuteRows(merged, perm);
     for (let at = 0; at < rows.ts.length; at += this.layout.batchRows) this.build(sliceRows(rows, at, Math.min(rows.ts.length, at + this.layout.batchRows)));

@@ -17,7 +17,7 @@ import { minTimestamp } from './shard-partition.js';
 import { Tail } from './tail.js';
 import type { SourceRows } from './tail.js';
 import type { TableLayout } from './table-layout.js';
-import type { BatchView } from '../types.js';
+import type { BatchView, ColumnDef } from '../types.js';
 
 export class Shard {
   private main: readonly BatchView[] = [];
@@ -109,6 +109,12 @@ export class Shard {
     const out = [...this.main];
     if (this.tail.length > 0) out.push(this.tailView ??= this.build(this.tail.sorted()));
     return out;
+  }
+
+  /** The table's schema grew: the tail takes null columns; sealed batches are widened when read. */
+  addColumns(columns: readonly ColumnDef[]): void {
+    this.tail.addColumns(columns);
+    this.tailView = null;
   }
 
   /** Every batch as stored: `main`, then the runs in seal order, then the tail. A fresh array. */

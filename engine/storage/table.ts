@@ -11,6 +11,7 @@ import { Shard } from './shard.js';
 import { sourceRows, Tail } from './tail.js';
 import type { SourceRows } from './tail.js';
 import { TableLayout } from './table-layout.js';
+import { widenView } from './widen-view.js';
 import type { BatchView, ColumnDef } from '../types.js';
 
 export const DAY_NS = 86_400_000_000_000n;
@@ -27,11 +28,25 @@ export class Table {
 
   constructor(
     readonly name: string,
-    readonly columns: readonly ColumnDef[],
+    columns: readonly ColumnDef[],
     readonly shardSize: bigint = DAY_NS,
     batchRows: number = DEFAULT_BATCH_ROWS,
   ) {
     this.layout = new TableLayout(columns, batchRows);
+  }
+
+  /** The schema, `$timestamp` aside; it only grows (addColumns). */
+  get columns(): readonly ColumnDef[] {
+    return this.layout.columns;
+  }
+
+  /**
+   * Appends columns: rows already in the table read them as null. Tails grow a null column;
+   * sealed batches stay as written and are read through widenView (widen-view.ts).
+   */
+  addColumns(columns: readonly ColumnDef[]): void {
+    this.layout.addColumns(columns);
+    for (const shard of this.shards.values()) shard.addColumns(columns);
   }
 
   /** Index of a column in `columns`, or -1. */
@@ -128,7 +143,7 @@ export class Table {
       else hi = m;
     }
     for (; k < this.order.length && this.order[k] <= last; k++) {
-      for (const v of views(this.shards.get(this.order[k])!)) if (v.maxTs >= from && v.minTs < to) out.push(v);
+      for (const v of views(this.shards.get(this.order[k])!)) if (v.maxTs >= from && v.minTs < to) out.push(widenView(v, this.layout));
     }
     return out;
   }

@@ -8,6 +8,7 @@ import { HttpError } from '../errors.js';
 import type { Reply, CompressPolicy } from '../http/reply.js';
 import type { OptionalHeader, RequestInfo } from '../http/request-info.js';
 import type { RequestLog } from '../http/request-log.js';
+import type { ServerMetrics } from '../metrics/server-metrics.js';
 
 /** Server-wide settings handlers read (derived from the option table by startServer). */
 export interface ServerSettings {
@@ -33,6 +34,8 @@ export interface ServerState {
   readonly settings: ServerSettings;
   readonly authority: TokenAuthority;
   readonly policy: AuthPolicy;
+  /** GET /metrics' registry; null with --no-metrics. */
+  readonly metrics: ServerMetrics | null;
 }
 
 export interface RouteContext {

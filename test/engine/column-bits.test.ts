@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Database } from '../../engine/database.js';
-import { columnVector } from '../../engine/index.js';
-import { MAX_TS, MIN_TS, prng, tempDir } from './helpers.js';
+import { columnVector } from '../../engine/storage/column-vector.js';
+import { MAX_TS, MIN_TS, prng, scanOf, tempDir } from './helpers.js';
 
 const DAY = 86_400_000_000_000n;
 const BASE = 1_600_000_000_000_000_000n;
@@ -58,7 +58,7 @@ describe('64-bit values moved as float64 bits', () => {
           }
           const gotI: bigint[] = [];
           const gotD: bigint[] = [];
-          for (const view of db.scan('t', MIN_TS, MAX_TS)) {
+          for (const view of scanOf(db, 't', MIN_TS, MAX_TS)) {
             const i = (columnVector(view, 1, 'INT64') as { values: BigInt64Array }).values;
             const d = (columnVector(view, 2, 'DOUBLE') as { values: Float64Array }).values;
             gotI.push(...i.subarray(0, view.rowCount));

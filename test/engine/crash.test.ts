@@ -16,7 +16,7 @@ import { Database } from '../../engine/database.js';
 import { isValid } from '../../engine/types.js';
 import { batchFor, blobAlias, blobFor, COLUMNS, SHARD_SIZE, TABLE } from './crash-child.js';
 import type { CrashBatch } from './crash-child.js';
-import { MAX_TS, MIN_TS, prng, randInt, tempDir } from './helpers.js';
+import { MAX_TS, MIN_TS, prng, randInt, scanOf, tempDir } from './helpers.js';
 
 const CHILD = fileURLToPath(new URL('./crash-child.js', import.meta.url));
 const ROUNDS = 24;
@@ -89,7 +89,7 @@ function verify(db: Database, known: Known, rounds: RoundLog[]): void {
   const seen = new Map<number, Set<number>>();
   let last: { ts: bigint; bid: number; k: number } | null = null;
   // The first child may die before its CREATE TABLE is durable; batches start only after it.
-  const views = !hasTable(db) ? [] : db.scan(TABLE, MIN_TS, MAX_TS);
+  const views = !hasTable(db) ? [] : scanOf(db, TABLE, MIN_TS, MAX_TS);
   if (views.length === 0 && !hasTable(db)) assert.equal(started.size + known.batches.size, 0, 'the table is missing');
   for (const view of views) {
     const ts = view.ts;

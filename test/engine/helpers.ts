@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { columnVector } from '../../engine/storage/column-vector.js';
+import { catalogOf } from '../../engine/database.js';
 import type { Database } from '../../engine/database.js';
 import { SvcError } from '../../engine/errors.js';
 import type { ColumnDef } from '../../engine/types.js';
@@ -18,13 +19,20 @@ export { prng } from '../prng.js';
 export const MIN_TS = -(2n ** 63n);
 export const MAX_TS = 2n ** 63n - 1n;
 
-export type Value = number | bigint | string | Uint8Array | null;
+export type Value = number | bigint | string | Uint8Array | boolean | null;
 export type Row = Record<string, Value>;
 
 const dirs: string[] = [];
 after(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
+
+/** The batches of `table` overlapping [from, to) in time order (the query layer's Table.scan). */
+export function scanOf(db: Database, table: string, from = MIN_TS, to = MAX_TS): BatchView[] {
+  const t = catalogOf(db).table(table);
+  if (t === undefined) throw new SvcError('TableNotFound', `table '${table}' does not exist`);
+  return t.scan(from, to);
+}
 
 /** A fresh empty directory, removed when the test file ends. */
 export async function tempDir(label = 'svc-test-'): Promise<string> {
@@ -60,7 +68,7 @@ export function readRows(db: Database, table: string, from = MIN_TS, to = MAX_TS
 export function readBatches(db: Database, table: string, from = MIN_TS, to = MAX_TS): { view: BatchView; rows: Row[] }[] {
   const out: { view: BatchView; rows: Row[] }[] = [];
   let previousMax: bigint | null = null;
-  for (const view of db.scan(table, from, to)) {
+  for (const view of scanOf(db, table, from, to)) {
     assert.equal(view.batch.numRows, view.rowCount);
     assert.ok(view.rowCount > 0, 'empty batch in a scan');
     assert.equal(view.minTs, view.ts[0]);
@@ -111,6 +119,19 @@ function expectedStats(type: ColumnType, values: Value[]): ColumnStats {
   let minRow = -1;
   let maxRow = -1;
   let sum: number | bigint | null = type === 'DOUBLE' ? 0 : type === 'INT64' ? 0n : null;
+  if (type === 'BOOLEAN') {
+    // false < true; ties go to the first row, as for numbers.
+    values.forEach((v, i) => {
+      if (v === null) return;
+      count++;
+      if (firstRow < 0) firstRow = i;
+      lastRow = i;
+      const x = v === true ? 1 : 0;
+      if (min === null || x < min) { min = x; minRow = i; }
+      if (max === null || x > max) { max = x; maxRow = i; }
+    });
+    return { count, nullCount: values.length - count, min, max, minRow, maxRow, sum: null, firstRow, lastRow };
+  }
   values.forEach((v, i) => {
     if (v === null) return;
     count++;
@@ -139,6 +160,8 @@ function cell(v: ReturnType<typeof columnVector>, r: number): Value {
       return new Uint8Array(v.data.subarray(v.offsets[r], v.offsets[r + 1]));
     case 'SYMBOL':
       return v.dictionary[v.indices[r]];
+    case 'BOOLEAN':
+      return (v.values[r >> 3] & (1 << (r & 7))) !== 0;
   }
 }
 

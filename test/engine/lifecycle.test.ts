@@ -56,7 +56,6 @@ describe('close', () => {
       ['insert', () => db.insert('table', { $timestamp: [1n], v: [1] })],
       ['insert (empty batch)', () => db.insert('table', { $timestamp: [] })],
       ['insertRows', () => db.insertRows('table', [{ $timestamp: 1n, v: 1 }])],
-      ['scan', () => db.scan('table', 0n, 10n)],
       ['findEntries', () => db.findEntries({ withTags: [], withoutTags: [], types: [] })],
       ['checkpoint', () => db.checkpoint()],
       ['query', () => db.query('SELECT 1')],
@@ -145,6 +144,21 @@ describe('lock', () => {
       await writeFile(join(dataDir, 'LOCK'), formatOwner(owner));
       const db = await Database.open({ dataDir });
       assert.equal(await readFile(join(dataDir, 'LOCK'), 'utf8'), formatOwner(me));
+      await db.close();
+    }
+  });
+
+  // PostgreSQL's postmaster.pid rule: our own pid names us only while we have the directory open.
+  // The older format held just a pid, and such a lock used to block this process forever.
+  it('a lock naming this process while it has no database open there is stale and taken over', async () => {
+    const me = ownerOf(process.pid)!;
+    for (const content of [`${process.pid}\n`, formatOwner(me)]) {
+      const dataDir = await tempDir();
+      await writeFile(join(dataDir, 'LOCK'), content);
+      const db = await Database.open({ dataDir });
+      assert.equal(await readFile(join(dataDir, 'LOCK'), 'utf8'), formatOwner(me));
+      // Held now: the same directory, even by another path to it, is refused.
+      await expectCode(() => Database.open({ dataDir: join(dataDir, '.') }), 'DatabaseLocked', /\(this process\)/);
       await db.close();
     }
   });

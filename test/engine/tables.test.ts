@@ -96,7 +96,6 @@ describe('tables', () => {
         ['describeTable', (a) => db.describeTable(a)],
         ['insert', (a) => db.insert(a, { $timestamp: [1n] })],
         ['insertRows', (a) => db.insertRows(a, [{ $timestamp: 1n }])],
-        ['scan', (a) => db.scan(a, 0n, 10n)],
       ];
       for (const [name, op] of ops) {
         await expectCode(() => op('a.blob'), 'IncompatibleType', undefined).catch((e) => { throw new Error(`${name}: ${e}`); });

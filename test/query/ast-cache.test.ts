@@ -38,7 +38,7 @@ describe('parsed-statement and plan caches', () => {
     const c = await catalog();
     const text = 'SELECT max(v) FROM t';
     assert.deepEqual(rowsOf((await executeQuery(c, text)).tables[0]), [[T + 7200n * S, 4]]);
-    await c.dropTable('t', false);
+    await c.write([{ kind: 'dropTable', name: 't' }]);
     await assert.rejects(executeQuery(c, text), (e) => isSvcError(e) && e.code === 'QuerySemantic');
     await c.createTable('t', [{ name: 'v', type: 'INT64' }], { ifNotExists: false });
     await c.insert('t', { $timestamp: BigInt64Array.from([T]), v: [7n] });
@@ -50,9 +50,9 @@ describe('parsed-statement and plan caches', () => {
     await c.createTable('u', [{ name: 'v', type: 'DOUBLE' }], { ifNotExists: false });
     await c.insert('u', { $timestamp: BigInt64Array.from([T]), v: [9] });
     const text = "SELECT count(v) FROM FIND(tag='x')";
-    c.attachTag('t', 'x');
+    await c.attachTag('t', 'x');
     assert.deepEqual(Object.keys(tablesOf(await executeQuery(c, text))), ['t']);
-    c.attachTag('u', 'x');
+    await c.attachTag('u', 'x');
     assert.deepEqual(Object.keys(tablesOf(await executeQuery(c, text))), ['t', 'u']);
   });
 
@@ -84,7 +84,7 @@ describe('parsed-statement and plan caches', () => {
     await executeQuery(c, text);
     await executeQuery(c, text);
     const dropped = new WeakRef(c.table('t')!);
-    await c.dropTable('t', false);
+    await c.write([{ kind: 'dropTable', name: 't' }]);
     for (let i = 0; i < 5 && dropped.deref() !== undefined; i++) {
       await new Promise((resolve) => setImmediate(resolve));
       gc();

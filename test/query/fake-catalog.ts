@@ -1,68 +1,61 @@
 // An in-memory QueryCatalog for the query tests: real engine Tables (shards, sealed batches,
-// tails, late-row merges) without a WAL or a data directory. Small `batchRows` makes many batches.
-import { normalizeBatch } from '../../engine/storage/batch-input.js';
-import { SvcError } from '../../engine/errors.js';
-import { Table } from '../../engine/storage/table.js';
+// tails, late-row merges) and the real write path, without a WAL or a data directory. Small
+// `batchRows` makes many batches.
+import { EntryStore } from '../../engine/catalog/entry-store.js';
+import { WalWriter } from '../../engine/durability/wal/wal-writer.js';
+import { toTableRows } from '../../engine/write/columnar-input.js';
+import type { ColumnarBatch } from '../../engine/write/columnar-input.js';
+import type { Table } from '../../engine/storage/table.js';
 import type { ColumnDef } from '../../engine/types.js';
+import { WritePath } from '../../engine/write/index.js';
+import type { WriteOp } from '../../engine/write/index.js';
 import type { FindFilter, QueryCatalog } from '../../engine/query/index.js';
 
-type EntryType = 'blob' | 'tag' | 'ts';
-
 export class FakeCatalog implements QueryCatalog {
-  private readonly tables = new Map<string, Table>();
-  private readonly types = new Map<string, EntryType>();
-  private readonly tags = new Map<string, Set<string>>();
+  private readonly store: EntryStore;
+  private readonly writes: WritePath;
 
-  constructor(private readonly batchRows = 8) {}
+  constructor(batchRows = 8) {
+    this.store = new EntryStore(batchRows);
+    this.writes = new WritePath(this.store, new WalWriter('', 0, 'none'), { afterWrite: () => undefined });
+  }
 
   table(name: string): Table | undefined {
-    return this.tables.get(name);
+    const e = this.store.entries.get(name);
+    return e?.type === 'ts' ? e.table : undefined;
   }
 
   findEntries(filter: FindFilter): string[] {
-    return [...this.types.keys()].filter((alias) => {
-      const tags = this.tags.get(alias) ?? new Set();
-      if (filter.types.length > 0 && !filter.types.includes(this.types.get(alias)!)) return false;
+    return [...this.store.entries].filter(([alias, e]) => {
+      const tags = this.store.tagsOf.get(alias) ?? new Set();
+      if (filter.types.length > 0 && !filter.types.includes(e.type)) return false;
       return filter.withTags.every((t) => tags.has(t)) && !filter.withoutTags.some((t) => tags.has(t));
-    }).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    }).map(([alias]) => alias).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   }
 
-  async createTable(name: string, columns: ColumnDef[], options: { shardSize?: bigint; ifNotExists: boolean }): Promise<boolean> {
-    if (this.types.has(name)) {
-      if (options.ifNotExists && this.types.get(name) === 'ts') return false;
-      throw new SvcError('AliasAlreadyExists', `'${name}' exists`);
-    }
-    this.tables.set(name, new Table(name, columns, options.shardSize, this.batchRows));
-    this.types.set(name, 'ts');
-    return true;
+  write(ops: readonly WriteOp[]): Promise<boolean[]> {
+    return this.writes.write(ops);
   }
 
-  async dropTable(name: string, ifExists: boolean): Promise<boolean> {
-    if (!this.tables.has(name)) {
-      if (ifExists) return false;
-      throw new SvcError('AliasNotFound', `no table '${name}'`);
-    }
-    this.tables.delete(name);
-    this.types.delete(name);
-    this.tags.delete(name);
-    return true;
+  /** Test set-up: a table. */
+  async createTable(name: string, columns: ColumnDef[], options: { shardSize?: bigint; ifNotExists?: boolean } = {}): Promise<boolean> {
+    return (await this.write([{ kind: 'createTable', name, columns, ...options }]))[0];
   }
 
-  async insert(name: string, batch: Record<string, unknown>): Promise<void> {
-    const table = this.tables.get(name);
-    if (table === undefined) throw new SvcError('TableNotFound', `no table '${name}'`);
-    table.insert(normalizeBatch(name, table.columns, batch));
+  /** Test set-up: rows as the embedded API takes them. */
+  insert(name: string, batch: ColumnarBatch): Promise<void> {
+    return insertBatch(this, name, batch);
   }
 
-  /** Test set-up: a blob or tag entry, and tags on any entry. */
-  addEntry(alias: string, type: EntryType): void {
-    this.types.set(alias, type);
+  /** Test set-up: a tag on any entry. */
+  async attachTag(alias: string, tag: string): Promise<void> {
+    await this.write([{ kind: 'attachTag', alias, tag }]);
   }
+}
 
-  attachTag(alias: string, tag: string): void {
-    if (!this.types.has(tag)) this.types.set(tag, 'tag');
-    let set = this.tags.get(alias);
-    if (set === undefined) { set = new Set(); this.tags.set(alias, set); }
-    set.add(tag);
-  }
+/** Inserts rows as the embedded API takes them (Database.insert) into any catalog's table. */
+export async function insertBatch(catalog: QueryCatalog, name: string, batch: ColumnarBatch): Promise<void> {
+  const table = catalog.table(name);
+  if (table === undefined) throw new Error(`no table '${name}'`);
+  await catalog.write([{ kind: 'insert', table: name, rows: toTableRows(name, table.columns, batch) }]);
 }

@@ -3,6 +3,7 @@
 // batches and shards (so ranges and buckets cut batches), some int64 values near the limits.
 import type { ColumnDef } from '../../engine/types.js';
 import type { QueryCatalog } from '../../engine/query/index.js';
+import { insertBatch } from './fake-catalog.js';
 import type { Cell, RefRow, RefTable } from './reference.js';
 
 import type { Rng } from '../prng.js';
@@ -33,6 +34,7 @@ function cell(r: Rng, type: ColumnDef['type']): Cell {
     case 'SYMBOL': return pick(r, SYMBOLS);
     case 'BLOB': return Uint8Array.from(pick(r, BLOBS));
     case 'TIMESTAMP': return BASE + BigInt(int(r, 0, 1000)) * 1_000_000_000n;
+    case 'BOOLEAN': throw new Error('the random tables have no BOOLEAN column (the reference model has no booleans)');
   }
 }
 
@@ -46,7 +48,7 @@ function timestamp(r: Rng, previous: readonly bigint[]): bigint {
 /** Creates `name` in the catalog with random rows; returns the reference's view of it. */
 export async function randomTable(r: Rng, catalog: QueryCatalog, name: string): Promise<RefTable> {
   const shardSize = pick(r, [3_600_000_000_000n, 86_400_000_000_000n, 7n * 86_400_000_000_000n]);
-  await catalog.createTable(name, [...COLUMNS], { shardSize, ifNotExists: false });
+  await catalog.write([{ kind: 'createTable', name, columns: [...COLUMNS], shardSize }]);
   const n = pick(r, [0, int(r, 1, 10), int(r, 10, 140)]);
   const all: { ts: bigint; values: Cell[] }[] = [];
   for (let i = 0; i < n; i++) all.push({ ts: timestamp(r, all.map((x) => x.ts)), values: COLUMNS.map((c) => cell(r, c.type)) });
@@ -59,7 +61,7 @@ export async function randomTable(r: Rng, catalog: QueryCatalog, name: string): 
     at += size;
     const batch: Record<string, unknown> = { $timestamp: BigInt64Array.from(chunk.map((x) => x.ts)) };
     COLUMNS.forEach((c, i) => { batch[c.name] = chunk.map((x) => x.values[i]); });
-    await catalog.insert(name, batch);
+    await insertBatch(catalog, name, batch);
     const sorted = chunk.map((x, k) => ({ x, k })).sort((a, b) => (a.x.ts < b.x.ts ? -1 : a.x.ts > b.x.ts ? 1 : a.k - b.k));
     inserted.push(...sorted.map((s) => s.x));
   }

@@ -22,6 +22,7 @@ import type { Vector } from 'apache-arrow';
 import type { Entry, EntryStore } from '../../catalog/entry-store.js';
 import { SvcError } from '../../errors.js';
 import { viewOfBatch } from '../../storage/batch-builder.js';
+import { widenView } from '../../storage/widen-view.js';
 import { SymbolDictionary } from '../../storage/symbol-dictionary.js';
 import { Table } from '../../storage/table.js';
 import type { BatchView } from '../../types.js';
@@ -303,7 +304,8 @@ export class Checkpointer {
       // Every file carries its table's dictionary as it was then; the longest is the newest.
       let longest: Vector | null = null;
       for (const b of loaded) {
-        const dict = b?.data.children[c + 1].dictionary;
+        // A file written before the column was added has no such child.
+        const dict = b?.data.children[c + 1]?.dictionary;
         if (dict !== undefined && (longest === null || dict.length > longest.length)) longest = dict;
       }
       dictionaries[c] = new SymbolDictionary(longest === null ? [] : (longest.toArray() as string[]));
@@ -342,11 +344,13 @@ export async function removeWalBefore(dataDir: string, walStart: number): Promis
  */
 function withDictionaries(table: Table, view: BatchView, dictionaries: (Vector | null)[]): RecordBatch {
   const { schema } = table.layout;
-  const { batch } = view;
+  // A batch sealed before columns were added gets them as nulls: one schema per file.
+  const { batch } = widenView(view, table.layout);
   const children = schema.fields.map((_, c) => {
     const data = batch.data.children[c];
+    // Columns added after the snapshot have no dictionary in it: their (null) data is kept as it is.
     const dictionary = c === 0 ? null : dictionaries[c - 1];
-    if (dictionary === null) return data;
+    if (dictionary === null || dictionary === undefined) return data;
     return makeData({ type: data.type, length: data.length, nullCount: data.nullCount, data: data.values, nullBitmap: data.nullBitmap, dictionary } as never);
   });
   return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: batch.numRows, nullCount: 0, children }));

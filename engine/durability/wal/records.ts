@@ -1,5 +1,7 @@
 // The WAL record kinds, one tagged union, and their msgpackr codec. Typed arrays travel as raw
-// little-endian bytes (msgpack `bin`), never as lists of numbers.
+// little-endian bytes (msgpack `bin`), never as lists of numbers. The records of one write are
+// one payload (encodeRecords): replay decodes all of them before applying any, so a write made of
+// several records (a table created and filled, several tables' rows) is replayed whole or not at all.
 import { Packr } from 'msgpackr';
 import type { NormalizedBatch } from '../../storage/batch-input.js';
 import type { ColumnValues } from '../../storage/column-values.js';
@@ -12,6 +14,8 @@ export type WalRecord =
   | { readonly kind: 'TagDetach'; readonly alias: string; readonly tag: string }
   | { readonly kind: 'ExpirySet'; readonly alias: string; readonly expiry: number }
   | { readonly kind: 'TableCreate'; readonly name: string; readonly columns: readonly ColumnDef[]; readonly shardSize: bigint }
+  /** Schema growth (ALTER TABLE … ADD COLUMN, ingest protocols): columns appended to a table. */
+  | { readonly kind: 'TableAddColumns'; readonly name: string; readonly columns: readonly ColumnDef[] }
   | { readonly kind: 'TableInsert'; readonly name: string; readonly batch: NormalizedBatch };
 
 export type WalRecordKind = WalRecord['kind'];
@@ -43,8 +47,47 @@ export function encodeRecord(record: WalRecord): Uint8Array[] {
 
 /** First chunk of a record that is one msgpack value (no trailing binary columns). */
 const INLINE = new Uint8Array([0, 0, 0, 0]);
+/** First word of a payload holding several records: no record's meta is 4 GiB long. */
+const GROUP = 0xffffffff;
 
-export function decodeRecord(payload: Uint8Array): WalRecord {
+/**
+ * The records of one write as the chunks of one payload: a single record as encodeRecord gives
+ * it, several as `[u32 GROUP][u32 count]` then `[u32 length][record]` each.
+ */
+export function encodeRecords(records: readonly WalRecord[]): Uint8Array[] {
+  if (records.length === 1) return encodeRecord(records[0]);
+  const head = Buffer.allocUnsafe(8);
+  head.writeUInt32LE(GROUP, 0);
+  head.writeUInt32LE(records.length, 4);
+  const out: Uint8Array[] = [head];
+  for (const r of records) {
+    const chunks = encodeRecord(r);
+    const length = Buffer.allocUnsafe(4);
+    length.writeUInt32LE(chunks.reduce((n, c) => n + c.length, 0), 0);
+    out.push(length, ...chunks);
+  }
+  return out;
+}
+
+/** Every record of one payload of encodeRecords, decoded before any is applied. */
+export function decodeRecords(payload: Uint8Array): WalRecord[] {
+  const view = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+  if (view.length < 8 || view.readUInt32LE(0) !== GROUP) return [decodeRecord(payload)];
+  const count = view.readUInt32LE(4);
+  const out: WalRecord[] = [];
+  let at = 8;
+  for (let k = 0; k < count; k++) {
+    if (at + 4 > view.length) throw new Error(`record group ends inside record ${k} of ${count}`);
+    const length = view.readUInt32LE(at);
+    if (at + 4 + length > view.length) throw new Error(`record ${k} of a group runs past its end`);
+    out.push(decodeRecord(view.subarray(at + 4, at + 4 + length)));
+    at += 4 + length;
+  }
+  if (at !== view.length) throw new Error(`record group holds ${view.length - at} unexpected trailing bytes`);
+  return out;
+}
+
+function decodeRecord(payload: Uint8Array): WalRecord {
   const view = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
   const metaLength = view.readUInt32LE(0);
   if (metaLength === 0) {
@@ -70,7 +113,8 @@ export function decodeRecord(payload: Uint8Array): WalRecord {
       case 'BLOB':
         return { type: col.type, values: (col.values as (Uint8Array | null)[]).map((v) => (v === null ? null : new Uint8Array(v))) };
       default:
-        return { type: col.type, values: col.values as (string | null)[] };
+        // STRING, SYMBOL and BOOLEAN lists travel as msgpack values.
+        return { type: col.type, values: col.values } as ColumnValues;
     }
   });
   if (at !== view.length) throw new Error(`insert record holds ${view.length - at} unexpected trailing bytes`);

@@ -100,6 +100,7 @@ export class Binder {
         return constant(id(), 'int64', e.value, e.offset);
       case 'String': return constant(id(), 'string', e.value, e.offset);
       case 'Null': return constant(id(), 'null', null, e.offset);
+      case 'Boolean': return constant(id(), 'boolean', e.value ? 1 : 0, e.offset);
       case 'TimePoint': return constant(id(), 'timestamp', resolveTimePoint(e, this.nowNs), e.offset);
       case 'Duration': throw semanticError('a duration can only be added to or subtracted from a time', e.offset);
       case 'Star': throw semanticError("'*' is only allowed as a select item or in count(*)", e.offset);

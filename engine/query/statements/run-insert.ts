@@ -1,9 +1,12 @@
 // INSERT INTO t ($timestamp, col, …) VALUES (…), (…): checks names and value types against the
-// table (semantic errors at the offending token), builds one columnar batch and inserts it
-// through the catalog, durable when the promise resolves. Unlisted columns are null; without a
-// `$timestamp` column every row gets the query's `now`.
+// table (semantic errors at the offending token), writes each value straight into a typed column
+// (the write path's form: no further conversion) and inserts them through the catalog's write
+// path, durable when the promise resolves. Unlisted columns are null; without a `$timestamp`
+// column every row gets the query's `now`.
 import { resolveTimePoint } from '../../../grammar/index.js';
 import type { ColumnRef, Insert, InsertValue } from '../../../grammar/index.js';
+import { nullColumn } from '../../storage/column-values.js';
+import type { ColumnValues } from '../../storage/column-values.js';
 import type { ColumnType } from '../../types.js';
 import type { QueryCatalog } from '../catalog.js';
 import { semanticError } from '../query-errors.js';
@@ -13,7 +16,7 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const encoder = new TextEncoder();
 
-type Cell = number | bigint | string | Uint8Array | null;
+type Cell = number | bigint | string | Uint8Array | boolean | null;
 
 export async function runInsert(ast: Insert, catalog: QueryCatalog, nowNs: bigint): Promise<QueryResult> {
   const table = catalog.table(ast.table);
@@ -21,7 +24,7 @@ export async function runInsert(ast: Insert, catalog: QueryCatalog, nowNs: bigin
   const types = ast.columns.map((ref) => columnType(ref, ast, (name) => table.columns.find((c) => c.name === name)?.type));
   const n = ast.rows.length;
   const ts = new BigInt64Array(n).fill(nowNs);
-  const cells: Cell[][] = ast.columns.map(() => new Array<Cell>(n).fill(null));
+  const columns = types.map((type) => (type === '$timestamp' ? null : nullColumn(type, n)));
   ast.rows.forEach((row, r) => {
     if (row.length !== ast.columns.length) {
       const at = row[Math.min(row.length, ast.columns.length) - 1]?.offset ?? ast.offset;
@@ -34,14 +37,30 @@ export async function runInsert(ast: Insert, catalog: QueryCatalog, nowNs: bigin
         if (t === null) throw semanticError('$timestamp cannot be NULL', v.offset);
         ts[r] = t as bigint;
       } else {
-        cells[c][r] = convert(v, type, ast.columns[c].name, nowNs);
+        setCell(columns[c]!, r, convert(v, type, ast.columns[c].name, nowNs));
       }
     });
   });
-  const batch: Record<string, unknown> = { $timestamp: ts };
-  ast.columns.forEach((ref, c) => { if (types[c] !== '$timestamp') batch[ref.name] = cells[c]; });
-  await catalog.insert(ast.table, batch);
+  const byName: Record<string, ColumnValues> = {};
+  ast.columns.forEach((ref, c) => { if (columns[c] !== null) byName[ref.name] = withoutEmptyMask(columns[c]!); });
+  await catalog.write([{ kind: 'insert', table: ast.table, rows: { ts, columns: byName } }]);
   return { kind: 'ok', tables: [], scannedRowsCount: 0 };
+}
+
+/** Stores a converted value at row r of a column made by nullColumn (every row null until set). */
+function setCell(col: ColumnValues, r: number, cell: Cell): void {
+  if (cell === null) return;
+  if ('nulls' in col) {
+    col.values[r] = cell as never;
+    col.nulls![r] = 0;
+  } else {
+    (col.values as Cell[])[r] = cell;
+  }
+}
+
+/** A numeric column whose every row got a value needs no null mask. */
+function withoutEmptyMask(col: ColumnValues): ColumnValues {
+  return 'nulls' in col && col.nulls !== null && !col.nulls.includes(1) ? { ...col, nulls: null } : col;
 }
 
 function columnType(ref: ColumnRef, ast: Insert, typeOf: (name: string) => ColumnType | undefined): ColumnType | '$timestamp' {
@@ -74,6 +93,9 @@ function convert(v: InsertValue, type: ColumnType, column: string, nowNs: bigint
     case 'BLOB':
       if (v.kind === 'String') return encoder.encode(v.value);
       throw mismatch(describe(v));
+    case 'BOOLEAN':
+      if (v.kind === 'Boolean') return v.value;
+      throw mismatch(describe(v));
   }
 }
 
@@ -83,5 +105,6 @@ function describe(v: InsertValue): string {
     case 'String': return 'a string';
     case 'TimePoint': return 'a time';
     case 'Null': return 'NULL';
+    case 'Boolean': return 'a boolean';
   }
 }

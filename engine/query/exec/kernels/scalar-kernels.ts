@@ -78,8 +78,9 @@ function int64Scalar(e: ScalarCall, x: Vec & { kind: 'i64' }, frame: Frame, rows
 function coalesce(e: ScalarCall, args: readonly Vec[], frame: Frame, rows: Rows): Vec {
   const { sel, lo, hi } = rows;
   const valid = frame.scratch.bits(e.id, frame.size);
-  if (e.type === 'double' || e.type === 'int64' || e.type === 'timestamp') {
-    const isDouble = e.type === 'double';
+  if (e.type === 'double' || e.type === 'boolean' || e.type === 'int64' || e.type === 'timestamp') {
+    // Booleans are 0/1 doubles.
+    const isDouble = e.type === 'double' || e.type === 'boolean';
     const f = isDouble ? frame.scratch.f64(e.id, frame.size) : null;
     const n = isDouble ? null : frame.scratch.i64(e.id, frame.size);
     for (let k = lo; k < hi; k++) {

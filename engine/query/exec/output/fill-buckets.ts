@@ -192,7 +192,7 @@ function valueAt(vec: Vec, g: number, type: string): Scalar {
 /** A Vec of `count` values of `type` by output row. */
 function buildVec(type: string, count: number, value: (k: number) => Scalar): Vec {
   const valid = new Uint8Array((count + 7) >> 3);
-  if (type === 'double') {
+  if (type === 'double' || type === 'boolean') {
     const out = new Float64Array(count);
     for (let k = 0; k < count; k++) {
       const v = value(k);

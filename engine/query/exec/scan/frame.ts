@@ -83,7 +83,22 @@ function toVec(view: BatchView, index: number, type: ColumnType): Vec {
       if (strings === undefined) { strings = dictionary.toArray() as string[]; dictionaries.set(dictionary, strings); }
       return { kind: 'dict', indices: data.values as Int32Array, dictionary: strings, validity };
     }
+    case 'BOOLEAN': return { kind: 'f64', values: booleanValues(data), validity };
   }
+}
+
+const booleans = new WeakMap<object, Float64Array>();
+
+/** A Bool column's bits as 0/1 doubles (made once per batch column): `boolean` values run as numbers. */
+function booleanValues(data: Data): Float64Array {
+  let out = booleans.get(data);
+  if (out === undefined) {
+    const bits = data.values as Uint8Array;
+    out = new Float64Array(data.length);
+    for (let i = 0; i < data.length; i++) out[i] = (bits[i >> 3] >> (i & 7)) & 1;
+    booleans.set(data, out);
+  }
+  return out;
 }
 
 /** Group context: finished aggregates, group keys and bucket starts, by group id. */

@@ -1,0 +1,272 @@
+// Validation of one write: its operations, in order, become WAL records or fail, each checked
+// against the catalog as the earlier operations of the same write leave it (a table created by
+// one op takes the rows of the next). Nothing here changes the catalog: the records are applied
+// only after they are logged, and their apply cannot fail — every check happens here, once
+// (InfluxDB 3's validator: "steps following this should be infallible").
+import type { EntryStore } from '../catalog/entry-store.js';
+import { isExpired } from '../catalog/expiry.js';
+import type { WalRecord } from '../durability/wal/records.js';
+import { SvcError } from '../errors.js';
+import { checkAlias, checkColumns, incompatible, shardSizeProblem } from '../input-checks.js';
+import type { NormalizedBatch } from '../storage/batch-input.js';
+import { nullColumn } from '../storage/column-values.js';
+import type { ColumnValues } from '../storage/column-values.js';
+import { DAY_NS } from '../storage/table.js';
+import type { ColumnDef } from '../types.js';
+import type { TableRows, WriteOp } from './write-ops.js';
+
+/** An entry as the write sees it: the store's, or what an earlier op of the write made it. */
+type Staged =
+  | { readonly type: 'blob'; readonly expiry: number }
+  | { readonly type: 'tag' }
+  | { readonly type: 'ts'; readonly columns: readonly ColumnDef[] };
+
+export interface ValidatedWrite {
+  readonly records: WalRecord[];
+  /** Per op: whether it changes anything (false: an existing table kept, a tag already attached, …). */
+  readonly changes: boolean[];
+  /** Bytes of column data and blob content the records add (what the memory budget admits). */
+  readonly bytes: number;
+}
+
+/** The records of `ops` against `store` at `now` (UNIX seconds), or the first op's error. */
+export function validateOps(store: EntryStore, ops: readonly WriteOp[], now: number): ValidatedWrite {
+  const v = new Validation(store, now);
+  const changes = ops.map((op) => v.op(op));
+  return { records: v.records, changes, bytes: v.bytes };
+}
+
+class Validation {
+  readonly records: WalRecord[] = [];
+  bytes = 0;
+  /** Entries the write created (a Staged) or removed (null). */
+  private readonly entries = new Map<string, Staged | null>();
+  /** Tag attachments the write changed, by `alias\0tag`. */
+  private readonly links = new Map<string, boolean>();
+
+  constructor(private readonly store: EntryStore, private readonly now: number) {}
+
+  op(op: WriteOp): boolean {
+    switch (op.kind) {
+      case 'createTable': return this.createTable(op.name, op.columns, op.shardSize ?? DAY_NS, op.ifNotExists === true);
+      case 'dropTable': return this.dropTable(op.name, op.ifExists === true);
+      case 'addColumns': return this.addColumns(op.table, op.columns, op.ifMissing === true);
+      case 'insert': return this.insert(op.table, op.rows);
+      case 'putBlob': return this.putBlob(op.alias, op.data, op.mime, op.expiry, op.create);
+      case 'remove':
+        this.entry(op.alias);
+        this.remove(op.alias);
+        return true;
+      case 'setExpiry': {
+        const e = this.entry(op.alias);
+        if (e.type !== 'blob') throw new SvcError('ExpiryNotSupported', `entries of type ${e.type} do not expire`);
+        const expiry = this.checkExpiry(op.expiry);
+        this.entries.set(op.alias, { type: 'blob', expiry });
+        this.records.push({ kind: 'ExpirySet', alias: op.alias, expiry });
+        return true;
+      }
+      case 'attachTag': return this.attachTag(op.alias, op.tag);
+      case 'detachTag': return this.detachTag(op.alias, op.tag);
+      case 'sweep': {
+        let isChanged = false;
+        for (const alias of op.aliases) {
+          if (this.entries.has(alias)) continue;
+          const e = this.store.entries.get(alias);
+          if (e === undefined || !isExpired(e, this.now)) continue;
+          this.remove(alias);
+          isChanged = true;
+        }
+        return isChanged;
+      }
+      default:
+        return assertNever(op);
+    }
+  }
+
+  private createTable(name: string, columns: readonly ColumnDef[], shardSize: bigint, ifNotExists: boolean): boolean {
+    checkAlias(name);
+    const problem = shardSizeProblem(shardSize);
+    if (problem !== null) throw new SvcError('InvalidArgument', problem);
+    checkColumns(columns);
+    const existing = this.claim(name);
+    if (existing !== undefined) {
+      if (ifNotExists && existing.type === 'ts') return false;
+      throw new SvcError('AliasAlreadyExists', `alias '${name}' already exists`);
+    }
+    const defs = columns.map((c) => ({ name: c.name, type: c.type }));
+    this.entries.set(name, { type: 'ts', columns: defs });
+    this.records.push({ kind: 'TableCreate', name, columns: defs, shardSize });
+    return true;
+  }
+
+  private dropTable(name: string, ifExists: boolean): boolean {
+    const e = this.live(name);
+    if (e === undefined) {
+      if (ifExists) return false;
+      throw new SvcError('TableNotFound', `table '${name}' does not exist`);
+    }
+    if (e.type !== 'ts') throw incompatible(name, e.type, 'ts');
+    this.remove(name);
+    return true;
+  }
+
+  private addColumns(name: string, columns: readonly ColumnDef[], ifMissing: boolean): boolean {
+    const e = this.live(name);
+    if (e === undefined) throw new SvcError('TableNotFound', `table '${name}' does not exist`);
+    if (e.type !== 'ts') throw incompatible(name, e.type, 'ts');
+    checkColumns(columns);
+    const added: ColumnDef[] = [];
+    for (const c of columns) {
+      const had = e.columns.find((d) => d.name === c.name);
+      if (had === undefined) added.push({ name: c.name, type: c.type });
+      else if (!ifMissing) throw new SvcError('InvalidArgument', `table '${name}' already has a column '${c.name}'`);
+      else if (had.type !== c.type) throw new SvcError('InvalidArgument', `column '${c.name}' of table '${name}' is ${had.type}, not ${c.type}`);
+    }
+    if (added.length === 0) return false;
+    this.entries.set(name, { type: 'ts', columns: [...e.columns, ...added] });
+    this.records.push({ kind: 'TableAddColumns', name, columns: added });
+    return true;
+  }
+
+  private insert(name: string, rows: TableRows): boolean {
+    const e = this.live(name);
+    if (e === undefined) throw new SvcError('TableNotFound', `table '${name}' does not exist`);
+    if (e.type !== 'ts') throw incompatible(name, e.type, 'ts');
+    const batch = normalizeRows(name, e.columns, rows);
+    if (batch.ts.length === 0) return false;
+    this.bytes += batchBytes(batch);
+    this.records.push({ kind: 'TableInsert', name, batch });
+    return true;
+  }
+
+  private putBlob(alias: string, data: Uint8Array, mime: string, expiry: number | undefined, create: boolean): boolean {
+    const checked = create ? this.checkExpiry(expiry ?? 0) : undefined;
+    checkAlias(alias);
+    const e = this.claim(alias);
+    if (create && e !== undefined) throw new SvcError('AliasAlreadyExists', `alias '${alias}' already exists`);
+    if (e !== undefined && e.type !== 'blob') throw incompatible(alias, e.type, 'blob');
+    const kept = checked ?? (expiry === undefined ? (e?.type === 'blob' ? e.expiry : 0) : this.checkExpiry(expiry));
+    this.entries.set(alias, { type: 'blob', expiry: kept });
+    this.bytes += data.length;
+    this.records.push({ kind: 'BlobPut', alias, data, mime, expiry: kept });
+    return true;
+  }
+
+  private attachTag(alias: string, tag: string): boolean {
+    this.entry(alias);
+    checkAlias(tag);
+    const t = this.claim(tag);
+    if (t !== undefined && t.type !== 'tag') throw incompatible(tag, t.type, 'tag');
+    if (this.isLinked(alias, tag)) return false;
+    if (t === undefined) this.entries.set(tag, { type: 'tag' });
+    this.links.set(`${alias}\0${tag}`, true);
+    this.records.push({ kind: 'TagAttach', alias, tag });
+    return true;
+  }
+
+  private detachTag(alias: string, tag: string): boolean {
+    this.entry(alias);
+    const t = this.live(tag);
+    if (t !== undefined && t.type !== 'tag') throw incompatible(tag, t.type, 'tag');
+    if (!this.isLinked(alias, tag)) return false;
+    this.links.set(`${alias}\0${tag}`, false);
+    this.records.push({ kind: 'TagDetach', alias, tag });
+    return true;
+  }
+
+  /** The live entry `alias` (expired entries count as absent), as this write leaves it. */
+  private live(alias: string): Staged | undefined {
+    const staged = this.entries.get(alias);
+    if (staged !== undefined) return staged ?? undefined;
+    const e = this.store.entries.get(alias);
+    if (e === undefined || isExpired(e, this.now)) return undefined;
+    return e.type === 'ts' ? { type: 'ts', columns: e.table.columns } : e.type === 'blob' ? { type: 'blob', expiry: e.expiry } : { type: 'tag' };
+  }
+
+  private entry(alias: string): Staged {
+    const e = this.live(alias);
+    if (e === undefined) throw new SvcError('AliasNotFound', `alias '${alias}' does not exist`);
+    return e;
+  }
+
+  /** The live entry `alias`, for a write that takes the alias: an expired one is removed first. */
+  private claim(alias: string): Staged | undefined {
+    if (!this.entries.has(alias)) {
+      const e = this.store.entries.get(alias);
+      if (e !== undefined && isExpired(e, this.now)) this.remove(alias);
+    }
+    return this.live(alias);
+  }
+
+  private remove(alias: string): void {
+    this.entries.set(alias, null);
+    for (const key of this.links.keys()) {
+      const [a, t] = key.split('\0');
+      if (a === alias || t === alias) this.links.delete(key);
+    }
+    this.records.push({ kind: 'Remove', alias });
+  }
+
+  private isLinked(alias: string, tag: string): boolean {
+    const changed = this.links.get(`${alias}\0${tag}`);
+    if (changed !== undefined) return changed;
+    // A removal in this write detached everything from the alias and the tag.
+    if (this.entries.get(alias) === null || this.entries.get(tag) === null) return false;
+    return this.store.tagsOf.get(alias)?.has(tag) === true;
+  }
+
+  private checkExpiry(expiry: number): number {
+    if (!Number.isSafeInteger(expiry) || expiry < 0) throw new SvcError('InvalidArgument', `expiry must be an integer number of UNIX seconds >= 0, got ${expiry}`);
+    if (expiry !== 0 && expiry <= this.now) throw new SvcError('ExpiryInPast', `expiry ${expiry} is in the past`);
+    return expiry;
+  }
+}
+
+/** `rows` in the order of `schema`, absent columns null; InvalidArgument when a column does not fit. */
+function normalizeRows(table: string, schema: readonly ColumnDef[], rows: TableRows): NormalizedBatch {
+  if (typeof rows !== 'object' || rows === null || !(rows.ts instanceof BigInt64Array)) {
+    throw new SvcError('InvalidArgument', `rows for table '${table}' need $timestamp as a BigInt64Array`);
+  }
+  const n = rows.ts.length;
+  for (const name of Object.keys(rows.columns)) {
+    if (!schema.some((c) => c.name === name)) throw new SvcError('ColumnNotFound', `table '${table}' has no column '${name}'`);
+  }
+  const columns = schema.map((def): ColumnValues => {
+    if (!Object.hasOwn(rows.columns, def.name)) return nullColumn(def.type, n);
+    const col = rows.columns[def.name];
+    if (col.type !== def.type) throw new SvcError('InvalidArgument', `column '${def.name}' is ${def.type}, not ${col.type}`);
+    if (col.values.length !== n) throw new SvcError('InvalidArgument', `column '${def.name}' has ${col.values.length} values but $timestamp has ${n}`);
+    if ('nulls' in col && col.nulls !== null && col.nulls.length !== n) {
+      throw new SvcError('InvalidArgument', `column '${def.name}' has a null mask of ${col.nulls.length} rows for ${n} values`);
+    }
+    return col;
+  });
+  return { ts: rows.ts, columns };
+}
+
+/** Bytes the batch's columns take: 8 per number plus its null mask, the UTF-8 length + 16 per string or blob. */
+function batchBytes(batch: NormalizedBatch): number {
+  let bytes = batch.ts.byteLength;
+  for (const col of batch.columns) {
+    switch (col.type) {
+      case 'DOUBLE':
+      case 'INT64':
+      case 'TIMESTAMP':
+        bytes += col.values.byteLength + (col.nulls?.byteLength ?? 0);
+        break;
+      case 'BLOB':
+        for (const v of col.values) bytes += 16 + (v?.byteLength ?? 0);
+        break;
+      case 'BOOLEAN':
+        bytes += 8 * col.values.length;
+        break;
+      default:
+        for (const v of col.values) bytes += 16 + (v?.length ?? 0);
+    }
+  }
+  return bytes;
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unexpected write op ${JSON.stringify(x)}`);
+}

@@ -1,0 +1,57 @@
+// The one owner of every write: validate once → WAL → apply → acknowledge when durable, whatever
+// produced the write (the embedded API, the query language, an ingest protocol). The records of
+// one write are logged as one WAL payload and applied together, so a write is replayed whole or
+// not at all. Validation, the log append and the apply happen in one synchronous step, so the
+// catalog a write was checked against is the one it changes; the append writes the records
+// before it returns and only the fdatasync is awaited, so a writer overlaps its next CPU work
+// with the disk, and a write that fails changes nothing in memory.
+import type { EntryStore } from '../catalog/entry-store.js';
+import { nowSeconds } from '../catalog/expiry.js';
+import type { RecordLog } from '../durability/wal/record-log.js';
+import { SvcError } from '../errors.js';
+import { validateOps } from './validate-ops.js';
+import type { WriteOp } from './write-ops.js';
+
+/**
+ * Where records go: the local WAL (WalWriter), or any log that takes them the same way — the
+ * log's one interface, RecordLog (durability/wal/record-log.ts): `append` writes the records of
+ * one write as one unit and resolves once they are durable; `hasFailed` once an append failed.
+ */
+export type WriteLog = Pick<RecordLog, 'append' | 'hasFailed'>;
+
+/** What the write path tells the checkpoint scheduler. */
+export interface WriteObserver {
+  afterWrite(): void;
+}
+
+export class WritePath {
+  constructor(
+    private readonly store: EntryStore,
+    private readonly wal: WriteLog,
+    private readonly checkpoints: WriteObserver,
+  ) {}
+
+  /**
+   * Applies `ops` as one atomic write, durable when the promise resolves. Resolves, per op,
+   * whether it changed anything; rejects with the first op's error, nothing applied.
+   * @example
+   * await writes.write([
+   *   { kind: 'createTable', name: 'cpu', columns: [{ name: 'usage', type: 'DOUBLE' }], ifNotExists: true },
+   *   { kind: 'insert', table: 'cpu', rows: { ts: new BigInt64Array([1n]), columns: { usage: { type: 'DOUBLE', values: new Float64Array([0.5]), nulls: null } } } },
+   * ]);
+   */
+  async write(ops: readonly WriteOp[]): Promise<boolean[]> {
+    if (this.wal.hasFailed) throw new SvcError('StorageFailed', 'the database stopped accepting writes after a storage failure');
+    const { records, changes } = validateOps(this.store, ops, nowSeconds());
+    if (records.length === 0) return changes;
+    const durable = this.wal.append(records);
+    if (this.wal.hasFailed) {
+      await durable;
+      return changes;
+    }
+    for (const r of records) this.store.apply(r);
+    this.checkpoints.afterWrite();
+    await durable;
+    return changes;
+  }
+}
