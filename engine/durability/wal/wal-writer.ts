@@ -63,6 +63,8 @@ export class WalWriter {
   private isSyncScheduled = false;
   /** fdatasync rounds started so far (one per group commit; PostgreSQL's pg_stat_wal.wal_sync). */
   syncRounds = 0;
+  /** Bytes appended since the writer opened (EngineFigures.walBytes). */
+  bytesWritten = 0;
   /** Writers whose records are written but not yet known durable, in seq order. */
   private unsynced: Unsynced[] = [];
   /** Bytes appended to segments since the last checkpoint rotation. */
@@ -107,6 +109,7 @@ export class WalWriter {
       return Promise.reject(storageFailed(e));
     }
     this.bytesSinceRotate += bytes;
+    this.bytesWritten += bytes;
     this.segmentFill += bytes;
     if (this.durability === 'os') return Promise.resolve();
     this.seq += 1;
