@@ -43,6 +43,7 @@ export const STATUS_OF: Record<ErrorCode | HttpErrorCode, number> = {
   WalCorrupt: 503,
   CheckpointCorrupt: 503,
   StorageFailed: 503,
+  ClusterUnavailable: 503,
   BadRequest: 400,
   Unauthorized: 401,
   RouteNotFound: 404,

@@ -7,19 +7,18 @@
 // with the disk, and a write that fails changes nothing in memory.
 import type { EntryStore } from '../catalog/entry-store.js';
 import { nowSeconds } from '../catalog/expiry.js';
-import type { WalRecord } from '../durability/wal/records.js';
+import type { RecordLog } from '../durability/wal/record-log.js';
 import { SvcError } from '../errors.js';
 import { validateOps } from './validate-ops.js';
 import type { WriteOp } from './write-ops.js';
 import type { EngineCounters } from '../figures.js';
 
-/** Where records go: the local WAL (WalWriter), or any log that takes them the same way. */
-export interface WriteLog {
-  /** Writes the records of one write as one unit; resolves once they are durable. */
-  append(records: readonly WalRecord[]): Promise<void>;
-  /** True once an append failed: the log's state is unknown and writes are refused. */
-  readonly hasFailed: boolean;
-}
+/**
+ * Where records go: the local WAL (WalWriter), or any log that takes them the same way — the
+ * log's one interface, RecordLog (durability/wal/record-log.ts): `append` writes the records of
+ * one write as one unit and resolves once they are durable; `hasFailed` once an append failed.
+ */
+export type WriteLog = Pick<RecordLog, 'append' | 'hasFailed'>;
 
 /** What the write path tells the checkpoint scheduler. */
 export interface WriteObserver {
