@@ -35,7 +35,7 @@ export interface ServerState {
   readonly authority: TokenAuthority;
   readonly policy: AuthPolicy;
   /** GET /metrics' registry; null with --no-metrics. */
-  readonly metrics: ServerMetrics | null;
+  metrics: ServerMetrics | null;
 }
 
 export interface RouteContext {
