@@ -6,6 +6,7 @@
 //   BENCH_ROUNDS=5         rounds per suite (default: 3 for long runs, 2 for queries)
 //   BENCH_DIR=/path        where temporary data directories go (default: the OS temp dir)
 //   BENCH_QUERY_ORDER=shuffled   load the query cases' rows shuffled (or within-hour, late-1%)
+//   BENCH_INGEST_LINES=2_000_000  lines of the HTTP ingest suites' Telegraf-like file
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ingestSuite } from './cases/ingest.js';
@@ -16,13 +17,14 @@ import { duckThreads, QUERY_TEXTS, querySuites, releaseQueryFixture } from './ca
 import { storageSuite } from './cases/storage.js';
 import { blobStorageSuite } from './cases/blob-storage.js';
 import { clusterFailoverSuite, clusterSkipReason, clusterSuite, releaseClusterFixture } from './cases/cluster.js';
+import { ingestHttpSuite, parserSuite, remoteWriteSuite } from './cases/ingest-http.js';
 import { benchRows } from './data.js';
 import { recordedMetrics, runSuite } from './harness.js';
 import type { CaseResult, Suite } from './harness.js';
 import { printMetrics, printTable, printTargets, writeJson } from './report.js';
 import { evaluateTargets } from './targets.js';
 
-const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, blobStorageSuite, ...querySuites, ...httpSuites, ...dashboardSuites, ...(clusterSkipReason === null ? [clusterSuite, clusterFailoverSuite] : [])];
+const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, blobStorageSuite, ...querySuites, ...httpSuites, ...dashboardSuites, parserSuite, ingestHttpSuite, remoteWriteSuite, ...(clusterSkipReason === null ? [clusterSuite, clusterFailoverSuite] : [])];
 const RESULTS_PATH = fileURLToPath(new URL('../../bench-results.json', import.meta.url));
 
 /** The suites to run, each reduced to its cases matching a filter (all when the suite name matches). */

@@ -21,6 +21,8 @@ import { SvcError } from './errors.js';
 import { acquireLock } from './durability/lock-file.js';
 import { detectMime } from './catalog/mime.js';
 import { executeQuery } from './query/index.js';
+import { EngineCounters } from './figures.js';
+import type { EngineFigures } from './figures.js';
 import type { QueryOptions } from './query/index.js';
 import type { QueryCatalog } from './query/catalog.js';
 import { resolveOpenOptions } from './open-options.js';
@@ -80,6 +82,7 @@ export class Database {
   private readonly checkpoints: CheckpointScheduler;
   private isClosed = false;
   private sweepTimer: NodeJS.Timeout | null = null;
+  private readonly counters = new EngineCounters();
   /** Set in a cluster: records go to the replicated log and come back through it (replication.ts). */
   private replication: Replication | null = null;
 
@@ -93,8 +96,8 @@ export class Database {
     checkpointer: Checkpointer,
   ) {
     this.store = store;
-    this.checkpoints = new CheckpointScheduler(dataDir, wal, store, checkpointer, options);
-    this.writes = new WritePath(store, wal, this.checkpoints);
+    this.checkpoints = new CheckpointScheduler(dataDir, wal, store, checkpointer, options, this.counters);
+    this.writes = new WritePath(store, wal, this.checkpoints, this.counters);
     this.catalog = {
       table: (name) => {
         const e = this.liveEntry(name);
@@ -422,7 +425,29 @@ export class Database {
    */
   query(text: string, options: QueryOptions = {}): Promise<QueryResult> {
     this.checkOpen();
-    return executeQuery(this.catalog, text, options, this.options.queryLimits);
+    return this.counters.timeQuery(() => executeQuery(this.catalog, text, options, this.options.queryLimits));
+  }
+
+  /**
+   * What the engine did since it opened (GET /metrics reads it): rows ingested, WAL bytes and
+   * fdatasync rounds, checkpoints and their durations, queries and their durations.
+   * @example
+   * db.figures().rowsIngested;
+   */
+  figures(): EngineFigures {
+    const c = this.counters;
+    return {
+      rowsIngested: c.rowsIngested,
+      walBytes: this.wal.bytesWritten,
+      walFsyncs: this.wal.syncRounds,
+      checkpoints: c.checkpoints,
+      checkpointSeconds: c.checkpointSeconds,
+      lastCheckpointSeconds: c.lastCheckpointSeconds,
+      checkpointFailures: c.checkpointFailures,
+      queries: c.queries,
+      querySeconds: c.querySeconds,
+      queryFailures: c.queryFailures,
+    };
   }
 
   /** Live aliases matching every condition (for FIND). */

@@ -14,7 +14,8 @@ set -euo pipefail
 need=()
 command -v influxd >/dev/null || need+=(influxdb)
 command -v influx >/dev/null || need+=(influxdb-client)
-python3 -c 'import influxdb' 2>/dev/null || need+=(python3-influxdb)
+# Debian's python3 (a pyenv python3 may come first on PATH): the tests run /usr/bin/python3.
+/usr/bin/python3 -c 'import influxdb' 2>/dev/null || need+=(python3-influxdb)
 command -v prometheus >/dev/null || need+=(prometheus)
 command -v promtool >/dev/null || need+=(prometheus)
 command -v victoria-metrics >/dev/null || need+=(victoria-metrics)

@@ -13,6 +13,8 @@ import { liveness, readiness } from './handlers/api/status.js';
 import { listTags } from './handlers/api/tags.js';
 import { metrics } from './handlers/api/metrics.js';
 import { health, influxQuery, ping, questdbSettings } from './handlers/ingest/influx-compat.js';
+import { lineProtocolWrite } from './handlers/ingest/line-protocol-write.js';
+import { prometheusRead, prometheusWrite } from './handlers/ingest/prometheus-remote.js';
 import { createBlob, describeBlob, listBlobs, readBlob, replaceBlob } from './handlers/bridge/blobs.js';
 import { describeEntry, entryTags, listEntries, patchEntry, removeEntry } from './handlers/bridge/entries.js';
 import { queryExpGet, queryExpPost, queryFindGet, queryFindPost } from './handlers/bridge/query.js';
@@ -52,6 +54,10 @@ export const PATHS = {
   health: '/health',
   settings: '/settings',
   influxQuery: '/query',
+  influxWrite: '/write',
+  influxWriteV2: '/api/v2/write',
+  prometheusWrite: '/api/prometheus/write',
+  prometheusRead: '/api/prometheus/read',
   metrics: '/metrics',
 } as const;
 
@@ -72,6 +78,9 @@ function bridge(method: Method, path: string, handler: Handler): Route {
 function ingest(method: Method, path: string, handler: Handler, access: 'public' | 'bridge' = 'bridge'): Route {
   return { method, path, handler, access, compress: 'large', hasBody: method === 'POST' };
 }
+
+/** Line-protocol bodies may come gzip-encoded. */
+const CONTENT_ENCODING = ['content-encoding'] as const;
 
 /** Query answers come as JSON or, on `Accept: application/vnd.apache.arrow.stream`, as Arrow. */
 const ACCEPT = ['accept'] as const;
@@ -123,6 +132,11 @@ export const ROUTES: readonly Route[] = [
   { ...ingest('GET', PATHS.settings, questdbSettings, 'public'), isData: false },
   ingest('GET', PATHS.influxQuery, influxQuery),
   ingest('POST', PATHS.influxQuery, influxQuery),
+  { ...ingest('POST', PATHS.influxWrite, lineProtocolWrite(1)), reads: CONTENT_ENCODING },
+  { ...ingest('POST', PATHS.influxWriteV2, lineProtocolWrite(2)), reads: CONTENT_ENCODING },
+  // Snappy bodies both ways: never gzip the answer (Prometheus reads it as snappy).
+  { ...ingest('POST', PATHS.prometheusWrite, prometheusWrite), compress: 'never' },
+  { ...ingest('POST', PATHS.prometheusRead, prometheusRead), compress: 'never' },
   { ...ingest('GET', PATHS.metrics, metrics, 'public'), isData: false },
 ];
 

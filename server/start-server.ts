@@ -196,9 +196,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
     authority: await TokenAuthority.open(dataDir),
     policy,
-    metrics: options.metrics === false ? null : new ServerMetrics(),
+    metrics: null,
     cluster: null,
   };
+  if (options.metrics !== false) state.metrics = new ServerMetrics(() => state.db?.figures() ?? null);
   const inFlight = new Set<Promise<void>>();
   const router = new Router<Route>(ROUTES, ASSETS_ROUTE);
   const app = createApp();

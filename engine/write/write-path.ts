@@ -12,6 +12,7 @@ import type { WalRecord } from '../durability/wal/records.js';
 import { SvcError } from '../errors.js';
 import { validateOps } from './validate-ops.js';
 import type { WriteOp } from './write-ops.js';
+import type { EngineCounters } from '../figures.js';
 
 /**
  * Where records go: the local WAL (WalWriter), or any log that takes them the same way — the
@@ -40,6 +41,7 @@ export class WritePath {
     private readonly store: EntryStore,
     private readonly wal: WriteLog,
     private readonly checkpoints: WriteObserver,
+    private readonly counters: EngineCounters,
   ) {}
 
   /**
@@ -69,7 +71,10 @@ export class WritePath {
       await durable;
       return changes;
     }
-    for (const r of records) this.store.apply(r);
+    for (const r of records) {
+      this.store.apply(r);
+      if (r.kind === 'TableInsert') this.counters.rowsIngested += r.batch.ts.length;
+    }
     this.checkpoints.afterWrite();
     await durable;
     return changes;

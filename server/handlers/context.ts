@@ -36,7 +36,7 @@ export interface ServerState {
   authority: TokenAuthority;
   readonly policy: AuthPolicy;
   /** GET /metrics' registry; null with --no-metrics. */
-  readonly metrics: ServerMetrics | null;
+  metrics: ServerMetrics | null;
   /** The cluster side of this node with --cluster nats://…; null on a single node. */
   cluster: ClusterNode | null;
 }

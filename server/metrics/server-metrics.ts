@@ -2,7 +2,8 @@
 // registry per server (tests and the bench run several in one process). The server observes
 // requests by route pattern (never the raw path: aliases would make every path a series) and
 // what the ingest protocols accepted; the engine's figures are read when Prometheus scrapes.
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { EngineFigures } from '../../engine/index.js';
 
 /** Request durations: sub-millisecond writes up to long queries. */
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -17,8 +18,35 @@ export class ServerMetrics {
   private readonly ingestLines: Counter<'protocol'>;
   private readonly ingestValues: Counter<'protocol'>;
 
-  constructor() {
+  /** `figures` reads the engine's (null while the database is still opening). */
+  constructor(figures: () => EngineFigures | null = () => null) {
     const registers = [this.registry];
+    // The engine's cumulative figures, read when Prometheus scrapes.
+    const engineCounter = (name: string, help: string, read: (f: EngineFigures) => number) => new Counter({
+      name, help, registers,
+      collect() {
+        const f = figures();
+        this.reset();
+        if (f !== null) this.inc(read(f));
+      },
+    });
+    engineCounter('svc_rows_ingested_total', 'Rows applied by writes since the database opened (inserts, line protocol, remote write)', (f) => f.rowsIngested);
+    engineCounter('svc_wal_bytes_total', 'Bytes appended to the write-ahead log', (f) => f.walBytes);
+    engineCounter('svc_wal_fsyncs_total', 'fdatasync rounds of the write-ahead log (each serves every writer waiting then)', (f) => f.walFsyncs);
+    engineCounter('svc_checkpoints_total', 'Checkpoints written', (f) => f.checkpoints);
+    engineCounter('svc_checkpoint_seconds_total', 'Time spent writing checkpoints', (f) => f.checkpointSeconds);
+    engineCounter('svc_checkpoint_failures_total', 'Checkpoints that failed', (f) => f.checkpointFailures);
+    engineCounter('svc_queries_total', 'Queries run (failed ones included)', (f) => f.queries);
+    engineCounter('svc_query_seconds_total', 'Time spent running queries', (f) => f.querySeconds);
+    engineCounter('svc_query_failures_total', 'Queries that failed', (f) => f.queryFailures);
+    new Gauge({
+      name: 'svc_last_checkpoint_seconds', help: 'Duration of the latest checkpoint (absent before the first)', registers,
+      collect() {
+        const last = figures()?.lastCheckpointSeconds ?? null;
+        this.reset();
+        if (last !== null) this.set(last);
+      },
+    });
     this.requests = new Counter({ name: 'svc_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers });
     this.durations = new Histogram({ name: 'svc_http_request_duration_seconds', help: 'Time from a request\'s arrival to the end of its answer, by method and route pattern', labelNames: ['method', 'route'], buckets: DURATION_BUCKETS, registers });
     this.ingestRequests = new Counter({ name: 'svc_ingest_requests_total', help: 'Write requests of an ingest protocol applied (each whole: every line or none)', labelNames: ['protocol'], registers });

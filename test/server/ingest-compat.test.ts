@@ -13,7 +13,8 @@ import { keyFileText, makeSecurity } from './security-fixtures.js';
 import { peerMissing } from './peers.js';
 
 let t: TestServer;
-before(async () => { t = await startTestServer(); });
+// durability 'os': a WAL is written, so /metrics has WAL bytes to show.
+before(async () => { t = await startTestServer({ durability: 'os' }); });
 after(async () => { await t.stop(); });
 
 describe('InfluxDB and QuestDB probes', () => {
@@ -86,12 +87,22 @@ describe('token forms with security on', () => {
 describe('GET /metrics', () => {
   test('counts requests by route pattern and status, and promtool accepts the text', async (ctx) => {
     await request(t.base, 'GET', '/api/v1/blobs/some%2Fmissing');
+    assert.equal((await request(t.base, 'POST', '/write', { body: 'metered v=1 1\nmetered v=2 2\n' })).status, 204);
+    await t.server.db.query('SELECT count(v) FROM metered');
+    await t.server.db.checkpoint();
     const r = await request(t.base, 'GET', '/metrics');
     assert.equal(r.status, 200);
     assert.match(String(r.headers['content-type']), /^text\/plain; version=0\.0\.4/);
     const text = r.text();
     assert.match(text, /svc_http_requests_total\{method="GET",route="\/api\/v1\/blobs\/:alias",status="404"\} 1/);
     assert.match(text, /svc_http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/ping"\} [1-9]/);
+    // The engine's figures: the two rows, the WAL bytes that logged them, a query, a checkpoint.
+    assert.match(text, /\nsvc_rows_ingested_total 2\n/);
+    assert.match(text, /\nsvc_ingest_points_total\{protocol="influx_line_protocol"\} 2\n/);
+    assert.match(text, /\nsvc_wal_bytes_total [1-9]\d*\n/);
+    assert.match(text, /\nsvc_queries_total [1-9]\d*\n/);
+    assert.match(text, /\nsvc_checkpoints_total 1\n/);
+    assert.match(text, /\nsvc_last_checkpoint_seconds \d/);
     const skip = peerMissing('promtool');
     if (skip !== null) return ctx.skip(skip);
     const check = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });

@@ -65,6 +65,8 @@ export class WalWriter implements RecordLog {
   private isSyncScheduled = false;
   /** fdatasync rounds started so far (one per group commit; PostgreSQL's pg_stat_wal.wal_sync). */
   syncRounds = 0;
+  /** Bytes appended since the writer opened (EngineFigures.walBytes). */
+  bytesWritten = 0;
   /** Writers whose records are written but not yet known durable, in seq order. */
   private unsynced: Unsynced[] = [];
   /** Bytes appended to segments since the last checkpoint rotation. */
@@ -111,6 +113,7 @@ export class WalWriter implements RecordLog {
       return Promise.reject(storageFailed(e));
     }
     this.bytesSinceRotate += bytes;
+    this.bytesWritten += bytes;
     this.segmentFill += bytes;
     this.seq += 1;
     const position = this.seq;
