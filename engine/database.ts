@@ -162,7 +162,13 @@ export class Database {
     const store = new EntryStore(batchRows);
     const db = new Database(dataDir, 'none', new WalWriter(join(dataDir, 'wal'), 0, 'none'), store, releaseLock, resolved, new Checkpointer(dataDir));
     try {
-      db.replication = await start((r) => store.apply(r), { typeOf: (alias) => db.liveEntry(alias)?.type ?? null });
+      db.replication = await start((r) => store.apply(r), {
+        typeOf: (alias) => db.store.entries.get(alias)?.type ?? null,
+        columnsOf: (table) => {
+          const e = db.store.entries.get(table);
+          return e?.type === 'ts' ? e.table.columns : null;
+        },
+      });
       db.writes.replicate(db.replication);
     } catch (e) {
       await releaseLock().catch(() => undefined);

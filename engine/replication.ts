@@ -7,11 +7,14 @@
 // node) before it was called. Nothing here names NATS: single-node svc never loads the cluster.
 import type { WalRecord } from './durability/wal/records.js';
 import type { EntryType } from './catalog/entry-store.js';
+import type { ColumnDef } from './types.js';
 
 /** What the cluster needs of the local state to check a claim (an alias in use, and as what). */
 export interface ReplicaView {
   /** The type of a live entry here, or null. */
   typeOf(alias: string): EntryType | null;
+  /** The columns of a table here (`$timestamp` aside), or null when there is no such table. */
+  columnsOf(table: string): readonly ColumnDef[] | null;
 }
 
 export interface Replication {

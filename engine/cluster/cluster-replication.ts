@@ -19,7 +19,9 @@ import type { KV } from '@nats-io/kv';
 import { SvcError } from '../errors.js';
 import type { WalRecord } from '../durability/wal/records.js';
 import type { ReplicaView, Replication } from '../replication.js';
+import { StaleWrite } from '../write/write-path.js';
 import { AliasClaims } from './alias-claims.js';
+import { entryConflict } from './entry-check.js';
 import { ensureStream, JetStreamLog } from './jetstream-log.js';
 import { LogFollower } from './log-follower.js';
 import { NodeRegistry } from './node-registry.js';
@@ -34,6 +36,8 @@ export const LAG_MESSAGES = 1_000;
 const APPLY_TIMEOUT_MS = 60_000;
 /** One JetStream API request (stream info, last message) waits this long before it is asked again. */
 const API_TIMEOUT_MS = 2_000;
+/** How long a create that lost its name's claim waits for the winner's create to arrive here. */
+const CLAIM_WAIT_MS = 10_000;
 /** How long a read barrier keeps asking a stream for its last sequence (leader elections take ~5 s). */
 const BARRIER_DEADLINE_MS = 30_000;
 
@@ -70,6 +74,8 @@ export class ClusterReplication implements Replication {
   private readonly followers = new Map<string, Followed>();
   private readonly logs = new Map<string, JetStreamLog>();
   private isClosed = false;
+  /** Entries the log refused (entry-check.ts), by sequence, until their writer here looks. */
+  private readonly refused = new Map<number, string>();
 
   private constructor(
     readonly nodeId: string,
@@ -155,7 +161,7 @@ export class ClusterReplication implements Replication {
     const view = this.view!;
     // Claims first: a create that loses the race fails before anything is appended.
     for (const r of records) {
-      if (r.kind === 'TableCreate') await this.claims.claim(r.name, 'ts', true, view.typeOf(r.name));
+      if (r.kind === 'TableCreate') await this.claimCreate(r.name, view);
       else if (r.kind === 'BlobPut') await this.claims.claim(r.alias, 'blob', false, view.typeOf(r.alias));
       else if (r.kind === 'TagAttach') await this.claims.claim(r.tag, 'tag', false, view.typeOf(r.tag));
     }
@@ -174,9 +180,36 @@ export class ClusterReplication implements Replication {
       const seq = await this.log(stream, subject).append(list);
       const followed = this.followers.get(stream)!;
       // A node that follows only a group's DDL never sees a rows entry: nothing to wait for here.
-      if (followed.subject === null || followed.subject === subject) await followed.follower.waitFor(seq, APPLY_TIMEOUT_MS).catch((e: unknown) => { throw unavailable(e); });
+      if (followed.subject === null || followed.subject === subject) {
+        await followed.follower.waitFor(seq, APPLY_TIMEOUT_MS).catch((e: unknown) => { throw unavailable(e); });
+        const conflict = this.refused.get(seq);
+        if (conflict !== undefined) {
+          this.refused.delete(seq);
+          throw new StaleWrite(conflict);
+        }
+      }
     }
     for (const r of records) if (r.kind === 'Remove') await this.claims.release(r.alias);
+  }
+
+  /**
+   * Claims a new table's name. Lost to another node: once that node's create has reached this one
+   * the write is validated again (an IF NOT EXISTS create then just goes on; a plain one fails
+   * with AliasAlreadyExists, as on a single node).
+   */
+  private async claimCreate(name: string, view: ReplicaView): Promise<void> {
+    try {
+      await this.claims.claim(name, 'ts', true, view.typeOf(name));
+    } catch (e) {
+      if (!(e instanceof SvcError) || e.code !== 'AliasAlreadyExists') throw e;
+      const deadline = Date.now() + CLAIM_WAIT_MS;
+      while (Date.now() < deadline) {
+        await this.readBarrier();
+        if (view.typeOf(name) !== null) throw new StaleWrite(`table '${name}' was created by another node`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw e;
+    }
   }
 
   async readBarrier(): Promise<void> {
@@ -227,7 +260,14 @@ export class ClusterReplication implements Replication {
     await ensureStream(this.jsm, { name: META_STREAM, subjects: [META_SUBJECT], replicas });
     for (let g = 0; g < this.groups; g++) await ensureStream(this.jsm, { name: groupStream(g), subjects: [groupSubjects(g).all], replicas });
     const follow = (stream: string, subject: string | null, rowsToo: boolean): void => {
-      const follower = new LogFollower(this.js, stream, 1, (records) => {
+      const follower = new LogFollower(this.js, stream, 1, (records, seq) => {
+        const conflict = entryConflict(records, view);
+        if (conflict !== null) {
+          // Refused alike on every node; the writer (if it is this node) validates again.
+          this.refused.set(seq, conflict);
+          if (this.refused.size > 10_000) this.refused.delete(this.refused.keys().next().value!);
+          return;
+        }
         for (const r of records) if (rowsToo || r.kind !== 'TableInsert') apply(r);
       }, subject);
       this.followers.set(stream, { follower, subject });

@@ -107,6 +107,31 @@ describe('cluster: 3 nats-servers + 3 svc nodes', { skip: missing ?? false }, ()
     }
   });
 
+  it('line protocol through every node at once: one table made by the first writes, fields added on first sight by several nodes, every value in its column on every node', async () => {
+    const writes: Promise<{ status: number; body: unknown }>[] = [];
+    const expected = new Map<string, { count: number; sum: number }>();
+    for (let j = 0; j < 12; j++) {
+      for (const [i, n] of nodes.entries()) {
+        const field = `f${i}_${j % 4}`;
+        const e = expected.get(field) ?? { count: 0, sum: 0 };
+        expected.set(field, { count: e.count + 1, sum: e.sum + j });
+        writes.push(n.request('POST', '/write?precision=ns', `lp,host=n${i} ${field}=${j}i,common=${i * 100 + j} ${i * 1000 + j + 1}`));
+      }
+    }
+    for (const r of await Promise.all(writes)) assert.equal(r.status, 204, JSON.stringify(r.body));
+    const fields = [...expected.keys()].sort();
+    const select = `SELECT count(common), ${fields.map((f) => `count(${f}), sum(${f})`).join(', ')} FROM lp`;
+    for (const n of nodes) {
+      const t = (await n.query(select)).tables[0];
+      const value = (name: string): number => Number(t.columns.find((c) => c.name === name)!.data[0]);
+      assert.equal(value('count(common)'), 36, n.id);
+      for (const f of fields) {
+        assert.equal(value(`count(${f})`), expected.get(f)!.count, `${n.id} ${f}`);
+        assert.equal(value(`sum(${f})`), expected.get(f)!.sum, `${n.id} ${f}`);
+      }
+    }
+  });
+
   it('api/cluster lists every node and is stable; api/nodes/:id answers for any node through any node', async () => {
     const deadline = Date.now() + 20_000;
     let cluster: { nodes: string[]; status: string; memoryTotal: number } | null = null;
