@@ -186,6 +186,16 @@ export class Database {
     return this.replication?.readBarrier() ?? null;
   }
 
+  /**
+   * In a cluster whose nodes serve only some table groups (`serve=`): the node that should run
+   * `text`, when this one does not hold the rows of every table it reads; null = run it here.
+   * @example
+   * const target = await db.queryNode('SELECT count(v) FROM t'); // null on a single node
+   */
+  queryNode(text: string): Promise<{ readonly id: string; readonly url: string } | null> {
+    return this.replication?.placeQuery(text) ?? Promise.resolve(null);
+  }
+
   /** False while a cluster node is still catching up with the log (readiness says 503). */
   get isCaughtUp(): boolean {
     return this.replication?.isCaughtUp ?? true;

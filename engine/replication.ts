@@ -22,6 +22,11 @@ export interface Replication {
   readBarrier(): Promise<void>;
   /** True while this node has caught up with every log it follows. */
   readonly isCaughtUp: boolean;
+  /**
+   * Where a query should run: null = here (this node holds the rows of every table it reads),
+   * else the id and base URL of a live node that does. Throws ClusterUnavailable when none does.
+   */
+  placeQuery(text: string): Promise<{ readonly id: string; readonly url: string } | null>;
   /** Set when following a log failed for good: the node then refuses reads and writes. */
   readonly failure: Error | null;
   close(): Promise<void>;

@@ -26,6 +26,7 @@ import { ensureStream, JetStreamLog } from './jetstream-log.js';
 import { LogFollower } from './log-follower.js';
 import { NodeRegistry } from './node-registry.js';
 import type { NodeReport } from './node-registry.js';
+import { queryTables } from './query-tables.js';
 import { checkServerVersion } from './server-version.js';
 import { groupOf, groupStream, groupSubjects, META_STREAM, META_SUBJECT, recordGroup } from './table-groups.js';
 
@@ -134,6 +135,21 @@ export class ClusterReplication implements Replication {
   servesTable(table: string): boolean {
     return this.serves.includes(this.groupOf(table));
   }
+
+  async placeQuery(text: string): Promise<{ readonly id: string; readonly url: string } | null> {
+    if (this.serves.length === this.groups) return null;
+    const tables = queryTables(text);
+    // Not a SELECT (null), or one whose sources this node resolves itself (FIND: every group).
+    const needed = tables === null ? [] : tables === 'all' ? Array.from({ length: this.groups }, (_, g) => g) : [...new Set(tables.map((t) => this.groupOf(t)))];
+    if (needed.every((g) => this.serves.includes(g))) return null;
+    const nodes = (await this.registry.live()).filter((n) => n.id !== this.nodeId && needed.every((g) => n.serves.includes(g)));
+    if (nodes.length === 0) throw new SvcError('ClusterUnavailable', `no live node serves every table group this query reads (groups ${needed.join(', ')})`);
+    // Spread such queries over the nodes that can answer them.
+    const node = nodes[this.placed++ % nodes.length];
+    return { id: node.id, url: node.url };
+  }
+
+  private placed = 0;
 
   /** Resolves once every follower here is caught up (false after `timeoutMs`). */
   async whenCaughtUp(timeoutMs: number): Promise<boolean> {
