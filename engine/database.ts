@@ -16,6 +16,7 @@ import { storageFailure } from './durability/storage-failure.js';
 import { isExpired, nowSeconds } from './catalog/expiry.js';
 import { incompatible, toBytes, toNs } from './input-checks.js';
 import { EntryStore } from './catalog/entry-store.js';
+import { MemoryBudget } from './memory/index.js';
 import type { Entry, EntryType } from './catalog/entry-store.js';
 import { SvcError } from './errors.js';
 import { acquireLock } from './durability/lock-file.js';
@@ -87,7 +88,7 @@ export class Database {
     store: EntryStore,
     private readonly releaseLock: () => Promise<void>,
     private readonly options: ResolvedOptions,
-    checkpointer: Checkpointer,
+    private readonly checkpointer: Checkpointer,
   ) {
     this.store = store;
     this.checkpoints = new CheckpointScheduler(dataDir, wal, store, checkpointer, options);
@@ -120,9 +121,9 @@ export class Database {
       throw storageFailure(e, `could not open data directory ${dataDir}`);
     }
     try {
-      const store = new EntryStore(batchRows);
       const checkpointer = new Checkpointer(dataDir);
-      const walStart = await checkpointer.load(store, batchRows);
+      const store = new EntryStore({ batchRows, budget: new MemoryBudget(resolved.memoryLimit), leases: checkpointer.reads });
+      const walStart = await checkpointer.load(store);
       const replay = await replayWal(walDir, walStart, (r) => store.apply(r));
       if (replay.tornAt !== null) resolved.log?.(`cut a torn record at the end of ${replay.tornAt.file} (offset ${replay.tornAt.offset})`);
       await removeWalBefore(dataDir, walStart);
@@ -154,6 +155,7 @@ export class Database {
       throw storageFailure(e, 'the checkpoint on close failed');
     } finally {
       await this.wal.close();
+      await this.checkpointer.reads.close().catch(() => undefined);
       await this.releaseLock().catch(() => undefined);
     }
   }

@@ -3,6 +3,7 @@
 // rebuilds exactly the state that acknowledged those writes. Validation happens before a record
 // is made (in database.ts); `apply` trusts its record.
 import { Table } from '../storage/table.js';
+import type { StorageContext } from '../storage/storage-context.js';
 import type { WalRecord } from '../durability/wal/records.js';
 
 export type EntryType = 'blob' | 'tag' | 'ts';
@@ -18,7 +19,7 @@ export class EntryStore {
   readonly tagsOf = new Map<string, Set<string>>();
   readonly entriesOf = new Map<string, Set<string>>();
 
-  constructor(private readonly batchRows: number) {}
+  constructor(readonly context: StorageContext) {}
 
   apply(r: WalRecord): void {
     switch (r.kind) {
@@ -42,7 +43,7 @@ export class EntryStore {
         return;
       }
       case 'TableCreate':
-        this.entries.set(r.name, { type: 'ts', table: new Table(r.name, r.columns, r.shardSize, this.batchRows) });
+        this.entries.set(r.name, { type: 'ts', table: new Table(r.name, r.columns, r.shardSize, this.context) });
         return;
       case 'TableInsert': {
         const e = this.entries.get(r.name);
@@ -56,7 +57,7 @@ export class EntryStore {
 
   private remove(alias: string): void {
     const e = this.entries.get(alias);
-    if (e?.type === 'ts') e.table.stopCompaction();
+    if (e?.type === 'ts') e.table.drop();
     this.entries.delete(alias);
     for (const tag of this.tagsOf.get(alias) ?? []) unlink(this.entriesOf, tag, alias);
     this.tagsOf.delete(alias);

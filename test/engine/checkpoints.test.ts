@@ -248,7 +248,7 @@ describe('incremental checkpoints', () => {
       assert.deepEqual(state(db), expected);
       await db.checkpoint();
       const moved = await latestManifest(dataDir);
-      assert.equal(moved.version, 3);
+      assert.equal(moved.version, 4);
       assert.equal(Object.keys(moved.blobs ?? {}).length, 1);
       await db.close();
       db = await Database.open({ dataDir, sweepIntervalMs: 0 });

@@ -92,6 +92,7 @@ function verify(db: Database, known: Known, rounds: RoundLog[]): void {
   const views = !hasTable(db) ? [] : scanOf(db, TABLE, MIN_TS, MAX_TS);
   if (views.length === 0 && !hasTable(db)) assert.equal(started.size + known.batches.size, 0, 'the table is missing');
   for (const view of views) {
+    view.loadSync(view.allColumns);
     const ts = view.ts;
     const [bidV, kV, vV, sV, strV, bV] = COLUMNS.map((c, i) => columnVector(view, i + 1, c.type)) as [any, any, any, any, any, any];
     for (let r = 0; r < view.rowCount; r++) {

@@ -1,8 +1,10 @@
 // SELECT: plan against the catalog, take the snapshot, then run each table plan with the row or
-// aggregate operator. The snapshot is every table's batch list for every range, taken before the
-// first pause: sealed batches never change, but the lists do (inserts add batches, late rows
-// replace some), so a query that yields to the event loop keeps reading the data as it was when
-// it started — concurrent inserts neither break it nor leak into it. Operators may pause only
+// aggregate operator. The snapshot is every table's batch list for every range, taken at one
+// moment, before the first pause: sealed batches never change, but the lists do (inserts add
+// batches, late rows replace some), so a query that yields to the event loop keeps reading the
+// data as it was when it started — concurrent inserts neither break it nor leak into it. Batches
+// may be on disk only; a lease keeps their checkpoint files until the query ends, and the edge
+// batches of each range are cut once their timestamps are read back. Operators may pause only
 // between slices, so under a wide WHERE (thousands of terms, seconds per batch) the slices are
 // cut shorter, to about a million term tests each. Aggregates that do not need rows in time order
 // read the batches as stored (aggregates/row-order.ts), so they never wait for late runs to merge.
@@ -13,33 +15,51 @@ import { runAggregate } from '../exec/operators/aggregate-operator.js';
 import type { RunContext } from '../exec/run/run-context.js';
 import { testsPerRow } from '../exec/kernels/eval-condition.js';
 import { runRows } from '../exec/operators/row-operator.js';
-import { rowsIn, scanSlices } from '../exec/scan/scan-slices.js';
-import type { Slice } from '../exec/scan/scan-slices.js';
+import { listBatches, rowsIn, sliceBatches } from '../exec/scan/scan-slices.js';
+import type { Listing, Slice } from '../exec/scan/scan-slices.js';
 import { planSelectCached } from '../plan/plan-cache.js';
 import { narrowRange } from '../plan/time-bounds.js';
 import type { QueryResult, ResultTable } from '../result.js';
 
 export async function runSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint, ctx: RunContext): Promise<QueryResult> {
   const plan = planSelectCached(ast, catalog, nowNs, ctx.limits);
-  const snapshot = plan.tables.map((t) => {
-    const chunk = t.where === null ? Infinity : Math.max(MIN_CHUNK_ROWS, Math.floor(TESTS_PER_CHUNK / testsPerRow(t.where)));
-    const isUnordered = t.aggregate !== null && readsUnordered(t.aggregate);
-    return (t.ranges ?? [null]).map((range) => {
-      if (t.timeBounds === null) return cut(scanSlices(t.table, range, isUnordered), chunk);
-      const slices = scanSlices(t.table, narrowRange(range, t.timeBounds), isUnordered);
-      // The operators count the rows they are given; SPEC §7 counts every row of the range.
-      const inRange = range === null ? t.table.rowCount : rowsIn(scanSlices(t.table, range, true));
-      ctx.scannedRowsCount += (inRange - rowsIn(slices)) * t.referencedColumns;
-      return cut(slices, chunk);
+  const releases = plan.tables.map((t) => t.table.context.leases.lease());
+  try {
+    // Listed for every table and range in one synchronous step: one moment's data.
+    const listed = plan.tables.map((t) => {
+      const isUnordered = t.aggregate !== null && readsUnordered(t.aggregate);
+      return (t.ranges ?? [null]).map((range): [Listing, Listing | null, number] => {
+        if (t.timeBounds === null) return [listBatches(t.table, range, isUnordered), null, 0];
+        // The operators count the rows they are given; SPEC §7 counts every row of the range.
+        if (range === null) return [listBatches(t.table, narrowRange(range, t.timeBounds), isUnordered), null, t.table.rowCount];
+        return [listBatches(t.table, narrowRange(range, t.timeBounds), isUnordered), listBatches(t.table, range, true), 0];
+      });
     });
-  });
-  const tables: ResultTable[] = [];
-  for (let i = 0; i < plan.tables.length; i++) {
-    const t = plan.tables[i];
-    const table = t.aggregate === null ? await runRows(t, ctx, snapshot[i]) : await runAggregate(t, t.aggregate, ctx, snapshot[i]);
-    if (table !== null) tables.push(table);
+    const snapshot: Slice[][][] = [];
+    for (let i = 0; i < plan.tables.length; i++) {
+      const t = plan.tables[i];
+      const chunk = t.where === null ? Infinity : Math.max(MIN_CHUNK_ROWS, Math.floor(TESTS_PER_CHUNK / testsPerRow(t.where)));
+      const ranges: Slice[][] = [];
+      for (const [narrowed, whole, wholeRows] of listed[i]) {
+        const slices = await sliceBatches(narrowed);
+        if (t.timeBounds !== null) {
+          const inRange = whole === null ? wholeRows : rowsIn(await sliceBatches(whole));
+          ctx.scannedRowsCount += (inRange - rowsIn(slices)) * t.referencedColumns;
+        }
+        ranges.push(cut(slices, chunk));
+      }
+      snapshot.push(ranges);
+    }
+    const tables: ResultTable[] = [];
+    for (let i = 0; i < plan.tables.length; i++) {
+      const t = plan.tables[i];
+      const table = t.aggregate === null ? await runRows(t, ctx, snapshot[i]) : await runAggregate(t, t.aggregate, ctx, snapshot[i]);
+      if (table !== null) tables.push(table);
+    }
+    return { kind: 'rows', tables, scannedRowsCount: ctx.scannedRowsCount };
+  } finally {
+    for (const release of releases) release();
   }
-  return { kind: 'rows', tables, scannedRowsCount: ctx.scannedRowsCount };
 }
 
 /** Term tests between two chances to pause (a few ms of work), and the fewest rows worth a slice. */
@@ -50,6 +70,7 @@ const MIN_CHUNK_ROWS = 1024;
 function cut(slices: Slice[], rows: number): Slice[] {
   if (slices.every((s) => s.hi - s.lo <= rows)) return slices;
   const out: Slice[] = [];
-  for (const s of slices) for (let lo = s.lo; lo < s.hi; lo += rows) out.push({ view: s.view, lo, hi: Math.min(s.hi, lo + rows) });
+  // Each piece keeps its slice's time bounds (still bounds of its rows).
+  for (const s of slices) for (let lo = s.lo; lo < s.hi; lo += rows) out.push({ ...s, lo, hi: Math.min(s.hi, lo + rows) });
   return out;
 }

@@ -10,6 +10,7 @@ import { evalCondition } from '../kernels/eval-condition.js';
 import { evalValue } from '../kernels/eval-value.js';
 import { finishTable } from '../output/finish-table.js';
 import { BatchFrame } from '../scan/frame.js';
+import { columnsRead, SliceReader } from '../scan/slice-reader.js';
 import type { RunContext } from '../run/run-context.js';
 import type { Slice } from '../scan/scan-slices.js';
 import { rowsIn } from '../scan/scan-slices.js';
@@ -26,23 +27,31 @@ export async function runRows(plan: TablePlan, ctx: RunContext, scans: readonly 
     ctx.budget.rows(0, Math.min(rows, wanted));
     ColumnBuilder.preallocate([times, ...columns], Math.min(rows, wanted));
   }
+  const read = columnsRead([plan.where, ...plan.outputs.map((o) => o.expr)], true);
   for (const slices of scans) {
-    for (const slice of slices) {
-      ctx.scannedRowsCount += (slice.hi - slice.lo) * plan.referencedColumns;
-      if (times.length >= wanted) continue;
-      if (ctx.isDue()) await ctx.pause();
-      ctx.deadline.check();
-      const frame = new BatchFrame(slice.view, plan.columnTypes, ctx.scratch);
-      let rows: Rows = { sel: null, lo: slice.lo, hi: slice.hi };
-      if (plan.where !== null) rows = evalCondition(plan.where, frame, rows, ctx.deadline);
-      const room = wanted - times.length;
-      if (rows.hi - rows.lo > room) rows = { ...rows, hi: rows.lo + room };
-      if (rows.hi <= rows.lo) continue;
-      const vecs = plan.outputs.map((o) => evalValue(o.expr, frame, rows));
-      ctx.budget.rows(times.length, rows.hi - rows.lo);
-      ctx.budget.values(vecs, rows);
-      times.append(frame.column(0), rows);
-      vecs.forEach((v, i) => columns[i].append(v, rows));
+    const reader = new SliceReader(slices, read, plan.columnTypes, ctx.scratch, () => times.length < wanted);
+    try {
+      for (let k = 0; k < slices.length; k++) {
+        const slice = slices[k];
+        ctx.scannedRowsCount += (slice.hi - slice.lo) * plan.referencedColumns;
+        if (times.length >= wanted) continue;
+        if (ctx.isDue()) await ctx.pause();
+        ctx.deadline.check();
+        const loaded = reader.frame(k);
+        const frame = loaded instanceof BatchFrame ? loaded : await loaded;
+        let rows: Rows = { sel: null, lo: slice.lo, hi: slice.hi };
+        if (plan.where !== null) rows = evalCondition(plan.where, frame, rows, ctx.deadline);
+        const room = wanted - times.length;
+        if (rows.hi - rows.lo > room) rows = { ...rows, hi: rows.lo + room };
+        if (rows.hi <= rows.lo) continue;
+        const vecs = plan.outputs.map((o) => evalValue(o.expr, frame, rows));
+        ctx.budget.rows(times.length, rows.hi - rows.lo);
+        ctx.budget.values(vecs, rows);
+        times.append(frame.column(0), rows);
+        vecs.forEach((v, i) => columns[i].append(v, rows));
+      }
+    } finally {
+      reader.close();
     }
   }
   return finishTable(plan, times, columns);
