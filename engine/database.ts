@@ -17,6 +17,7 @@ import { isExpired, nowSeconds } from './catalog/expiry.js';
 import { incompatible, toBytes, toNs } from './input-checks.js';
 import { EntryStore } from './catalog/entry-store.js';
 import { MemoryBudget } from './memory/index.js';
+import type { MemoryFigures } from './memory/index.js';
 import type { Entry, EntryType } from './catalog/entry-store.js';
 import { SvcError } from './errors.js';
 import { acquireLock } from './durability/lock-file.js';
@@ -31,6 +32,7 @@ import type { Table } from './storage/table.js';
 import type { ColumnDef, Durability } from './types.js';
 import { replayWal } from './durability/wal/wal-replay.js';
 import { WalWriter } from './durability/wal/wal-writer.js';
+import { MemoryPressure } from './write/memory-pressure.js';
 import { WritePath } from './write/write-path.js';
 import type { WriteOp } from './write/write-ops.js';
 
@@ -43,6 +45,11 @@ export interface BlobDescription {
   readonly mime: string;
   /** UNIX seconds; 0 = never expires. */
   readonly expiry: number;
+}
+
+/** The engine's figures (Database.figures()). */
+export interface EngineFigures {
+  readonly memory: MemoryFigures;
 }
 
 export interface TableDescription {
@@ -92,7 +99,7 @@ export class Database {
   ) {
     this.store = store;
     this.checkpoints = new CheckpointScheduler(dataDir, wal, store, checkpointer, options);
-    this.writes = new WritePath(store, wal, this.checkpoints);
+    this.writes = new WritePath(store, wal, this.checkpoints, new MemoryPressure(store.context.budget, this.checkpoints, options.log));
     this.catalog = {
       table: (name) => {
         const e = this.liveEntry(name);
@@ -185,12 +192,13 @@ export class Database {
   }
 
   /**
-   * The content of a blob (AliasNotFound, or IncompatibleType for another entry type).
+   * The content of a blob (AliasNotFound, or IncompatibleType for another entry type), read back
+   * from its checkpoint file when the memory budget evicted it.
    * @example
-   * const bytes = db.getBlob('reports/q3.json');
+   * const bytes = await db.getBlob('reports/q3.json');
    */
-  getBlob(alias: string): Uint8Array {
-    return this.blob(alias).data;
+  async getBlob(alias: string): Promise<Uint8Array> {
+    return this.blob(alias).content.read();
   }
 
   /**
@@ -200,7 +208,7 @@ export class Database {
    */
   describeBlob(alias: string): BlobDescription {
     const b = this.blob(alias);
-    return { alias, type: 'blob', size: b.data.length, mime: b.mime, expiry: b.expiry };
+    return { alias, type: 'blob', size: b.content.size, mime: b.mime, expiry: b.expiry };
   }
 
   /**
@@ -213,15 +221,18 @@ export class Database {
   }
 
   /**
-   * Blobs whose content contains `pattern` (bytes, or a string as UTF-8), in alias order.
+   * Blobs whose content contains `pattern` (bytes, or a string as UTF-8), in alias order; blobs
+   * evicted from memory are read back one at a time.
    * @example
-   * db.findBlobs('"ok"', { skip: 0, limit: 100 }); // { aliases, hasMore }
+   * await db.findBlobs('"ok"', { skip: 0, limit: 100 }); // { aliases, hasMore }
    */
-  findBlobs(pattern: Uint8Array | string, options?: PageOptions): AliasPage {
+  async findBlobs(pattern: Uint8Array | string, options?: PageOptions): Promise<AliasPage> {
     const needle = Buffer.from(toBytes(pattern));
+    const blobs = [...this.live()].filter((pair): pair is [string, Entry & { type: 'blob' }] => pair[1].type === 'blob');
     const found: string[] = [];
-    for (const [alias, e] of this.live()) {
-      if (e.type === 'blob' && Buffer.from(e.data.buffer, e.data.byteOffset, e.data.byteLength).indexOf(needle) >= 0) found.push(alias);
+    for (const [alias, e] of blobs) {
+      const data = await e.content.read();
+      if (Buffer.from(data.buffer, data.byteOffset, data.byteLength).indexOf(needle) >= 0) found.push(alias);
     }
     return page(found, options);
   }
@@ -404,6 +415,17 @@ export class Database {
   /** True once a WAL write failed: the database then refuses writes. */
   get hasFailed(): boolean {
     return this.wal.hasFailed;
+  }
+
+  /**
+   * What the engine reports about itself, as one plain object (GET /api/status/readiness and
+   * /metrics read it): the memory budget — used, held (cannot leave memory yet), cached
+   * (evictable), evictions and read-backs from checkpoint files.
+   * @example
+   * db.figures().memory; // { limit, used, held, tails, cached, evictions, evictedBytes, readBacks, readBackBytes }
+   */
+  figures(): EngineFigures {
+    return { memory: this.store.context.budget.figures };
   }
 
   /**

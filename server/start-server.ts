@@ -34,6 +34,8 @@ export interface ServerOptions {
   durability?: Durability;
   /** Largest request body and blob, in bytes (default 131072000). */
   maxInBufferSize?: number;
+  /** Database.open's memoryLimit (bytes; default 60 % of the machine's or cgroup's memory). */
+  memoryLimit?: number;
   /** Answered by GET /api/option/parallelism (default 1). */
   parallelismCount?: number;
   /** Request log file, appended to (default none: stderr only). */
@@ -204,7 +206,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const port = uws().us_socket_local_port(sockets.at(-1) as never);
   let db: Database;
   try {
-    db = await Database.open({ dataDir, durability: options.durability ?? 'fsync', log: (m) => log.info(m) });
+    db = await Database.open({ dataDir, durability: options.durability ?? 'fsync', memoryLimit: options.memoryLimit, log: (m) => log.info(m) });
   } catch (e) {
     closeAll();
     await log.close();

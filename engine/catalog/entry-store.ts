@@ -4,12 +4,13 @@
 // is made (in database.ts); `apply` trusts its record.
 import { Table } from '../storage/table.js';
 import type { StorageContext } from '../storage/storage-context.js';
+import { BlobContent } from './blob-content.js';
 import type { WalRecord } from '../durability/wal/records.js';
 
 export type EntryType = 'blob' | 'tag' | 'ts';
 
 export type Entry =
-  | { readonly type: 'blob'; readonly data: Uint8Array; readonly mime: string; expiry: number }
+  | { readonly type: 'blob'; readonly content: BlobContent; readonly mime: string; expiry: number }
   | { readonly type: 'tag' }
   | { readonly type: 'ts'; readonly table: Table };
 
@@ -24,7 +25,8 @@ export class EntryStore {
   apply(r: WalRecord): void {
     switch (r.kind) {
       case 'BlobPut':
-        this.entries.set(r.alias, { type: 'blob', data: r.data, mime: r.mime, expiry: r.expiry });
+        this.release(r.alias);
+        this.entries.set(r.alias, { type: 'blob', content: new BlobContent(r.data, r.data.length, this.context.budget), mime: r.mime, expiry: r.expiry });
         return;
       case 'Remove':
         return this.remove(r.alias);
@@ -55,9 +57,15 @@ export class EntryStore {
     }
   }
 
-  private remove(alias: string): void {
+  /** The entry `alias` leaves the store: its data leaves the memory budget. */
+  private release(alias: string): void {
     const e = this.entries.get(alias);
     if (e?.type === 'ts') e.table.drop();
+    else if (e?.type === 'blob') e.content.retire();
+  }
+
+  private remove(alias: string): void {
+    this.release(alias);
     this.entries.delete(alias);
     for (const tag of this.tagsOf.get(alias) ?? []) unlink(this.entriesOf, tag, alias);
     this.tagsOf.delete(alias);

@@ -29,6 +29,8 @@ export interface MemoryFigures {
   readonly used: number;
   /** Bytes that cannot leave memory: tails, batches and blobs not yet checkpointed. */
   readonly held: number;
+  /** The part of `held` in tails. */
+  readonly tails: number;
   /** Bytes in memory that are also in checkpoint files (evictable). */
   readonly cached: number;
   readonly evictions: number;
@@ -40,6 +42,8 @@ export interface MemoryFigures {
 
 export class MemoryBudget {
   held = 0;
+  /** The part of `held` in tails (rows not yet sealed into batches). */
+  tails = 0;
   cached = 0;
   evictions = 0;
   evictedBytes = 0;
@@ -61,14 +65,20 @@ export class MemoryBudget {
   }
 
   get figures(): MemoryFigures {
-    const { limit, held, cached, evictions, evictedBytes, readBacks, readBackBytes } = this;
-    return { limit, used: held + cached, held, cached, evictions, evictedBytes, readBacks, readBackBytes };
+    const { limit, held, tails, cached, evictions, evictedBytes, readBacks, readBackBytes } = this;
+    return { limit, used: held + cached, held, tails, cached, evictions, evictedBytes, readBacks, readBackBytes };
   }
 
   /** Held data grew by `bytes` (negative: shrank); cached data makes room for it. */
   hold(bytes: number): void {
     this.held += bytes;
     if (bytes > 0) this.makeRoom(0);
+  }
+
+  /** Held data in tails grew by `bytes` (negative: shrank). */
+  holdTail(bytes: number): void {
+    this.tails += bytes;
+    this.hold(bytes);
   }
 
   /** `unit` is resident and may leave: it joins the cache as its most recently used unit. */

@@ -73,7 +73,7 @@ export class Shard {
   countTail(): void {
     const bytes = this.tail.bytes;
     if (bytes === this.tailBytes) return;
-    this.layout.budget.hold(bytes - this.tailBytes);
+    this.layout.budget.holdTail(bytes - this.tailBytes);
     this.tailBytes = bytes;
   }
 
@@ -147,7 +147,7 @@ export class Shard {
     for (const b of this.runs) b.retire();
     this.main = [];
     this.runs = [];
-    this.layout.budget.hold(-this.tailBytes);
+    this.layout.budget.holdTail(-this.tailBytes);
     this.tailBytes = 0;
   }
 

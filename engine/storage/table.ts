@@ -168,6 +168,11 @@ export class Table {
     this.compactor.stop();
   }
 
+  /** Seals every shard's tail (memory pressure: sealed rows can be checkpointed, then evicted). */
+  sealTails(): void {
+    for (const s of this.shards.values()) s.seal();
+  }
+
   /** The table is dropped: compaction stops and its data leaves the memory budget. */
   drop(): void {
     this.compactor.stop();

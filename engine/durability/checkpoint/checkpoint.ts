@@ -39,7 +39,9 @@ import type { EntryItem } from './entries-file.js';
 import type { BatchPlace } from './arrow-file-writer.js';
 import type { ColumnStats } from '../../types.js';
 import { checkpointName, checkpointsDir, listManifests, manifestName, OWNED_NAME, readManifest, writeManifest } from './manifest.js';
-import type { BatchRef, DataFile, Manifest, TableManifest } from './manifest.js';
+import type { BatchRef, BlobItem, DataFile, Manifest, TableManifest } from './manifest.js';
+import { StoredEntryBlob } from './stored-blob.js';
+import { BlobContent } from '../../catalog/blob-content.js';
 import { StoredArrowBatch } from './stored-arrow-batch.js';
 
 /**
@@ -68,9 +70,10 @@ interface SnapshotBlob {
 
 type BlobEntry = Extract<Entry, { type: 'blob' }>;
 
-interface BlobLocation extends BatchLocation {
-  /** The expiry the file holds for the blob. */
-  readonly expiry: number;
+/** Where a blob file holds a blob: the file and the item's index in it. */
+interface BlobLocation {
+  readonly file: string;
+  readonly index: number;
 }
 
 interface SnapshotTable {
@@ -80,10 +83,6 @@ interface SnapshotTable {
   readonly dictionaries: (Vector | null)[];
 }
 
-interface BatchLocation {
-  readonly file: string;
-  readonly index: number;
-}
 
 export function takeSnapshot(store: EntryStore, walStart: number): Snapshot {
   const entries: EntryItem[] = [];
@@ -141,12 +140,28 @@ export class Checkpointer {
       if (size !== sum.size) throw damaged(join(dir, name));
     }
     const attachments: [string, string][] = [];
-    for (const [name, deadItems] of Object.entries(manifest.blobs ?? {})) {
+    if (manifest.blobItems !== undefined) {
+      // Every blob is known from the manifest: contents are read back when asked for.
+      for (const [name, items] of Object.entries(manifest.blobItems)) {
+        const { ends } = sumOf(name);
+        items.forEach((item, index) => {
+          if (item === null) return;
+          const [alias, mime, expiry, size] = item;
+          const entry: BlobEntry = { type: 'blob', content: new BlobContent(null, size, store.context.budget, this.storedBlob(name, index, ends)), mime, expiry };
+          store.entries.set(alias, entry);
+          this.persistedBlobs.set(entry, { file: name, index });
+        });
+      }
+    }
+    for (const [name, deadItems] of manifest.blobItems === undefined ? Object.entries(manifest.blobs ?? {}) : []) {
       const dead = new Set(deadItems);
+      const { ends } = sumOf(name);
       await readEntryFile(join(dir, name), sumOf(name), (item, index) => {
         if (item[0] !== 'blob') throw damaged(join(dir, name));
         store.apply({ kind: 'BlobPut', alias: item[1], data: item[2], mime: item[3], expiry: item[4] });
-        this.persistedBlobs.set(store.entries.get(item[1]) as BlobEntry, { file: name, index, expiry: item[4] });
+        const entry = store.entries.get(item[1]) as BlobEntry;
+        entry.content.markStored(this.storedBlob(name, index, ends));
+        this.persistedBlobs.set(entry, { file: name, index });
       }, () => damaged(join(dir, name)), (index) => dead.has(index));
     }
     for (const name of manifest.entries) {
@@ -210,16 +225,16 @@ export class Checkpointer {
       await flush();
       tables.push({ name: table.name, columns: [...table.columns], shardSize: table.shardSize, batches: refs });
     }
-    const { blobs, expiries, placedBlobs } = await this.writeBlobs(snap, prefix, files, isKept);
+    const { blobs, blobItems, placedBlobs } = await this.writeBlobs(snap, prefix, files, isKept);
     const entries: string[] = [];
-    for (const { path, sum } of await writeEntryFiles([...snap.entries, ...expiries], (n) => join(dir, `${prefix}-e${n}.bin`))) {
+    for (const { path, sum } of await writeEntryFiles(snap.entries, (n) => join(dir, `${prefix}-e${n}.bin`))) {
       const name = path.slice(dir.length + 1);
       entries.push(name);
       files[name] = { ...sum, rows: 0, ends: [], crcs: [] };
     }
     // The new files' names must be durable before a manifest names them.
     await syncDir(dir);
-    const manifest: Manifest = { version: 4, walStart: snap.walStart, files, blobs, entries, tables };
+    const manifest: Manifest = { version: 4, walStart: snap.walStart, files, blobs, blobItems, entries, tables };
     await writeManifest(this.dataDir, seq, manifest);
     if (!this.hasMarker) {
       await writeSynced(join(dir, FORMAT_MARKER), 'svc checkpoints, format 2\n');
@@ -227,47 +242,62 @@ export class Checkpointer {
       this.hasMarker = true;
     }
     for (const [batch, at] of placed) batch.markStored(at);
-    for (const [entry, at] of placedBlobs) this.persistedBlobs.set(entry, at);
+    for (const [entry, at] of placedBlobs) {
+      this.persistedBlobs.set(entry, at);
+      entry.content.markStored(this.storedBlob(at.file, at.index, files[at.file].ends));
+    }
     this.files = files;
     await this.removeUnnamed(seq);
   }
 
   /**
-   * The blobs of `snap` not in a kept file, written to new blob files (named in `files`); returns
-   * each blob file's dead item indexes, the expiry changes of kept blobs, and where the new blobs
-   * went (remembered once the manifest is durable).
+   * The blobs of `snap` not in a kept file, written to new blob files (named in `files`), each
+   * read back first when evicted; returns each blob file's dead item indexes and live items (the
+   * manifest's blob directory), and where the new blobs went (remembered once the manifest is
+   * durable).
    */
   private async writeBlobs(snap: Snapshot, prefix: string, files: Record<string, DataFile>, isKept: (file: string) => boolean) {
     const dir = checkpointsDir(this.dataDir);
-    const live = new Map<string, Set<number>>();
-    const liveIn = (file: string): Set<number> => {
-      let s = live.get(file);
-      if (s === undefined) live.set(file, (s = new Set()));
-      return s;
+    const live = new Map<string, Map<number, SnapshotBlob>>();
+    const liveIn = (file: string): Map<number, SnapshotBlob> => {
+      let m = live.get(file);
+      if (m === undefined) live.set(file, (m = new Map()));
+      return m;
     };
-    const expiries: EntryItem[] = [];
     const fresh: SnapshotBlob[] = [];
     for (const b of snap.blobs) {
       const at = this.persistedBlobs.get(b.entry);
       if (at === undefined || !isKept(at.file)) { fresh.push(b); continue; }
       files[at.file] = this.files[at.file];
-      liveIn(at.file).add(at.index);
-      if (b.expiry !== at.expiry) expiries.push(['expiry', b.alias, b.expiry]);
+      liveIn(at.file).set(at.index, b);
     }
     const placedBlobs = new Map<BlobEntry, BlobLocation>();
-    const written = await writeEntryFiles(fresh.map((b): EntryItem => ['blob', b.alias, b.entry.data, b.entry.mime, b.expiry]), (n) => join(dir, `${prefix}-b${n}.bin`));
+    const written = await writeEntryFiles(blobItemsOf(fresh), (n) => join(dir, `${prefix}-b${n}.bin`));
     let k = 0;
     for (const { path, sum, ends } of written) {
       const file = path.slice(dir.length + 1);
       files[file] = { ...sum, rows: ends.length, ends, crcs: [] };
       for (let index = 0; index < ends.length; index++, k++) {
-        placedBlobs.set(fresh[k].entry, { file, index, expiry: fresh[k].expiry });
-        liveIn(file).add(index);
+        placedBlobs.set(fresh[k].entry, { file, index });
+        liveIn(file).set(index, fresh[k]);
       }
     }
     const blobs: Record<string, number[]> = {};
-    for (const [file, indexes] of live) blobs[file] = Array.from({ length: files[file].rows }, (_, i) => i).filter((i) => !indexes.has(i));
-    return { blobs, expiries, placedBlobs };
+    const blobItems: Record<string, (BlobItem | null)[]> = {};
+    for (const [file, items] of live) {
+      const all = Array.from({ length: files[file].rows }, (_, i) => i);
+      blobs[file] = all.filter((i) => !items.has(i));
+      blobItems[file] = all.map((i) => {
+        const b = items.get(i);
+        return b === undefined ? null : [b.alias, b.entry.mime, b.expiry, b.entry.content.size];
+      });
+    }
+    return { blobs, blobItems, placedBlobs };
+  }
+
+  /** Where item `index` of blob file `file` (its items ending at `ends`) lies, as a reader of it. */
+  private storedBlob(file: string, index: number, ends: readonly number[]): StoredEntryBlob {
+    return new StoredEntryBlob(this.reads, file, index, index === 0 ? 0 : ends[index - 1], ends[index]);
   }
 
   /**
@@ -367,6 +397,11 @@ export class Checkpointer {
 export async function removeWalBefore(dataDir: string, walStart: number): Promise<void> {
   const walDir = join(dataDir, 'wal');
   for (const seq of await listSegments(walDir)) if (seq < walStart) await rm(join(walDir, segmentName(seq)), { force: true });
+}
+
+/** The blob items of `blobs` for a blob file, each content read back first when evicted. */
+async function* blobItemsOf(blobs: readonly SnapshotBlob[]): AsyncGenerator<EntryItem> {
+  for (const b of blobs) yield ['blob', b.alias, await b.entry.content.read(), b.entry.mime, b.expiry];
 }
 
 /**

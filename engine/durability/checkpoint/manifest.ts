@@ -31,6 +31,9 @@ export interface BatchRef {
   readonly place?: BatchPlace;
 }
 
+/** A blob as the manifest knows it: alias, MIME type, expiry (UNIX seconds), size in bytes. */
+export type BlobItem = [alias: string, mime: string, expiry: number, size: number];
+
 export interface TableManifest {
   readonly name: string;
   readonly columns: ColumnDef[];
@@ -53,6 +56,11 @@ export interface Manifest {
    * was written). Applied before `entries`.
    */
   readonly blobs?: Record<string, number[]>;
+  /**
+   * Version 4: per blob file, each live item's alias, MIME type, expiry and size (null for items
+   * no longer live), so open knows every blob without reading blob files.
+   */
+  readonly blobItems?: Record<string, (BlobItem | null)[]>;
   /** Entries files in the order their items are applied. */
   readonly entries: string[];
   readonly tables: TableManifest[];
