@@ -163,9 +163,10 @@ export class SealedBatch {
     this.place(missing, this.storedAt!.readSync(missing));
   }
 
-  /** Ends a load(columns) or loadSync(columns). */
+  /** Ends a load(columns) or loadSync(columns); what readers kept past the budget may leave now. */
   unpin(columns: readonly number[]): void {
     for (const i of columns) if (i < this.chunks.length) this.chunks[i].pins -= 1;
+    if (this.budget !== null && this.budget.used > this.budget.limit) this.budget.makeRoom(0);
   }
 
   /** Every column, ascending (what compaction and checkpoints read). */
