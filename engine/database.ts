@@ -17,12 +17,13 @@ import { isExpired, nowSeconds } from './catalog/expiry.js';
 import { incompatible, toBytes, toNs } from './input-checks.js';
 import { EntryStore } from './catalog/entry-store.js';
 import { MemoryBudget } from './memory/index.js';
-import type { MemoryFigures } from './memory/index.js';
 import type { Entry, EntryType } from './catalog/entry-store.js';
 import { SvcError } from './errors.js';
 import { acquireLock } from './durability/lock-file.js';
 import { detectMime } from './catalog/mime.js';
 import { executeQuery } from './query/index.js';
+import { EngineCounters } from './figures.js';
+import type { EngineFigures } from './figures.js';
 import type { QueryOptions } from './query/index.js';
 import type { QueryCatalog } from './query/catalog.js';
 import { resolveOpenOptions } from './open-options.js';
@@ -35,6 +36,7 @@ import { WalWriter } from './durability/wal/wal-writer.js';
 import { MemoryPressure } from './write/memory-pressure.js';
 import { WritePath } from './write/write-path.js';
 import type { WriteOp } from './write/write-ops.js';
+import type { Replication, ReplicationFactory } from './replication.js';
 
 export type { OpenOptions } from './open-options.js';
 
@@ -45,11 +47,6 @@ export interface BlobDescription {
   readonly mime: string;
   /** UNIX seconds; 0 = never expires. */
   readonly expiry: number;
-}
-
-/** The engine's figures (Database.figures()). */
-export interface EngineFigures {
-  readonly memory: MemoryFigures;
 }
 
 export interface TableDescription {
@@ -87,6 +84,9 @@ export class Database {
   private readonly checkpoints: CheckpointScheduler;
   private isClosed = false;
   private sweepTimer: NodeJS.Timeout | null = null;
+  private readonly counters = new EngineCounters();
+  /** Set in a cluster: records go to the replicated log and come back through it (replication.ts). */
+  private replication: Replication | null = null;
 
   private constructor(
     readonly dataDir: string,
@@ -98,8 +98,8 @@ export class Database {
     private readonly checkpointer: Checkpointer,
   ) {
     this.store = store;
-    this.checkpoints = new CheckpointScheduler(dataDir, wal, store, checkpointer, options);
-    this.writes = new WritePath(store, wal, this.checkpoints, new MemoryPressure(store.context.budget, this.checkpoints, options.log));
+    this.checkpoints = new CheckpointScheduler(dataDir, wal, store, checkpointer, options, this.counters);
+    this.writes = new WritePath(store, wal, this.checkpoints, this.counters, new MemoryPressure(store.context.budget, this.checkpoints, options.log));
     this.catalog = {
       table: (name) => {
         const e = this.liveEntry(name);
@@ -145,6 +145,50 @@ export class Database {
   }
 
   /**
+   * Opens a replica of a cluster's database: its state comes only from the replicated log that
+   * `start` follows (engine/cluster/ with `--cluster nats://…`), not from this directory's WAL or
+   * checkpoints; the directory is locked so that two nodes never share it.
+   * @example
+   * const db = await Database.openReplicated({ dataDir: './node1' }, (apply, view) => startReplication(apply, view));
+   */
+  static async openReplicated(options: OpenOptions, start: ReplicationFactory): Promise<Database> {
+    const resolved = resolveOpenOptions({ ...options, durability: 'none' });
+    const { dataDir, batchRows } = resolved;
+    let releaseLock: () => Promise<void>;
+    try {
+      await mkdir(dataDir, { recursive: true });
+      releaseLock = await acquireLock(dataDir);
+    } catch (e) {
+      throw storageFailure(e, `could not open data directory ${dataDir}`);
+    }
+    const checkpointer = new Checkpointer(dataDir);
+    const store = new EntryStore({ batchRows, budget: new MemoryBudget(resolved.memoryLimit), leases: checkpointer.reads });
+    const db = new Database(dataDir, 'none', new WalWriter(join(dataDir, 'wal'), 0, 'none'), store, releaseLock, resolved, checkpointer);
+    try {
+      db.replication = await start((r) => store.apply(r), { typeOf: (alias) => db.liveEntry(alias)?.type ?? null });
+      db.writes.replicate(db.replication);
+    } catch (e) {
+      await releaseLock().catch(() => undefined);
+      throw e;
+    }
+    db.startSweep();
+    return db;
+  }
+
+  /**
+   * In a cluster: resolves once this node has applied every write acknowledged anywhere before the
+   * call (the server awaits it before a request reads). Null on a single node: nothing to wait for.
+   */
+  readBarrier(): Promise<void> | null {
+    return this.replication?.readBarrier() ?? null;
+  }
+
+  /** False while a cluster node is still catching up with the log (readiness says 503). */
+  get isCaughtUp(): boolean {
+    return this.replication?.isCaughtUp ?? true;
+  }
+
+  /**
    * Finishes pending writes, takes a checkpoint and releases the data directory.
    * @example
    * await db.close();
@@ -153,6 +197,15 @@ export class Database {
     if (this.isClosed) return;
     this.isClosed = true;
     if (this.sweepTimer !== null) clearInterval(this.sweepTimer);
+    if (this.replication !== null) {
+      for (const e of this.store.entries.values()) if (e.type === 'ts') e.table.stopCompaction();
+      try {
+        await this.replication.close();
+      } finally {
+        await this.releaseLock().catch(() => undefined);
+      }
+      return;
+    }
     // Late runs not yet compacted are checkpointed as they are; the next open compacts them.
     for (const e of this.store.entries.values()) if (e.type === 'ts') e.table.stopCompaction();
     try {
@@ -380,7 +433,33 @@ export class Database {
    */
   query(text: string, options: QueryOptions = {}): Promise<QueryResult> {
     this.checkOpen();
-    return executeQuery(this.catalog, text, options, this.options.queryLimits);
+    return this.counters.timeQuery(() => executeQuery(this.catalog, text, options, this.options.queryLimits));
+  }
+
+  /**
+   * What the engine did since it opened and holds now (GET /metrics and readiness read it): rows
+   * ingested, WAL bytes and fdatasync rounds, checkpoints and their durations, queries and their
+   * durations, and the memory budget — used, held (cannot leave memory yet), cached (evictable),
+   * evictions and read-backs from checkpoint files.
+   * @example
+   * db.figures().rowsIngested;
+   * db.figures().memory; // { limit, used, held, tails, cached, evictions, evictedBytes, readBacks, readBackBytes }
+   */
+  figures(): EngineFigures {
+    const c = this.counters;
+    return {
+      rowsIngested: c.rowsIngested,
+      walBytes: this.wal.bytesWritten,
+      walFsyncs: this.wal.syncRounds,
+      checkpoints: c.checkpoints,
+      checkpointSeconds: c.checkpointSeconds,
+      lastCheckpointSeconds: c.lastCheckpointSeconds,
+      checkpointFailures: c.checkpointFailures,
+      queries: c.queries,
+      querySeconds: c.querySeconds,
+      queryFailures: c.queryFailures,
+      memory: this.store.context.budget.figures,
+    };
   }
 
   /** Live aliases matching every condition (for FIND). */
@@ -405,6 +484,7 @@ export class Database {
    */
   async checkpoint(): Promise<void> {
     this.checkOpen();
+    if (this.replication !== null) return; // a replica's state is the log's: nothing of its own to keep
     try {
       await this.checkpoints.run();
     } catch (e) {
@@ -414,18 +494,7 @@ export class Database {
 
   /** True once a WAL write failed: the database then refuses writes. */
   get hasFailed(): boolean {
-    return this.wal.hasFailed;
-  }
-
-  /**
-   * What the engine reports about itself, as one plain object (GET /api/status/readiness and
-   * /metrics read it): the memory budget — used, held (cannot leave memory yet), cached
-   * (evictable), evictions and read-backs from checkpoint files.
-   * @example
-   * db.figures().memory; // { limit, used, held, tails, cached, evictions, evictedBytes, readBacks, readBackBytes }
-   */
-  figures(): EngineFigures {
-    return { memory: this.store.context.budget.figures };
+    return this.wal.hasFailed || this.replication?.failure != null;
   }
 
   /**

@@ -2,8 +2,8 @@
 // of storage internals.
 
 /** Column types of SPEC §2. `$timestamp` is implicit and always TIMESTAMP. */
-export type ColumnType = 'DOUBLE' | 'INT64' | 'TIMESTAMP' | 'STRING' | 'BLOB' | 'SYMBOL';
-export const COLUMN_TYPES: readonly ColumnType[] = ['DOUBLE', 'INT64', 'TIMESTAMP', 'STRING', 'BLOB', 'SYMBOL'];
+export type ColumnType = 'DOUBLE' | 'INT64' | 'TIMESTAMP' | 'STRING' | 'BLOB' | 'SYMBOL' | 'BOOLEAN';
+export const COLUMN_TYPES: readonly ColumnType[] = ['DOUBLE', 'INT64', 'TIMESTAMP', 'STRING', 'BLOB', 'SYMBOL', 'BOOLEAN'];
 
 export interface ColumnDef {
   readonly name: string;
@@ -17,9 +17,10 @@ export type Durability = 'fsync' | 'os' | 'none';
  * Statistics of one column within one sealed batch, computed once when the batch is built.
  * Row indexes are positions inside the batch (which is sorted by timestamp), -1 when the column
  * has no non-null value. `min`/`max`/`sum` are numbers for DOUBLE, bigints for INT64/TIMESTAMP
- * (the sum is exact), null for STRING/BLOB/SYMBOL. NaN is skipped by min/max but poisons sum.
- * The times of the rows they name and the first/last values (of number columns) are kept too,
- * so min/max/first/last answer from statistics without reading the batch back from disk.
+ * (the sum is exact), 0/1 for BOOLEAN (false/true; no sum), null for STRING/BLOB/SYMBOL. NaN is
+ * skipped by min/max but poisons sum. The times of the rows they name and the first/last values
+ * (of number columns) are kept too, so min/max/first/last answer from statistics without reading
+ * the batch back from disk.
  */
 export interface ColumnStats {
   readonly count: number;
@@ -48,7 +49,9 @@ export type ColumnVector =
   | { readonly type: 'DOUBLE'; readonly values: Float64Array; readonly validity: Uint8Array | null }
   | { readonly type: 'INT64' | 'TIMESTAMP'; readonly values: BigInt64Array; readonly validity: Uint8Array | null }
   | { readonly type: 'STRING' | 'BLOB'; readonly offsets: Int32Array; readonly data: Uint8Array; readonly validity: Uint8Array | null }
-  | { readonly type: 'SYMBOL'; readonly indices: Int32Array; readonly dictionary: readonly string[]; readonly validity: Uint8Array | null };
+  | { readonly type: 'SYMBOL'; readonly indices: Int32Array; readonly dictionary: readonly string[]; readonly validity: Uint8Array | null }
+  /** Arrow Bool: bit i of `values` is row i's value. */
+  | { readonly type: 'BOOLEAN'; readonly values: Uint8Array; readonly validity: Uint8Array | null };
 
 /** Arrow validity bitmap test: bit i set = row i is non-null. A null bitmap means no nulls. */
 export function isValid(validity: Uint8Array | null, i: number): boolean {

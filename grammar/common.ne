@@ -10,3 +10,7 @@ name -> %ident                     {% id %}
 # Comma-separated names, e.g. the column list of INSERT.
 nameList -> name                   {% b.list %}
           | nameList "," name      {% b.append %}
+
+# TRUE or FALSE (reserved words: a column named so must be double-quoted).
+boolean -> %TRUE                   {% b.booleanLiteral %}
+         | %FALSE                  {% b.booleanLiteral %}

@@ -49,6 +49,7 @@ unary -> "-" unary                 {% b.negate %}
 primary -> %number                 {% b.number %}
          | %string                 {% b.string %}
          | %NULL                   {% b.nullLiteral %}
+         | boolean                 {% id %}
          | timeLiteral             {% id %}
          | %duration               {% b.duration %}
          | name                    {% b.column %}

@@ -13,6 +13,7 @@ export function formatExpr(e: Expr | Star): string {
     case 'Number': return e.text;
     case 'String': return `'${e.value.replaceAll("'", "''")}'`;
     case 'Null': return 'NULL';
+    case 'Boolean': return e.value ? 'true' : 'false';
     case 'TimePoint': return e.base === 'absolute' ? formatTimestamp(e.ns) : e.base;
     case 'Duration': return formatDuration(e);
     case 'Star': return '*';

@@ -8,9 +8,12 @@ declare var SELECT: any;
 declare var FROM: any;
 declare var AS: any;
 declare var IN: any;
+declare var number: any;
+declare var timeOfDay: any;
 declare var WHERE: any;
 declare var GROUP: any;
 declare var BY: any;
+declare var NULL: any;
 declare var duration: any;
 declare var ident: any;
 declare var qident: any;
@@ -19,7 +22,6 @@ declare var ORDER: any;
 declare var ASC: any;
 declare var DESC: any;
 declare var LIMIT: any;
-declare var number: any;
 declare var OFFSET: any;
 declare var FIND: any;
 declare var AND: any;
@@ -34,6 +36,7 @@ declare var DROP: any;
 declare var TABLE: any;
 declare var IF: any;
 declare var EXISTS: any;
+declare var TABLE: any;
 declare var INSERT: any;
 declare var INTO: any;
 declare var VALUES: any;
@@ -62,8 +65,13 @@ declare var END_OF_TIME: any;
 declare var duration: any;
 declare var ident: any;
 declare var qident: any;
+declare var TRUE: any;
+declare var FALSE: any;
 
-import { lexer, TAG_WORD, TYPE_WORD, ENTRY_TYPE, COLUMN_TYPE, SYMBOL_WORD, SHARD_SIZE_WORD, UNIT_WORD } from './lexer.js';
+import {
+  lexer, TAG_WORD, TYPE_WORD, ENTRY_TYPE, COLUMN_TYPE, SYMBOL_WORD, SHARD_SIZE_WORD, UNIT_WORD, ALTER_WORD, ADD_WORD, COLUMN_WORD,
+  ASOF_WORD, JOIN_WORD, JOIN_KIND, WITH_WORD, MONTHS_WORD, DAYS_WORD, TIME_WORD, FILL_WORD, FILL_MODE,
+} from './lexer.js';
 import * as b from './build.js';
 
 interface NearleyToken {
@@ -102,23 +110,26 @@ const grammar: Grammar = {
     {"name": "statement", "symbols": ["find"], "postprocess": id},
     {"name": "statement", "symbols": ["createTable"], "postprocess": id},
     {"name": "statement", "symbols": ["dropTable"], "postprocess": id},
+    {"name": "statement", "symbols": ["alterTable"], "postprocess": id},
     {"name": "statement", "symbols": ["insert"], "postprocess": id},
     {"name": "statement", "symbols": ["show"], "postprocess": id},
-    {"name": "select$ebnf$1", "symbols": ["inClause"], "postprocess": id},
+    {"name": "select$ebnf$1", "symbols": ["joinClause"], "postprocess": id},
     {"name": "select$ebnf$1", "symbols": [], "postprocess": () => null},
-    {"name": "select$ebnf$2", "symbols": ["whereClause"], "postprocess": id},
+    {"name": "select$ebnf$2", "symbols": ["inClause"], "postprocess": id},
     {"name": "select$ebnf$2", "symbols": [], "postprocess": () => null},
-    {"name": "select$ebnf$3", "symbols": ["groupByClause"], "postprocess": id},
+    {"name": "select$ebnf$3", "symbols": ["whereClause"], "postprocess": id},
     {"name": "select$ebnf$3", "symbols": [], "postprocess": () => null},
-    {"name": "select$ebnf$4", "symbols": ["havingClause"], "postprocess": id},
+    {"name": "select$ebnf$4", "symbols": ["groupByClause"], "postprocess": id},
     {"name": "select$ebnf$4", "symbols": [], "postprocess": () => null},
-    {"name": "select$ebnf$5", "symbols": ["orderByClause"], "postprocess": id},
+    {"name": "select$ebnf$5", "symbols": ["havingClause"], "postprocess": id},
     {"name": "select$ebnf$5", "symbols": [], "postprocess": () => null},
-    {"name": "select$ebnf$6", "symbols": ["limitClause"], "postprocess": id},
+    {"name": "select$ebnf$6", "symbols": ["orderByClause"], "postprocess": id},
     {"name": "select$ebnf$6", "symbols": [], "postprocess": () => null},
-    {"name": "select$ebnf$7", "symbols": ["offsetClause"], "postprocess": id},
+    {"name": "select$ebnf$7", "symbols": ["limitClause"], "postprocess": id},
     {"name": "select$ebnf$7", "symbols": [], "postprocess": () => null},
-    {"name": "select", "symbols": [(lexer.has("SELECT") ? {type: "SELECT"} : SELECT), "selectList", (lexer.has("FROM") ? {type: "FROM"} : FROM), "sourceList", "select$ebnf$1", "select$ebnf$2", "select$ebnf$3", "select$ebnf$4", "select$ebnf$5", "select$ebnf$6", "select$ebnf$7"], "postprocess": b.select},
+    {"name": "select$ebnf$8", "symbols": ["offsetClause"], "postprocess": id},
+    {"name": "select$ebnf$8", "symbols": [], "postprocess": () => null},
+    {"name": "select", "symbols": [(lexer.has("SELECT") ? {type: "SELECT"} : SELECT), "selectList", (lexer.has("FROM") ? {type: "FROM"} : FROM), "sourceList", "select$ebnf$1", "select$ebnf$2", "select$ebnf$3", "select$ebnf$4", "select$ebnf$5", "select$ebnf$6", "select$ebnf$7", "select$ebnf$8"], "postprocess": b.select},
     {"name": "selectList", "symbols": ["selectItem"], "postprocess": b.list},
     {"name": "selectList", "symbols": ["selectList", {"literal":","}, "selectItem"], "postprocess": b.append},
     {"name": "selectItem", "symbols": [{"literal":"*"}], "postprocess": b.star},
@@ -128,12 +139,39 @@ const grammar: Grammar = {
     {"name": "sourceList", "symbols": ["sourceList", {"literal":","}, "source"], "postprocess": b.append},
     {"name": "source", "symbols": ["name"], "postprocess": b.tableRef},
     {"name": "source", "symbols": ["find"], "postprocess": id},
-    {"name": "inClause", "symbols": [(lexer.has("IN") ? {type: "IN"} : IN), "range"], "postprocess": b.singleRange},
-    {"name": "inClause", "symbols": [(lexer.has("IN") ? {type: "IN"} : IN), {"literal":"["}, "rangeList", {"literal":"]"}], "postprocess": b.third},
+    {"name": "joinClause$ebnf$1", "symbols": [(lexer.has("JOIN_KIND") ? {type: "JOIN_KIND"} : JOIN_KIND)], "postprocess": id},
+    {"name": "joinClause$ebnf$1", "symbols": [], "postprocess": () => null},
+    {"name": "joinClause", "symbols": ["joinClause$ebnf$1", (lexer.has("ASOF_WORD") ? {type: "ASOF_WORD"} : ASOF_WORD), (lexer.has("JOIN_WORD") ? {type: "JOIN_WORD"} : JOIN_WORD), "sourceList"], "postprocess": b.asofJoin},
+    {"name": "inClause$ebnf$1", "symbols": ["monthsFilter"], "postprocess": id},
+    {"name": "inClause$ebnf$1", "symbols": [], "postprocess": () => null},
+    {"name": "inClause$ebnf$2", "symbols": ["daysFilter"], "postprocess": id},
+    {"name": "inClause$ebnf$2", "symbols": [], "postprocess": () => null},
+    {"name": "inClause$ebnf$3", "symbols": ["timeFilter"], "postprocess": id},
+    {"name": "inClause$ebnf$3", "symbols": [], "postprocess": () => null},
+    {"name": "inClause", "symbols": [(lexer.has("IN") ? {type: "IN"} : IN), "range", "inClause$ebnf$1", "inClause$ebnf$2", "inClause$ebnf$3"], "postprocess": b.inRange},
+    {"name": "inClause$ebnf$4", "symbols": ["monthsFilter"], "postprocess": id},
+    {"name": "inClause$ebnf$4", "symbols": [], "postprocess": () => null},
+    {"name": "inClause$ebnf$5", "symbols": ["daysFilter"], "postprocess": id},
+    {"name": "inClause$ebnf$5", "symbols": [], "postprocess": () => null},
+    {"name": "inClause$ebnf$6", "symbols": ["timeFilter"], "postprocess": id},
+    {"name": "inClause$ebnf$6", "symbols": [], "postprocess": () => null},
+    {"name": "inClause", "symbols": [(lexer.has("IN") ? {type: "IN"} : IN), {"literal":"["}, "rangeList", {"literal":"]"}, "inClause$ebnf$4", "inClause$ebnf$5", "inClause$ebnf$6"], "postprocess": b.inRangeList},
+    {"name": "monthsFilter", "symbols": [(lexer.has("WITH_WORD") ? {type: "WITH_WORD"} : WITH_WORD), (lexer.has("MONTHS_WORD") ? {type: "MONTHS_WORD"} : MONTHS_WORD), (lexer.has("IN") ? {type: "IN"} : IN), {"literal":"("}, "integer", {"literal":","}, "integer", {"literal":")"}], "postprocess": b.calendarFilter},
+    {"name": "daysFilter", "symbols": [(lexer.has("WITH_WORD") ? {type: "WITH_WORD"} : WITH_WORD), (lexer.has("DAYS_WORD") ? {type: "DAYS_WORD"} : DAYS_WORD), (lexer.has("IN") ? {type: "IN"} : IN), {"literal":"("}, "integer", {"literal":","}, "integer", {"literal":")"}], "postprocess": b.calendarFilter},
+    {"name": "timeFilter", "symbols": [(lexer.has("WITH_WORD") ? {type: "WITH_WORD"} : WITH_WORD), (lexer.has("TIME_WORD") ? {type: "TIME_WORD"} : TIME_WORD), (lexer.has("IN") ? {type: "IN"} : IN), {"literal":"("}, "timeOfDay", {"literal":","}, "timeOfDay", {"literal":")"}], "postprocess": b.calendarFilter},
+    {"name": "integer", "symbols": [(lexer.has("number") ? {type: "number"} : number)], "postprocess": b.number},
+    {"name": "timeOfDay", "symbols": [(lexer.has("timeOfDay") ? {type: "timeOfDay"} : timeOfDay)], "postprocess": b.timeOfDay},
     {"name": "rangeList", "symbols": ["range"], "postprocess": b.list},
     {"name": "rangeList", "symbols": ["rangeList", {"literal":","}, "range"], "postprocess": b.append},
     {"name": "whereClause", "symbols": [(lexer.has("WHERE") ? {type: "WHERE"} : WHERE), "expr"], "postprocess": b.second},
-    {"name": "groupByClause", "symbols": [(lexer.has("GROUP") ? {type: "GROUP"} : GROUP), (lexer.has("BY") ? {type: "BY"} : BY), "groupList"], "postprocess": b.third},
+    {"name": "groupByClause$ebnf$1", "symbols": ["fillClause"], "postprocess": id},
+    {"name": "groupByClause$ebnf$1", "symbols": [], "postprocess": () => null},
+    {"name": "groupByClause", "symbols": [(lexer.has("GROUP") ? {type: "GROUP"} : GROUP), (lexer.has("BY") ? {type: "BY"} : BY), "groupList", "groupByClause$ebnf$1"], "postprocess": b.groupBy},
+    {"name": "fillClause", "symbols": [(lexer.has("FILL_WORD") ? {type: "FILL_WORD"} : FILL_WORD), {"literal":"("}, (lexer.has("NULL") ? {type: "NULL"} : NULL), {"literal":")"}], "postprocess": b.fillMode},
+    {"name": "fillClause", "symbols": [(lexer.has("FILL_WORD") ? {type: "FILL_WORD"} : FILL_WORD), {"literal":"("}, (lexer.has("FILL_MODE") ? {type: "FILL_MODE"} : FILL_MODE), {"literal":")"}], "postprocess": b.fillMode},
+    {"name": "fillClause", "symbols": [(lexer.has("FILL_WORD") ? {type: "FILL_WORD"} : FILL_WORD), {"literal":"("}, "signedNumber", {"literal":")"}], "postprocess": b.fillValue},
+    {"name": "signedNumber", "symbols": [(lexer.has("number") ? {type: "number"} : number)], "postprocess": b.number},
+    {"name": "signedNumber", "symbols": [{"literal":"-"}, (lexer.has("number") ? {type: "number"} : number)], "postprocess": b.negativeNumber},
     {"name": "groupList", "symbols": ["groupItem"], "postprocess": b.list},
     {"name": "groupList", "symbols": ["groupList", {"literal":","}, "groupItem"], "postprocess": b.append},
     {"name": "groupItem", "symbols": [(lexer.has("duration") ? {type: "duration"} : duration)], "postprocess": b.duration},
@@ -171,6 +209,14 @@ const grammar: Grammar = {
     {"name": "dropTable$ebnf$1", "symbols": [], "postprocess": () => null},
     {"name": "dropTable", "symbols": [(lexer.has("DROP") ? {type: "DROP"} : DROP), (lexer.has("TABLE") ? {type: "TABLE"} : TABLE), "dropTable$ebnf$1", "name"], "postprocess": b.dropTable},
     {"name": "ifExists", "symbols": [(lexer.has("IF") ? {type: "IF"} : IF), (lexer.has("EXISTS") ? {type: "EXISTS"} : EXISTS)], "postprocess": b.first},
+    {"name": "alterTable", "symbols": [(lexer.has("ALTER_WORD") ? {type: "ALTER_WORD"} : ALTER_WORD), (lexer.has("TABLE") ? {type: "TABLE"} : TABLE), "name", "addedColumns"], "postprocess": b.alterTable},
+    {"name": "addedColumns", "symbols": [(lexer.has("ADD_WORD") ? {type: "ADD_WORD"} : ADD_WORD), "addedColumn"], "postprocess": b.addFirst},
+    {"name": "addedColumns$ebnf$1", "symbols": [(lexer.has("ADD_WORD") ? {type: "ADD_WORD"} : ADD_WORD)], "postprocess": id},
+    {"name": "addedColumns$ebnf$1", "symbols": [], "postprocess": () => null},
+    {"name": "addedColumns", "symbols": ["addedColumns", {"literal":","}, "addedColumns$ebnf$1", "addedColumn"], "postprocess": b.addNext},
+    {"name": "addedColumn$ebnf$1", "symbols": [(lexer.has("COLUMN_WORD") ? {type: "COLUMN_WORD"} : COLUMN_WORD)], "postprocess": id},
+    {"name": "addedColumn$ebnf$1", "symbols": [], "postprocess": () => null},
+    {"name": "addedColumn", "symbols": ["addedColumn$ebnf$1", "columnDefinition"], "postprocess": b.second},
     {"name": "insert", "symbols": [(lexer.has("INSERT") ? {type: "INSERT"} : INSERT), (lexer.has("INTO") ? {type: "INTO"} : INTO), "name", {"literal":"("}, "nameList", {"literal":")"}, (lexer.has("VALUES") ? {type: "VALUES"} : VALUES), "rowList"], "postprocess": b.insert},
     {"name": "rowList", "symbols": ["row"], "postprocess": b.list},
     {"name": "rowList", "symbols": ["rowList", {"literal":","}, "row"], "postprocess": b.append},
@@ -182,6 +228,7 @@ const grammar: Grammar = {
     {"name": "value", "symbols": [{"literal":"+"}, (lexer.has("number") ? {type: "number"} : number)], "postprocess": b.positiveNumber},
     {"name": "value", "symbols": [(lexer.has("string") ? {type: "string"} : string)], "postprocess": b.string},
     {"name": "value", "symbols": [(lexer.has("NULL") ? {type: "NULL"} : NULL)], "postprocess": b.nullLiteral},
+    {"name": "value", "symbols": ["boolean"], "postprocess": id},
     {"name": "value", "symbols": ["timeLiteral"], "postprocess": id},
     {"name": "show", "symbols": [(lexer.has("SHOW") ? {type: "SHOW"} : SHOW), "name"], "postprocess": b.show},
     {"name": "expr", "symbols": ["orExpr"], "postprocess": id},
@@ -216,6 +263,7 @@ const grammar: Grammar = {
     {"name": "primary", "symbols": [(lexer.has("number") ? {type: "number"} : number)], "postprocess": b.number},
     {"name": "primary", "symbols": [(lexer.has("string") ? {type: "string"} : string)], "postprocess": b.string},
     {"name": "primary", "symbols": [(lexer.has("NULL") ? {type: "NULL"} : NULL)], "postprocess": b.nullLiteral},
+    {"name": "primary", "symbols": ["boolean"], "postprocess": id},
     {"name": "primary", "symbols": ["timeLiteral"], "postprocess": id},
     {"name": "primary", "symbols": [(lexer.has("duration") ? {type: "duration"} : duration)], "postprocess": b.duration},
     {"name": "primary", "symbols": ["name"], "postprocess": b.column},
@@ -248,7 +296,9 @@ const grammar: Grammar = {
     {"name": "name", "symbols": [(lexer.has("ident") ? {type: "ident"} : ident)], "postprocess": id},
     {"name": "name", "symbols": [(lexer.has("qident") ? {type: "qident"} : qident)], "postprocess": id},
     {"name": "nameList", "symbols": ["name"], "postprocess": b.list},
-    {"name": "nameList", "symbols": ["nameList", {"literal":","}, "name"], "postprocess": b.append}
+    {"name": "nameList", "symbols": ["nameList", {"literal":","}, "name"], "postprocess": b.append},
+    {"name": "boolean", "symbols": [(lexer.has("TRUE") ? {type: "TRUE"} : TRUE)], "postprocess": b.booleanLiteral},
+    {"name": "boolean", "symbols": [(lexer.has("FALSE") ? {type: "FALSE"} : FALSE)], "postprocess": b.booleanLiteral}
   ],
   ParserStart: "query",
 };

@@ -23,4 +23,5 @@ value -> %number                   {% b.number %}
        | "+" %number               {% b.positiveNumber %}
        | %string                   {% b.string %}
        | %NULL                     {% b.nullLiteral %}
+       | boolean                   {% id %}
        | timeLiteral               {% id %}

@@ -4,7 +4,10 @@
 @preprocessor typescript
 
 @{%
-import { lexer, TAG_WORD, TYPE_WORD, ENTRY_TYPE, COLUMN_TYPE, SYMBOL_WORD, SHARD_SIZE_WORD, UNIT_WORD } from './lexer.js';
+import {
+  lexer, TAG_WORD, TYPE_WORD, ENTRY_TYPE, COLUMN_TYPE, SYMBOL_WORD, SHARD_SIZE_WORD, UNIT_WORD, ALTER_WORD, ADD_WORD, COLUMN_WORD,
+  ASOF_WORD, JOIN_WORD, JOIN_KIND, WITH_WORD, MONTHS_WORD, DAYS_WORD, TIME_WORD, FILL_WORD, FILL_MODE,
+} from './lexer.js';
 import * as b from './build.js';
 %}
 
@@ -19,6 +22,7 @@ statement -> select                {% id %}
            | find                  {% id %}
            | createTable           {% id %}
            | dropTable             {% id %}
+           | alterTable            {% id %}
            | insert                {% id %}
            | show                  {% id %}
 
@@ -26,6 +30,7 @@ statement -> select                {% id %}
 @include "find.ne"
 @include "create.ne"
 @include "drop.ne"
+@include "alter.ne"
 @include "insert.ne"
 @include "show.ne"
 @include "expr.ne"

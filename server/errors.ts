@@ -15,6 +15,8 @@ export const HTTP_ERROR_CODES = [
   'BodyTooLarge', //      request body over max_in_buffer_size
   'UnknownAction', //     PATCH with an action the bridge does not know (SPEC §3: 422)
   'NotReady', //          the database is still opening (recovery)
+  'InvalidLineProtocol', // a line-protocol request that does not parse or fit the tables (names the line)
+  'InvalidPrometheusRequest', // a remote write/read body that is not snappy-compressed prompb
   'InternalError', //     a bug: anything that is not an SvcError or HttpError
 ] as const;
 
@@ -42,6 +44,7 @@ export const STATUS_OF: Record<ErrorCode | HttpErrorCode, number> = {
   CheckpointCorrupt: 503,
   StorageFailed: 503,
   MemoryLimit: 503, // with Retry-After: memory frees up as checkpoints complete
+  ClusterUnavailable: 503,
   BadRequest: 400,
   Unauthorized: 401,
   RouteNotFound: 404,
@@ -50,6 +53,8 @@ export const STATUS_OF: Record<ErrorCode | HttpErrorCode, number> = {
   BodyTooLarge: 413,
   UnknownAction: 422,
   NotReady: 503,
+  InvalidLineProtocol: 400,
+  InvalidPrometheusRequest: 400,
   InternalError: 500,
 };
 

@@ -15,6 +15,7 @@ import type { ServerOptions } from './start-server.js';
 export interface Config {
   allowed_origins: string[];
   cluster_uri: string;
+  node_id: string;
   cluster_public_key_file: string;
   users_file: string;
   tls_certificate: string;
@@ -29,9 +30,11 @@ export interface Config {
   max_in_buffer_size: number;
   parallelism_count: number;
   memory_limit: number;
+  metrics: boolean;
 }
 
-type Kind = 'flag' | 'string' | 'port' | 'positive-integer' | 'durability' | 'origins' | 'bytes';
+/** `switch`: an on/off config key, `--NAME` / `--no-NAME` on the command line. */
+type Kind = 'flag' | 'switch' | 'string' | 'port' | 'positive-integer' | 'durability' | 'origins' | 'bytes';
 interface Mode { readonly local: boolean; readonly secure: boolean }
 
 interface OptionRow {
@@ -59,7 +62,8 @@ export const OPTION_TABLE: readonly OptionRow[] = [
   { name: 'gen-config', kind: 'flag', defaultText: '', help: 'print a complete configuration (every key, resolved) and exit' },
   { name: 'interactive', short: 'i', kind: 'flag', defaultText: '', help: 'with --gen-config: ask for each value, then write --config-file' },
   { name: 'allowed-origins', key: 'allowed_origins', kind: 'origins', default: () => [], defaultText: 'none', help: 'origins allowed for cross-origin requests, comma-separated, repeatable; * = any' },
-  { name: 'cluster', short: 'c', env: 'SVC_CLUSTER_URI', key: 'cluster_uri', kind: 'string', default: () => 'svc://127.0.0.1:2836', defaultText: 'svc://127.0.0.1:2836', help: 'URI of the cluster (its host:port is the node id)' },
+  { name: 'cluster', short: 'c', env: 'SVC_CLUSTER_URI', key: 'cluster_uri', kind: 'string', default: () => 'svc://127.0.0.1:2836', defaultText: 'svc://127.0.0.1:2836', help: 'URI of the cluster: svc://host:port (one node, whose id is host:port) or nats://h1:p1,h2:p2[?groups=N&serve=g,…] (a cluster on NATS JetStream)' },
+  { name: 'node-id', env: 'SVC_NODE_ID', key: 'node_id', kind: 'string', default: () => '', defaultText: 'host:port of the server', help: 'this node\'s id in a cluster on NATS JetStream (--cluster nats://…)' },
   { name: 'cluster-public-key-file', env: 'SVC_CLUSTER_PUBLIC_KEY_FILE', key: 'cluster_public_key_file', kind: 'string', default: secureOr('/usr/share/svc/cluster_public.key', `${WIN}/share/cluster_public.key`), defaultText: 'with --secure: /usr/share/svc/cluster_public.key', help: 'cluster public key: turns security on (the users file must carry its signature)' },
   { name: 'users-file', env: 'SVC_USERS_FILE', key: 'users_file', kind: 'string', default: secureOr('/etc/svc/users.json', `${WIN}/conf/users.json`), defaultText: 'with --secure: /etc/svc/users.json', help: 'users and their public keys (written by svc_keygen)' },
   { name: 'tls-certificate', env: 'TLS_CERTIFICATE', key: 'tls_certificate', kind: 'string', default: secureOr('/etc/svc/svc_rest.cert.pem', `${WIN}/conf/svc_rest.cert.pem`), defaultText: 'with --secure: /etc/svc/svc_rest.cert.pem', help: 'PEM certificate for HTTPS' },
@@ -74,6 +78,7 @@ export const OPTION_TABLE: readonly OptionRow[] = [
   { name: 'max-in-buffer-size', env: 'SVC_MAX_IN_BUFFER_SIZE', key: 'max_in_buffer_size', kind: 'positive-integer', default: () => DEFAULT_MAX_IN_BUFFER_SIZE, defaultText: String(DEFAULT_MAX_IN_BUFFER_SIZE), help: 'largest request body (and blob), in bytes' },
   { name: 'parallelism-count', env: 'SVC_PARALLELISM_COUNT', key: 'parallelism_count', kind: 'positive-integer', default: () => DEFAULT_PARALLELISM_COUNT, defaultText: String(DEFAULT_PARALLELISM_COUNT), help: 'answered by GET /api/option/parallelism' },
   { name: 'memory-limit', env: 'SVC_MEMORY_LIMIT', key: 'memory_limit', kind: 'bytes', default: () => defaultMemoryLimit(), defaultText: "60 % of the smaller of the machine's memory and its cgroup limit", help: 'memory for table data, tails and blobs, in bytes or like 512MiB, 8GiB (at least 1MiB); data beyond it stays on disk and is read back' },
+  { name: 'metrics', env: 'SVC_METRICS', key: 'metrics', kind: 'switch', default: () => true, defaultText: 'on', help: 'GET /metrics: Prometheus text of svc itself, no token (--no-metrics turns it off)' },
 ];
 
 const CONFIG_ROWS = OPTION_TABLE.filter((o): o is OptionRow & { key: keyof Config } => o.key !== undefined);
@@ -89,7 +94,8 @@ export { ConfigError as UsageError } from './config-error.js';
 
 export function usage(): string {
   const lines = OPTION_TABLE.map((o) => {
-    const flags = `${o.short === undefined ? '    ' : `-${o.short}, `}--${o.name}${o.kind === 'flag' ? '' : ' <value>'}`;
+    const name = o.kind === 'switch' ? `[no-]${o.name}` : o.name;
+    const flags = `${o.short === undefined ? '    ' : `-${o.short}, `}--${name}${o.kind === 'flag' || o.kind === 'switch' ? '' : ' <value>'}`;
     const extra = [o.defaultText === '' ? '' : `default: ${o.defaultText}`, o.env === undefined ? '' : `env ${o.env}`, o.key === undefined ? '' : `config "${o.key}"`].filter((s) => s !== '').join('; ');
     return `  ${flags.padEnd(36)} ${o.help}${extra === '' ? '' : ` (${extra})`}`;
   });
@@ -110,9 +116,10 @@ export function windowsArgs(argv: readonly string[]): string[] {
 
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): CliCommand {
   const unknown: string[] = [];
-  const args = minimist(platform === 'win32' ? windowsArgs(argv) : [...argv], {
-    boolean: OPTION_TABLE.filter((o) => o.kind === 'flag').map((o) => o.name),
-    string: OPTION_TABLE.filter((o) => o.kind !== 'flag').map((o) => o.name),
+  const words = platform === 'win32' ? windowsArgs(argv) : [...argv];
+  const args = minimist(words, {
+    boolean: OPTION_TABLE.filter((o) => o.kind === 'flag' || o.kind === 'switch').map((o) => o.name),
+    string: OPTION_TABLE.filter((o) => o.kind !== 'flag' && o.kind !== 'switch').map((o) => o.name),
     alias: Object.fromEntries(OPTION_TABLE.filter((o) => o.short !== undefined).map((o) => [o.short, o.name])),
     unknown: (arg) => { unknown.push(arg); return false; },
   });
@@ -138,6 +145,12 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, platfo
   for (const row of CONFIG_ROWS) {
     const v: unknown = args[row.name];
     if (v === undefined) continue;
+    if (row.kind === 'switch') {
+      // minimist sets a boolean it was not given to false: only what argv says counts.
+      const given = words.filter((a) => a === `--${row.name}` || a === `--no-${row.name}`);
+      if (given.length > 0) setValue(config, row, given.at(-1) === `--${row.name}`);
+      continue;
+    }
     if (row.kind === 'origins') {
       setValue(config, row, (Array.isArray(v) ? v : [v]).flatMap((s) => parseOrigins(String(s))));
       continue;
@@ -161,9 +174,10 @@ export function toServerOptions(c: Config): ServerOptions & { host: string } {
   return {
     host: c.host, port: c.port, dataDir: c.data_dir, durability: c.durability, logFile: orNull(c.log),
     maxInBufferSize: c.max_in_buffer_size, parallelismCount: c.parallelism_count, memoryLimit: c.memory_limit, assetsDir: orNull(c.assets),
-    clusterUri: c.cluster_uri, allowedOrigins: c.allowed_origins, tlsPort: c.tls_port,
+    clusterUri: c.cluster_uri, nodeId: orNull(c.node_id), allowedOrigins: c.allowed_origins, tlsPort: c.tls_port,
     tlsCertificate: orNull(c.tls_certificate), tlsKey: orNull(c.tls_key),
     clusterPublicKeyFile: orNull(c.cluster_public_key_file), usersFile: orNull(c.users_file),
+    metrics: c.metrics,
   };
 }
 
@@ -240,6 +254,11 @@ function parseText(row: OptionRow, text: string, where: string): Config[keyof Co
     case 'origins': return parseOrigins(text);
     case 'string': return text;
     case 'bytes': return bytes(where, text);
+    case 'switch': {
+      const on = ['true', '1', 'on', 'yes'].includes(text.toLowerCase());
+      if (!on && !['false', '0', 'off', 'no'].includes(text.toLowerCase())) throw new ConfigError(`${where} must be true or false, got '${text}'`);
+      return on;
+    }
     case 'flag': throw new Error(`${row.name} is a flag`);
   }
 }
@@ -269,6 +288,9 @@ function checkJson(row: OptionRow, v: unknown, where: string): Config[keyof Conf
     case 'bytes':
       if (typeof v !== 'string' && !(typeof v === 'number' && Number.isInteger(v))) throw new ConfigError(`${where} must be a number of bytes or a string like "8GiB", got ${JSON.stringify(v)}`);
       return parseText(row, String(v), where);
+    case 'switch':
+      if (typeof v !== 'boolean') throw new ConfigError(`${where} must be true or false, got ${JSON.stringify(v)}`);
+      return v;
     case 'flag': throw new Error(`${row.name} is a flag`);
   }
 }

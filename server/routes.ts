@@ -10,6 +10,11 @@ import { login } from './handlers/api/login.js';
 import { readOption } from './handlers/api/options.js';
 import { apiQuery } from './handlers/api/query.js';
 import { liveness, readiness } from './handlers/api/status.js';
+import { listTags } from './handlers/api/tags.js';
+import { metrics } from './handlers/api/metrics.js';
+import { health, influxQuery, ping, questdbSettings } from './handlers/ingest/influx-compat.js';
+import { lineProtocolWrite } from './handlers/ingest/line-protocol-write.js';
+import { prometheusRead, prometheusWrite } from './handlers/ingest/prometheus-remote.js';
 import { createBlob, describeBlob, listBlobs, readBlob, replaceBlob } from './handlers/bridge/blobs.js';
 import { describeEntry, entryTags, listEntries, patchEntry, removeEntry } from './handlers/bridge/entries.js';
 import { queryExpGet, queryExpPost, queryFindGet, queryFindPost } from './handlers/bridge/query.js';
@@ -29,6 +34,8 @@ export const PATHS = {
   optionParallelism: '/api/option/parallelism',
   liveness: '/api/status/liveness',
   readiness: '/api/status/readiness',
+  /** qdb_rest's tag list (QuasarDB's Grafana plugin). */
+  tags: '/api/tags',
   // web bridge (seed 000)
   entries: '/api/v1/entries',
   entry: '/api/v1/entries/:alias',
@@ -42,6 +49,16 @@ export const PATHS = {
   tagTags: '/api/v1/tags/:alias/tags',
   queryExp: '/query_exp',
   queryFind: '/query_find',
+  // InfluxDB / QuestDB compatibility (SPEC §11) and svc's own metrics
+  ping: '/ping',
+  health: '/health',
+  settings: '/settings',
+  influxQuery: '/query',
+  influxWrite: '/write',
+  influxWriteV2: '/api/v2/write',
+  prometheusWrite: '/api/prometheus/write',
+  prometheusRead: '/api/prometheus/read',
+  metrics: '/metrics',
 } as const;
 
 type Method = Route['method'];
@@ -54,6 +71,17 @@ function bridge(method: Method, path: string, handler: Handler): Route {
   return { method, path, handler, access: 'bridge', compress: 'large', hasBody: method === 'POST' || method === 'PUT' };
 }
 
+/**
+ * A route of the ingest protocols and their probes: a token only when security is on (Telegraf
+ * and friends write unconfigured to a server without security), answers compressed over 1 KiB.
+ */
+function ingest(method: Method, path: string, handler: Handler, access: 'public' | 'bridge' = 'bridge'): Route {
+  return { method, path, handler, access, compress: 'large', hasBody: method === 'POST' };
+}
+
+/** Line-protocol bodies may come gzip-encoded. */
+const CONTENT_ENCODING = ['content-encoding'] as const;
+
 /** Query answers come as JSON or, on `Accept: application/vnd.apache.arrow.stream`, as Arrow. */
 const ACCEPT = ['accept'] as const;
 
@@ -61,15 +89,16 @@ const ACCEPT = ['accept'] as const;
 export const LOGIN_MAX_BODY = 16 * 1024;
 
 export const ROUTES: readonly Route[] = [
-  { ...rest('POST', PATHS.login, login, 'public'), maxBody: LOGIN_MAX_BODY },
+  { ...rest('POST', PATHS.login, login, 'public'), maxBody: LOGIN_MAX_BODY, isData: false },
   { ...rest('POST', PATHS.query, apiQuery), reads: ACCEPT },
-  rest('GET', PATHS.cluster, clusterInfo),
-  rest('GET', PATHS.node, nodeInfo),
-  rest('GET', PATHS.clusterNode, nodeInfo),
-  rest('GET', PATHS.optionMaxInBufferSize, readOption('max-in-buffer-size')),
-  rest('GET', PATHS.optionParallelism, readOption('parallelism')),
-  rest('GET', PATHS.liveness, liveness, 'public'),
-  rest('GET', PATHS.readiness, readiness, 'public'),
+  { ...rest('GET', PATHS.cluster, clusterInfo), isData: false },
+  { ...rest('GET', PATHS.node, nodeInfo), isData: false },
+  { ...rest('GET', PATHS.clusterNode, nodeInfo), isData: false },
+  { ...rest('GET', PATHS.optionMaxInBufferSize, readOption('max-in-buffer-size')), isData: false },
+  { ...rest('GET', PATHS.optionParallelism, readOption('parallelism')), isData: false },
+  { ...rest('GET', PATHS.liveness, liveness, 'public'), isData: false },
+  { ...rest('GET', PATHS.readiness, readiness, 'public'), isData: false },
+  rest('GET', PATHS.tags, listTags),
 
   bridge('GET', PATHS.entries, listEntries),
   bridge('GET', PATHS.entry, describeEntry),
@@ -97,10 +126,22 @@ export const ROUTES: readonly Route[] = [
   { ...bridge('POST', PATHS.queryExp, queryExpPost), reads: ACCEPT },
   bridge('GET', PATHS.queryFind, queryFindGet),
   bridge('POST', PATHS.queryFind, queryFindPost),
+
+  { ...ingest('GET', PATHS.ping, ping, 'public'), isData: false },
+  { ...ingest('GET', PATHS.health, health, 'public'), isData: false },
+  { ...ingest('GET', PATHS.settings, questdbSettings, 'public'), isData: false },
+  ingest('GET', PATHS.influxQuery, influxQuery),
+  ingest('POST', PATHS.influxQuery, influxQuery),
+  { ...ingest('POST', PATHS.influxWrite, lineProtocolWrite(1)), reads: CONTENT_ENCODING },
+  { ...ingest('POST', PATHS.influxWriteV2, lineProtocolWrite(2)), reads: CONTENT_ENCODING },
+  // Snappy bodies both ways: never gzip the answer (Prometheus reads it as snappy).
+  { ...ingest('POST', PATHS.prometheusWrite, prometheusWrite), compress: 'never' },
+  { ...ingest('POST', PATHS.prometheusRead, prometheusRead), compress: 'never' },
+  { ...ingest('GET', PATHS.metrics, metrics, 'public'), isData: false },
 ];
 
 /** GET/HEAD of any other path: a file of the assets directory (the dashboard), no token needed. */
 export const ASSETS_ROUTE: Route = {
-  method: 'GET', path: '/*', handler: (ctx) => serveAsset(ctx, ctx.state.settings.assetsDir), access: 'public', compress: 'large', hasBody: false,
+  method: 'GET', path: '/*', handler: (ctx) => serveAsset(ctx, ctx.state.settings.assetsDir), access: 'public', compress: 'large', hasBody: false, isData: false,
   reads: ['if-none-match'],
 };

@@ -10,7 +10,8 @@ import type { CompletionContext, CompletionResult } from '@codemirror/autocomple
 export const KEYWORDS = [
   'select', 'from', 'in', 'range', 'where', 'group', 'by', 'having', 'order', 'asc', 'desc', 'limit', 'offset', 'as',
   'and', 'or', 'not', 'find', 'tag', 'type', 'create', 'table', 'if', 'exists', 'drop', 'insert', 'into', 'values',
-  'show', 'shard_size', 'double', 'int64', 'timestamp', 'string', 'blob', 'symbol', 'ts', 'null',
+  'show', 'shard_size', 'double', 'int64', 'timestamp', 'string', 'blob', 'symbol', 'boolean', 'ts', 'null',
+  'true', 'false', 'alter', 'add', 'column',
 ];
 
 export const FUNCTIONS = [

@@ -81,6 +81,13 @@ function arrowColumn(name: string, vector: Vector): ResultColumn {
       const big = data.values as unknown as BigInt64Array;
       return { name, type: 'int64', numbers, cell: (i) => (valid(i) ? String(big[i]) : 'null') };
     }
+    case Type.Bool: {
+      // BOOLEAN columns: true/false in the grid, 1/0 on the chart (a step series).
+      const bits = data.values as Uint8Array;
+      const bit = (i: number) => ((bits[(i + data.offset) >> 3]! >> ((i + data.offset) & 7)) & 1) === 1;
+      const numbers = Float64Array.from({ length: n }, (_, i) => (valid(i) ? (bit(i) ? 1 : 0) : NaN));
+      return { name, type: 'boolean', numbers, cell: (i) => (valid(i) ? String(bit(i)) : 'null') };
+    }
     case Type.Timestamp: {
       const ns = data.values as unknown as BigInt64Array;
       return { name, type: 'timestamp', numbers: null, cell: (i) => (valid(i) ? isoNs(ns[i]!) : 'null') };
@@ -150,14 +157,18 @@ export function readJson(text: string): QueryOutcome {
     }
     const columns = t.columns_names.map((name, c): ResultColumn => {
       let numeric = n > 0;
-      for (let r = 0; r < n && numeric; r++) {
+      let isBoolean = n > 0;
+      for (let r = 0; r < n && (numeric || isBoolean); r++) {
         const v = t.results[r]![c];
         if (v !== null && typeof v !== 'number') numeric = false;
+        if (v !== null && typeof v !== 'boolean') isBoolean = false;
       }
-      const numbers = numeric && c > 0 ? Float64Array.from({ length: n }, (_, r) => (t.results[r]![c] as number | null) ?? NaN) : null;
+      // Numbers chart as they are; booleans as 1/0.
+      const asNumber = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'boolean' ? Number(v) : NaN);
+      const numbers = (numeric || isBoolean) && c > 0 ? Float64Array.from({ length: n }, (_, r) => asNumber(t.results[r]![c])) : null;
       return {
         name,
-        type: numbers !== null ? 'number' : 'string',
+        type: isBoolean && !numeric ? 'boolean' : numbers !== null ? 'number' : 'string',
         numbers,
         cell: (r) => {
           const v = t.results[r]![c];

@@ -47,6 +47,11 @@ export class EntryStore {
       case 'TableCreate':
         this.entries.set(r.name, { type: 'ts', table: new Table(r.name, r.columns, r.shardSize, this.context) });
         return;
+      case 'TableAddColumns': {
+        const e = this.entries.get(r.name);
+        if (e?.type === 'ts') e.table.addColumns(r.columns);
+        return;
+      }
       case 'TableInsert': {
         const e = this.entries.get(r.name);
         if (e?.type === 'ts') e.table.insert(r.batch);

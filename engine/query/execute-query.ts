@@ -14,7 +14,7 @@ import type { QueryLimits } from './limits.js';
 import { DEFAULT_QUERY_LIMITS, resolveLimits } from './limits.js';
 import { toSyntaxError } from './query-errors.js';
 import type { QueryResult } from './result.js';
-import { runCreate, runDrop } from './statements/run-ddl.js';
+import { runAlter, runCreate, runDrop } from './statements/run-ddl.js';
 import { runFind } from './statements/run-find.js';
 import { runInsert } from './statements/run-insert.js';
 import { runSelect } from './statements/run-select.js';
@@ -43,7 +43,7 @@ export interface QueryOptions extends Partial<QueryLimits> {
   readonly yieldAfterMs?: number;
 }
 
-const WRITE_KINDS: ReadonlySet<Statement['kind']> = new Set(['CreateTable', 'DropTable', 'Insert']);
+const WRITE_KINDS: ReadonlySet<Statement['kind']> = new Set(['CreateTable', 'DropTable', 'AlterTable', 'Insert']);
 
 interface Run {
   readonly catalog: QueryCatalog;
@@ -58,6 +58,7 @@ const HANDLERS: Handlers = {
   Find: (ast, run) => runFind(ast, run.catalog),
   CreateTable: (ast, run) => runCreate(ast, run.catalog),
   DropTable: (ast, run) => runDrop(ast, run.catalog),
+  AlterTable: (ast, run) => runAlter(ast, run.catalog),
   Insert: (ast, run) => runInsert(ast, run.catalog, run.nowNs),
   Show: (ast, run) => runShow(ast, run.catalog),
 };

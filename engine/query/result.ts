@@ -21,10 +21,10 @@
 //   'find' and `aliases` (ascending); SHOW gives one table with columns `name` and `type`.
 
 /** Column types as `api/query` names them (SPEC §4). */
-export type ResultType = 'double' | 'int64' | 'timestamp' | 'string' | 'blob' | 'symbol' | 'count' | 'none';
+export type ResultType = 'double' | 'int64' | 'timestamp' | 'string' | 'blob' | 'symbol' | 'boolean' | 'count' | 'none';
 
 /**
- * One output column. `values` by type: double → Float64Array; int64, timestamp, count →
+ * One output column. `values` by type: double → Float64Array; boolean → Float64Array of 0 (false) and 1 (true); int64, timestamp, count →
  * BigInt64Array; string, symbol → (string | null)[]; blob → (Uint8Array | null)[]. `nulls[i]`
  * is 1 when row i is null (null when the column has no nulls). Type 'none' means every value is
  * null; its `values` keep the array of the expression's own type and should be ignored.

@@ -1,5 +1,5 @@
 // The Arrow schema of a table: `$timestamp` (non-null, ns) first, then the table's columns.
-import { Binary, Dictionary, Field, Float64, Int32, Int64, Schema, TimestampNanosecond, Utf8 } from 'apache-arrow';
+import { Binary, Bool, Dictionary, Field, Float64, Int32, Int64, Schema, TimestampNanosecond, Utf8 } from 'apache-arrow';
 import type { DataType } from 'apache-arrow';
 import type { ColumnDef, ColumnType } from '../types.js';
 
@@ -13,6 +13,7 @@ export function arrowType(type: ColumnType): DataType {
     case 'STRING': return new Utf8();
     case 'BLOB': return new Binary();
     case 'SYMBOL': return new Dictionary(new Utf8(), new Int32());
+    case 'BOOLEAN': return new Bool();
   }
 }
 

@@ -27,7 +27,8 @@ export function buildBatch(layout: TableLayout, ts: BigInt64Array, columns: read
   return new SealedBatch(layout, n, ts[0], ts[n - 1], stats, children, isTailView ? null : layout.budget);
 }
 
-function columnData(
+/** One column's Arrow data (`nullCount` of its rows null; `dictionary` for SYMBOL columns). */
+export function columnData(
   type: Schema['fields'][number]['type'], col: ColumnValues, n: number, nullCount: number, dictionary: SymbolDictionary | null,
 ): Data {
   switch (col.type) {
@@ -38,6 +39,16 @@ function columnData(
     case 'STRING':
     case 'BLOB':
       return vectorFromArray(col.values as never[], type).data[0];
+    case 'BOOLEAN': {
+      const bits = new Uint8Array(((n + 63) >> 6) << 3);
+      const nulls = new Uint8Array(n);
+      for (let i = 0; i < n; i++) {
+        const v = col.values[i];
+        if (v === null) nulls[i] = 1;
+        else if (v) bits[i >> 3] |= 1 << (i & 7);
+      }
+      return makeData({ type: type as never, length: n, nullCount, data: bits, nullBitmap: bitmap(nulls, n, nullCount) } as never);
+    }
     case 'SYMBOL': {
       const indices = new Int32Array(n);
       const nulls = new Uint8Array(n);

@@ -17,6 +17,8 @@ export function columnStats(col: ColumnValues, ts: BigInt64Array): ColumnStats {
     case 'INT64':
     case 'TIMESTAMP':
       return withPoints(bigintStats(col.values, col.nulls, n, col.type === 'INT64'), ts, col.values);
+    case 'BOOLEAN':
+      return withPoints(booleanStats(col.values, n), ts, null);
     default: {
       let count = 0;
       let firstRow = -1;
@@ -31,6 +33,31 @@ export function columnStats(col: ColumnValues, ts: BigInt64Array): ColumnStats {
       return withPoints({ count, nullCount: n - count, ...NO_STATS, firstRow, lastRow }, ts, null);
     }
   }
+}
+
+/** false < true: min/max are 0/1 at their first row, so min and max answer from statistics. */
+function booleanStats(values: readonly (boolean | null)[], n: number): RowStats {
+  let count = 0;
+  let firstRow = -1;
+  let lastRow = -1;
+  let minRow = -1;
+  let maxRow = -1;
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    if (v === null) continue;
+    count++;
+    if (firstRow < 0) firstRow = i;
+    lastRow = i;
+    if (!v && minRow < 0) minRow = i;
+    if (v && maxRow < 0) maxRow = i;
+  }
+  if (count === 0) return { count, nullCount: n, ...NO_STATS, firstRow, lastRow };
+  // All true: the minimum is true, at the first row; all false: the maximum is false, likewise.
+  if (minRow < 0) minRow = firstRow;
+  if (maxRow < 0) maxRow = firstRow;
+  const min = values[minRow] ? 1 : 0;
+  const max = values[maxRow] ? 1 : 0;
+  return { count, nullCount: n - count, min, max, minRow, maxRow, sum: null, firstRow, lastRow };
 }
 
 /** Stats of the `$timestamp` column: sorted and never null, so its bounds are its ends. */

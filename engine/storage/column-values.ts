@@ -1,13 +1,16 @@
 // Plain column arrays as the storage layer holds them before they become an Arrow batch:
 // numbers in typed arrays with an optional null mask (1 byte per row, 1 = null), strings and
-// blobs as JS arrays with null entries. The tail, the WAL and the batch builder all speak this.
+// blobs as JS arrays with null entries, booleans too (true/false/null: few columns are boolean,
+// and the tail's list paths then carry them as they are). The tail, the WAL and the batch builder
+// all speak this; sealed batches hold booleans bit-packed (Arrow Bool).
 import type { ColumnType } from '../types.js';
 
 export type ColumnValues =
   | { readonly type: 'DOUBLE'; readonly values: Float64Array; readonly nulls: Uint8Array | null }
   | { readonly type: 'INT64' | 'TIMESTAMP'; readonly values: BigInt64Array; readonly nulls: Uint8Array | null }
   | { readonly type: 'STRING' | 'SYMBOL'; readonly values: readonly (string | null)[] }
-  | { readonly type: 'BLOB'; readonly values: readonly (Uint8Array | null)[] };
+  | { readonly type: 'BLOB'; readonly values: readonly (Uint8Array | null)[] }
+  | { readonly type: 'BOOLEAN'; readonly values: readonly (boolean | null)[] };
 
 /** An all-null column of `length` rows. */
 export function nullColumn(type: ColumnType, length: number): ColumnValues {
@@ -22,6 +25,8 @@ export function nullColumn(type: ColumnType, length: number): ColumnValues {
       return { type, values: new Array<string | null>(length).fill(null) };
     case 'BLOB':
       return { type, values: new Array<Uint8Array | null>(length).fill(null) };
+    case 'BOOLEAN':
+      return { type, values: new Array<boolean | null>(length).fill(null) };
   }
 }
 
@@ -45,7 +50,8 @@ export function permuteColumn(col: ColumnValues, perm: Uint32Array | null, start
     }
     case 'STRING':
     case 'SYMBOL':
-    case 'BLOB': {
+    case 'BLOB':
+    case 'BOOLEAN': {
       const out = new Array(n);
       if (perm === null) for (let i = 0; i < n; i++) out[i] = col.values[start + i];
       else for (let i = 0; i < n; i++) out[i] = col.values[perm[start + i]];

@@ -21,6 +21,8 @@ export function columnVector(view: SealedBatch, index: number, type: ColumnType)
       return { type, offsets: data.valueOffsets as Int32Array, data: data.values as Uint8Array, validity };
     case 'SYMBOL':
       return { type, indices: data.values as Int32Array, dictionary: dictionaryStrings(data.dictionary!), validity };
+    case 'BOOLEAN':
+      return { type, values: data.values as Uint8Array, validity };
   }
 }
 

@@ -9,7 +9,7 @@
 // own columns answer for the schema's column i with nulls, and the checkpoint writes such a
 // batch padded with them.
 import { makeData, RecordBatch, Struct } from 'apache-arrow';
-import type { Data, DataType, Vector } from 'apache-arrow';
+import type { Data, DataType, Schema, Vector } from 'apache-arrow';
 import type { Evictable, MemoryBudget } from '../memory/index.js';
 import type { ColumnStats, ColumnType } from '../types.js';
 import type { TableLayout } from './table-layout.js';
@@ -118,7 +118,7 @@ export class SealedBatch {
 
   /** Statistics of column `index`; a column added after the batch was written is all null. */
   statsOf(index: number): ColumnStats {
-    return index < this.stats.length ? this.stats[index] : allNullStats(this.rowCount);
+    return index < this.stats.length ? this.stats[index] : allNullStats(this.layout.columns[index - 1].type, this.rowCount);
   }
 
   /** Whether every one of `columns` is in memory now. */
@@ -204,11 +204,11 @@ export class SealedBatch {
   }
 
   /**
-   * The batch as an Arrow RecordBatch of the table's current schema, SYMBOL columns with
-   * `dictionaries` and added columns null (for the checkpoint writer; every column loaded).
+   * The batch as an Arrow RecordBatch of `schema` (its table's, as a checkpoint snapshot took
+   * it: one schema per file), SYMBOL columns with `dictionaries` and columns added after the
+   * batch was written null (for the checkpoint writer; every column loaded).
    */
-  toRecordBatch(dictionaries: readonly (Vector | null)[]): RecordBatch {
-    const { schema } = this.layout;
+  toRecordBatch(schema: Schema, dictionaries: readonly (Vector | null)[]): RecordBatch {
     const children = schema.fields.map((_, c) => {
       const data = this.column(c);
       const dictionary = c === 0 ? null : dictionaries[c - 1];
@@ -265,12 +265,15 @@ export function nullColumnData(type: DataType, columnType: ColumnType, n: number
     case 'STRING':
     case 'BLOB': return makeData({ ...base, valueOffsets: new Int32Array(n + 1), data: new Uint8Array(0) } as never);
     case 'SYMBOL': return makeData({ ...base, data: new Int32Array(n), dictionary: dictionary! } as never);
+    case 'BOOLEAN': return makeData({ ...base, data: new Uint8Array(nullBitmap.length) } as never);
   }
 }
 
-function allNullStats(n: number): ColumnStats {
+/** Statistics of an all-null column of `n` rows (as batch-stats.ts computes them: no value sums to 0). */
+function allNullStats(type: ColumnType, n: number): ColumnStats {
+  const sum = type === 'DOUBLE' ? 0 : type === 'INT64' ? 0n : null;
   return {
-    count: 0, nullCount: n, min: null, max: null, minRow: -1, maxRow: -1, sum: null, firstRow: -1, lastRow: -1,
+    count: 0, nullCount: n, min: null, max: null, minRow: -1, maxRow: -1, sum, firstRow: -1, lastRow: -1,
     minTime: null, maxTime: null, firstTime: null, lastTime: null, first: null, last: null,
   };
 }

@@ -19,6 +19,7 @@ import { Tail } from './tail.js';
 import type { SourceRows } from './tail.js';
 import type { TableLayout } from './table-layout.js';
 import type { SealedBatch } from './sealed-batch.js';
+import type { ColumnDef } from '../types.js';
 
 export class Shard {
   private main: readonly SealedBatch[] = [];
@@ -122,6 +123,13 @@ export class Shard {
     const out = [...this.main];
     if (this.tail.length > 0) out.push(this.viewOfTail());
     return out;
+  }
+
+  /** The table's schema grew: the tail takes null columns; sealed batches read them as null. */
+  addColumns(columns: readonly ColumnDef[]): void {
+    this.tail.addColumns(columns);
+    this.tailView = null;
+    this.countTail();
   }
 
   /** Every batch as stored: `main`, then the runs in seal order, then the tail. A fresh array. */

@@ -1,6 +1,8 @@
 // What every shard of a table shares: the schema, its Arrow form, the SYMBOL dictionaries, the
 // seal size, the size of the last sealed tail (how large to make the next one) and the memory
-// budget its data is counted in.
+// budget its data is counted in. The schema only grows (ALTER TABLE … ADD COLUMN, ingest
+// protocols): columns are appended, never changed; a batch written before a column existed reads
+// it as all null (nullData, through the batch door: sealed-batch.ts).
 import type { Data, Schema } from 'apache-arrow';
 import type { MemoryBudget } from '../memory/index.js';
 import { arrowSchema } from './arrow-schema.js';
@@ -9,16 +11,33 @@ import { SymbolDictionary } from './symbol-dictionary.js';
 import type { ColumnDef } from '../types.js';
 
 export class TableLayout {
-  readonly schema: Schema;
+  private current: readonly ColumnDef[];
+  private arrow: Schema;
   readonly dictionaries: (SymbolDictionary | null)[];
   /** Rows of the table's most recently sealed tail: a new tail allocates about that many. */
   tailRowsHint = 0;
   /** All-null columns by `index:rows`, for batches written before their column existed. */
   private readonly nulls = new Map<string, Data>();
 
-  constructor(readonly columns: readonly ColumnDef[], readonly batchRows: number, readonly budget: MemoryBudget) {
-    this.schema = arrowSchema(columns);
+  constructor(columns: readonly ColumnDef[], readonly batchRows: number, readonly budget: MemoryBudget) {
+    this.current = columns;
+    this.arrow = arrowSchema(columns);
     this.dictionaries = columns.map((c) => (c.type === 'SYMBOL' ? new SymbolDictionary() : null));
+  }
+
+  get columns(): readonly ColumnDef[] {
+    return this.current;
+  }
+
+  get schema(): Schema {
+    return this.arrow;
+  }
+
+  /** Appends columns (validated by the write path: new names, known types). */
+  addColumns(columns: readonly ColumnDef[]): void {
+    this.current = [...this.current, ...columns];
+    this.arrow = arrowSchema(this.current);
+    for (const c of columns) this.dictionaries.push(c.type === 'SYMBOL' ? new SymbolDictionary() : null);
   }
 
   /** Column `index` (0 = `$timestamp`) of `rows` rows, all null. */

@@ -30,11 +30,25 @@ export class Table {
 
   constructor(
     readonly name: string,
-    readonly columns: readonly ColumnDef[],
+    columns: readonly ColumnDef[],
     readonly shardSize: bigint = DAY_NS,
     readonly context: StorageContext = unboundedContext(DEFAULT_BATCH_ROWS),
   ) {
     this.layout = new TableLayout(columns, context.batchRows, context.budget);
+  }
+
+  /** The schema, `$timestamp` aside; it only grows (addColumns). */
+  get columns(): readonly ColumnDef[] {
+    return this.layout.columns;
+  }
+
+  /**
+   * Appends columns: rows already in the table read them as null. Tails grow a null column;
+   * sealed batches stay as written and read the new columns as null (SealedBatch.column).
+   */
+  addColumns(columns: readonly ColumnDef[]): void {
+    this.layout.addColumns(columns);
+    for (const shard of this.shards.values()) shard.addColumns(columns);
   }
 
   /** Index of a column in `columns`, or -1. */

@@ -13,11 +13,12 @@ import { permuteInPlace, permuteRows } from './row-slices.js';
 import { scratchI32 } from './scratch.js';
 import { firstLater, mergeOrder, moveMerged, moveMergedBytes, moveMergedList, rowOrder } from './tail-merge.js';
 import type { TableLayout } from './table-layout.js';
+import type { ColumnDef } from '../types.js';
 
 type Numeric = Float64Array | BigInt64Array;
 type TailColumn =
   | { readonly type: 'DOUBLE' | 'INT64' | 'TIMESTAMP'; values: Numeric; nulls: Uint8Array | null }
-  | { readonly type: 'STRING' | 'SYMBOL' | 'BLOB'; values: unknown[] };
+  | { readonly type: 'STRING' | 'SYMBOL' | 'BLOB' | 'BOOLEAN'; values: unknown[] };
 
 /** The smallest allocation: growing a tail a few rows at a time costs more than the bytes saved. */
 const MIN_ROWS = 256;
@@ -295,6 +296,20 @@ export class Tail {
     this.capacity = capacity;
     this.bits = this.bitViews();
     this.isShared = false;
+  }
+
+  /** Appends null columns (the table's schema grew): the rows held read them as null. */
+  addColumns(columns: readonly ColumnDef[]): void {
+    for (const { type } of columns) {
+      if (type === 'DOUBLE' || type === 'INT64' || type === 'TIMESTAMP') {
+        const nulls = new Uint8Array(this.capacity);
+        nulls.fill(1, 0, this.length);
+        this.columns.push({ type, values: type === 'DOUBLE' ? new Float64Array(this.capacity) : new BigInt64Array(this.capacity), nulls });
+      } else {
+        this.columns.push({ type, values: new Array<null>(this.length).fill(null) });
+      }
+    }
+    this.bits = this.bitViews();
   }
 
   private bitViews(): (Float64Array | null)[] {

@@ -27,6 +27,7 @@ export function viewRows(view: SealedBatch, schema: readonly ColumnDef[], lo: nu
       let v: unknown = null;
       if (isValid(col.validity, i)) {
         if (col.type === 'SYMBOL') v = col.dictionary[col.indices[i]];
+        else if (col.type === 'BOOLEAN') v = (col.values[i >> 3] & (1 << (i & 7))) !== 0;
         else if (col.type === 'STRING' || col.type === 'BLOB') {
           const bytes = col.data.subarray(col.offsets[i], col.offsets[i + 1]);
           v = col.type === 'STRING' ? decoder.decode(bytes) : bytes.slice();

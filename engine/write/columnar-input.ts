@@ -35,6 +35,7 @@ function toColumn(def: ColumnDef, raw: unknown): ColumnValues {
     case 'STRING':
     case 'SYMBOL': return { type: def.type, values: toList(raw, def, (v) => typeof v === 'string') as (string | null)[] };
     case 'BLOB': return { type: 'BLOB', values: toList(raw, def, (v) => v instanceof Uint8Array).map(copyBytes) };
+    case 'BOOLEAN': return { type: 'BOOLEAN', values: toList(raw, def, (v) => typeof v === 'boolean') as (boolean | null)[] };
   }
 }
 

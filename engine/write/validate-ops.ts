@@ -64,6 +64,7 @@ class Validation {
     switch (op.kind) {
       case 'createTable': return this.createTable(op.name, op.columns, op.shardSize ?? DAY_NS, op.ifNotExists === true);
       case 'dropTable': return this.dropTable(op.name, op.ifExists === true);
+      case 'addColumns': return this.addColumns(op.table, op.columns, op.ifMissing === true);
       case 'insert': return this.insert(op.table, op.rows);
       case 'putBlob': return this.putBlob(op.alias, op.data, op.mime, op.expiry, op.create);
       case 'remove':
@@ -120,6 +121,24 @@ class Validation {
     }
     if (e.type !== 'ts') throw incompatible(name, e.type, 'ts');
     this.remove(name);
+    return true;
+  }
+
+  private addColumns(name: string, columns: readonly ColumnDef[], ifMissing: boolean): boolean {
+    const e = this.live(name);
+    if (e === undefined) throw new SvcError('TableNotFound', `table '${name}' does not exist`);
+    if (e.type !== 'ts') throw incompatible(name, e.type, 'ts');
+    checkColumns(columns);
+    const added: ColumnDef[] = [];
+    for (const c of columns) {
+      const had = e.columns.find((d) => d.name === c.name);
+      if (had === undefined) added.push({ name: c.name, type: c.type });
+      else if (!ifMissing) throw new SvcError('InvalidArgument', `table '${name}' already has a column '${c.name}'`);
+      else if (had.type !== c.type) throw new SvcError('InvalidArgument', `column '${c.name}' of table '${name}' is ${had.type}, not ${c.type}`);
+    }
+    if (added.length === 0) return false;
+    this.entries.set(name, { type: 'ts', columns: [...e.columns, ...added] });
+    this.records.push({ kind: 'TableAddColumns', name, columns: added });
     return true;
   }
 

@@ -20,6 +20,12 @@ export type WriteOp =
   /** A table; `ifNotExists`: an existing table is left as it is (the op then changes nothing). */
   | { readonly kind: 'createTable'; readonly name: string; readonly columns: readonly ColumnDef[]; readonly shardSize?: bigint; readonly ifNotExists?: boolean }
   | { readonly kind: 'dropTable'; readonly name: string; readonly ifExists?: boolean }
+  /**
+   * Columns appended to a table (rows already there read them as null). A name the table already
+   * has is an error, unless `ifMissing`: then a column of the same type is left as it is (the op
+   * adds the others) and one of another type is still an error.
+   */
+  | { readonly kind: 'addColumns'; readonly table: string; readonly columns: readonly ColumnDef[]; readonly ifMissing?: boolean }
   | { readonly kind: 'insert'; readonly table: string; readonly rows: TableRows }
   /**
    * A blob's content: `create` fails when the alias is in use; otherwise it replaces a blob's

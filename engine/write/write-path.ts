@@ -7,18 +7,27 @@
 // with the disk, and a write that fails changes nothing in memory.
 import type { EntryStore } from '../catalog/entry-store.js';
 import { nowSeconds } from '../catalog/expiry.js';
+import type { RecordLog } from '../durability/wal/record-log.js';
 import type { WalRecord } from '../durability/wal/records.js';
 import { SvcError } from '../errors.js';
 import type { MemoryPressure } from './memory-pressure.js';
 import { opBytes, validateOps } from './validate-ops.js';
 import type { TableRows, WriteOp } from './write-ops.js';
+import type { EngineCounters } from '../figures.js';
 
-/** Where records go: the local WAL (WalWriter), or any log that takes them the same way. */
-export interface WriteLog {
-  /** Writes the records of one write as one unit; resolves once they are durable. */
-  append(records: readonly WalRecord[]): Promise<void>;
-  /** True once an append failed: the log's state is unknown and writes are refused. */
-  readonly hasFailed: boolean;
+/**
+ * Where records go: the local WAL (WalWriter), or any log that takes them the same way — the
+ * log's one interface, RecordLog (durability/wal/record-log.ts): `append` writes the records of
+ * one write as one unit and resolves once they are durable; `hasFailed` once an append failed.
+ */
+export type WriteLog = Pick<RecordLog, 'append' | 'hasFailed'>;
+
+/**
+ * A cluster's log (engine/replication.ts): `commit` appends the records and resolves once they have
+ * come back and been applied here, in the log's order — the write path then applies nothing itself.
+ */
+export interface ReplicatedLog {
+  commit(records: readonly WalRecord[]): Promise<void>;
 }
 
 /** What the write path tells the checkpoint scheduler. */
@@ -27,13 +36,21 @@ export interface WriteObserver {
 }
 
 export class WritePath {
+  private replicated: ReplicatedLog | null = null;
+
   constructor(
     private readonly store: EntryStore,
     private readonly wal: WriteLog,
     private readonly checkpoints: WriteObserver,
+    private readonly counters: EngineCounters,
     /** Null: no memory budget to keep (a catalog of tests without a database). */
     private readonly pressure: MemoryPressure | null = null,
   ) {}
+
+  /** From now on writes go to a cluster's log instead of the local WAL (Database.openReplicated). */
+  replicate(log: ReplicatedLog): void {
+    this.replicated = log;
+  }
 
   /**
    * Applies `ops` as one atomic write, durable when the promise resolves. Resolves, per op,
@@ -59,12 +76,20 @@ export class WritePath {
     }
     const { records, changes } = validateOps(this.store, ops, nowSeconds());
     if (records.length === 0) return changes;
+    if (this.replicated !== null) {
+      await this.replicated.commit(records);
+      this.pressure?.afterWrite();
+      return changes;
+    }
     const durable = this.wal.append(records);
     if (this.wal.hasFailed) {
       await durable;
       return changes;
     }
-    for (const r of records) this.store.apply(r);
+    for (const r of records) {
+      this.store.apply(r);
+      if (r.kind === 'TableInsert') this.counters.rowsIngested += r.batch.ts.length;
+    }
     this.checkpoints.afterWrite();
     this.pressure?.afterWrite();
     await durable;

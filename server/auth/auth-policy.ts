@@ -35,12 +35,20 @@ export function securityOn(users: UserDirectory): AuthPolicy {
   };
 }
 
-/** The bearer token of a request: `Authorization: Bearer <t>`, else `?token=<t>`. */
+/**
+ * The token of a request: `Authorization: Bearer <t>`, `Token <t>` (InfluxDB 2 clients) or
+ * `Basic base64(user:<t>)` (InfluxDB 1 clients and Telegraf send the token as the password), else
+ * `?token=<t>` or `?p=<t>` (InfluxDB 1's query-string password).
+ */
 export function bearerToken(authorization: string, queryToken: string | undefined): string {
   if (authorization !== '') {
-    const m = /^Bearer +([^\s]+)\s*$/i.exec(authorization);
-    if (m === null) throw new HttpError('Unauthorized', 'the Authorization header must be "Bearer <token>"');
-    return m[1]!;
+    const m = /^(Bearer|Token|Basic) +([^\s]+)\s*$/i.exec(authorization);
+    if (m === null) throw new HttpError('Unauthorized', 'the Authorization header must be "Bearer <token>" (or "Token <token>", or Basic with the token as password)');
+    if (m[1]!.toLowerCase() !== 'basic') return m[2]!;
+    const decoded = Buffer.from(m[2]!, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0 || colon === decoded.length - 1) throw new HttpError('Unauthorized', 'Basic credentials must carry the token as the password');
+    return decoded.slice(colon + 1);
   }
   if (queryToken !== undefined && queryToken !== '') return queryToken;
   throw new HttpError('Unauthorized', 'this route needs a token: POST /api/login, then send "Authorization: Bearer <token>"');

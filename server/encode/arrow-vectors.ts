@@ -4,7 +4,7 @@
 // one offsets array and one byte buffer, symbols become a Dictionary<Utf8, Int32>. NaN and
 // ±Infinity stay IEEE values here (Arrow has them; the JSON encoders write them as null).
 import {
-  Binary, Dictionary, Field, Float64, Int32, Int64, makeData, makeVector, Null, TimestampNanosecond, Utf8,
+  Binary, Bool, Dictionary, Field, Float64, Int32, Int64, makeData, makeVector, Null, TimestampNanosecond, Utf8,
 } from 'apache-arrow';
 import type { Data, DataType } from 'apache-arrow';
 import type { ResultColumn } from '../../engine/index.js';
@@ -34,6 +34,13 @@ function columnData(column: ResultColumn, length: number): Data<DataType> {
     case 'double': {
       const { nullBitmap, nullCount } = validity(column.nulls, null, length);
       return makeData({ type: new Float64(), length, nullCount, nullBitmap, data: (column.values as Float64Array).subarray(0, length) });
+    }
+    case 'boolean': {
+      const { nullBitmap, nullCount } = validity(column.nulls, null, length);
+      const values = column.values as Float64Array;
+      const bits = new Uint8Array((length + 7) >> 3);
+      for (let i = 0; i < length; i++) if (values[i] !== 0) bits[i >> 3] |= 1 << (i & 7);
+      return makeData({ type: new Bool(), length, nullCount, nullBitmap, data: bits });
     }
     case 'int64':
     case 'count': {

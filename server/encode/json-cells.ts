@@ -2,7 +2,7 @@
 // over the column's typed array (SPEC §7): int64/count exact, doubles as JS prints them (a block
 // at a time, double-blocks.ts), null/NaN/±Infinity → null, strings and symbols escaped by
 // JSON.stringify (control characters, quotes, lone surrogates as \uXXXX, so the bytes stay valid
-// UTF-8), blobs as base64, timestamps in the caller's style. Both JSON encoders use them.
+// UTF-8), blobs as base64, booleans as true/false, timestamps in the caller's style. Both JSON encoders use them.
 import type { ResultColumn } from '../../engine/index.js';
 import { doubleCellWriter } from './double-blocks.js';
 import { exactInt64, int64Words } from './int64-words.js';
@@ -21,6 +21,13 @@ export function cellWriter(column: ResultColumn, timeStyle: TimeStyle): CellWrit
       return writeNull;
     case 'double':
       return doubleCellWriter(column.values as Float64Array, nulls);
+    case 'boolean': {
+      const values = column.values as Float64Array;
+      return (w, i) => {
+        if (nulls !== null && nulls[i] !== 0) writeNull(w);
+        else w.ascii(values[i] !== 0 ? 'true' : 'false');
+      };
+    }
     case 'int64':
     case 'count': {
       // Exact int64 without a BigInt per value (see int64-words.ts); wider values via BigInt.

@@ -14,11 +14,14 @@ import { acceptsGzip, readRequest, readRouteHeaders } from './request-info.js';
 import type { RequestInfo } from './request-info.js';
 import type { RequestLog } from './request-log.js';
 import type { Router } from './router.js';
+import type { ServerMetrics } from '../metrics/server-metrics.js';
 
 export interface DispatchDeps {
   readonly router: Router<Route>;
   readonly state: ServerState;
   readonly log: RequestLog;
+  /** Where answered requests are counted (GET /metrics); null with --no-metrics. */
+  readonly metrics: ServerMetrics | null;
   /** Called with the promise of each request's whole life (graceful close waits for them). */
   readonly track: (done: Promise<void>) => void;
 }
@@ -41,6 +44,7 @@ export function dispatch(res: HttpResponse, req: HttpRequest, deps: DispatchDeps
       return;
     }
     const match = deps.router.match(request.method, request.path);
+    request.route = match.route.path;
     readRouteHeaders(req, request, match.route.reads, deps.state.policy.requiresToken(match.route.access));
     reply.compress = match.route.compress;
     // Any declared body is received (within the limit) before the handler acts, on every route:
@@ -60,7 +64,9 @@ function finish(run: Promise<void>, request: RequestInfo, reply: Reply, deps: Di
     const log = (): void => {
       // Only a failure inside the error path itself lands here; it must not take the process down.
       if (isFailed) deps.log.bug(request.method, request.path, reason);
-      deps.log.request(request.method, request.path, reply.status, performance.now() - request.startedAt, reply.bytesSent, reply.aborted);
+      const ms = performance.now() - request.startedAt;
+      deps.log.request(request.method, request.path, reply.status, ms, reply.bytesSent, reply.aborted);
+      deps.metrics?.observeRequest(request.method, request.route, reply.status, ms / 1000);
     };
     if (reply.isFinished) return log();
     return reply.done().then(log);
@@ -73,9 +79,12 @@ async function handle(route: Route, alias: string, request: RequestInfo, reply: 
   try {
     // A route that needs no token resolves its (empty) user without a promise of its own; the
     // token parameter is still read first, so a malformed one is a 400 on every route as before.
-    const queryToken = request.query.get('token');
+    const queryToken = request.query.get('token') ?? request.query.get('p');
     const user = deps.state.policy.requiresToken(route.access) ? await authorize(deps.state.policy, deps.state.authority, route.access, request.authorization, queryToken) : '';
     if (body !== null) await body.body;
+    // A cluster node first applies every write acknowledged before this request (null: one node).
+    const barrier = route.isData === false ? null : deps.state.db?.readBarrier() ?? null;
+    if (barrier !== null) await barrier;
     const ctx: RouteContext = {
       request,
       alias,

@@ -7,7 +7,7 @@ import type { HttpRequest } from '../uws.js';
 import { QueryParams } from './query-params.js';
 
 /** Headers only some routes read; a route lists them in `Route.reads`. */
-export type OptionalHeader = 'accept' | 'if-none-match';
+export type OptionalHeader = 'accept' | 'if-none-match' | 'content-encoding';
 
 export class RequestInfo {
   /** Upper-case method, e.g. 'GET'. */
@@ -32,6 +32,10 @@ export class RequestInfo {
   accept = '';
   /** If-None-Match, read only for routes whose `reads` lists it: assets answer 304 on their ETag. */
   ifNoneMatch = '';
+  /** Content-Encoding of the body, read only for routes whose `reads` lists it (gzip ingest bodies). */
+  contentEncoding = '';
+  /** The matched route's path pattern ('' until matched): what /metrics labels requests with. */
+  route = '';
 
   constructor(req: HttpRequest) {
     this.startedAt = performance.now();
@@ -59,6 +63,7 @@ export function readRouteHeaders(req: HttpRequest, request: RequestInfo, reads: 
   if (reads === undefined) return;
   for (const h of reads) {
     if (h === 'accept') request.accept = req.getHeader('accept');
+    else if (h === 'content-encoding') request.contentEncoding = req.getHeader('content-encoding');
     else request.ifNoneMatch = req.getHeader('if-none-match');
   }
 }

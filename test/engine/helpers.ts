@@ -20,7 +20,7 @@ export { prng } from '../prng.js';
 export const MIN_TS = -(2n ** 63n);
 export const MAX_TS = 2n ** 63n - 1n;
 
-export type Value = number | bigint | string | Uint8Array | null;
+export type Value = number | bigint | string | Uint8Array | boolean | null;
 export type Row = Record<string, Value>;
 
 const dirs: string[] = [];
@@ -125,7 +125,7 @@ export function checkStats(db: Database, table: string): void {
     });
     columns.forEach((c, i) => {
       const values = rows.map((r) => r[c.name]);
-      assert.deepEqual({ ...view.stats[i + 1] }, expectedStats(c.type, values, ts), `stats of column ${c.name}`);
+      assert.deepEqual({ ...view.statsOf(i + 1) }, expectedStats(c.type, values, ts), `stats of column ${c.name}`);
     });
   }
 }
@@ -140,18 +140,31 @@ function expectedStats(type: ColumnType, values: Value[], ts: readonly bigint[])
   let minRow = -1;
   let maxRow = -1;
   let sum: number | bigint | null = type === 'DOUBLE' ? 0 : type === 'INT64' ? 0n : null;
-  values.forEach((v, i) => {
-    if (v === null) return;
-    count++;
-    if (firstRow < 0) firstRow = i;
-    lastRow = i;
-    if (type === 'DOUBLE' || type === 'INT64') sum = (sum as number) + (v as number);
-    if (type === 'DOUBLE' || type === 'INT64' || type === 'TIMESTAMP') {
-      if (typeof v === 'number' && Number.isNaN(v)) return;
-      if (min === null || (v as number) < min) { min = v as number; minRow = i; }
-      if (max === null || (v as number) > max) { max = v as number; maxRow = i; }
-    }
-  });
+  if (type === 'BOOLEAN') {
+    // false < true; ties go to the first row, as for numbers.
+    values.forEach((v, i) => {
+      if (v === null) return;
+      count++;
+      if (firstRow < 0) firstRow = i;
+      lastRow = i;
+      const x = v === true ? 1 : 0;
+      if (min === null || x < min) { min = x; minRow = i; }
+      if (max === null || x > max) { max = x; maxRow = i; }
+    });
+  } else {
+    values.forEach((v, i) => {
+      if (v === null) return;
+      count++;
+      if (firstRow < 0) firstRow = i;
+      lastRow = i;
+      if (type === 'DOUBLE' || type === 'INT64') sum = (sum as number) + (v as number);
+      if (type === 'DOUBLE' || type === 'INT64' || type === 'TIMESTAMP') {
+        if (typeof v === 'number' && Number.isNaN(v)) return;
+        if (min === null || (v as number) < min) { min = v as number; minRow = i; }
+        if (max === null || (v as number) > max) { max = v as number; maxRow = i; }
+      }
+    });
+  }
   const at = (row: number) => (row < 0 ? null : ts[row]);
   const isNumber = type === 'DOUBLE' || type === 'INT64' || type === 'TIMESTAMP';
   return {
@@ -175,6 +188,8 @@ function cell(v: ReturnType<typeof columnVector>, r: number): Value {
       return new Uint8Array(v.data.subarray(v.offsets[r], v.offsets[r + 1]));
     case 'SYMBOL':
       return v.dictionary[v.indices[r]];
+    case 'BOOLEAN':
+      return (v.values[r >> 3] & (1 << (r & 7))) !== 0;
   }
 }
 

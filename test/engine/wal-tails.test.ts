@@ -33,10 +33,13 @@ async function segments(dataDir: string): Promise<string[]> {
   return (await readdir(join(dataDir, 'wal'))).filter((n) => n.endsWith('.wal')).sort().map((n) => join(dataDir, 'wal', n));
 }
 
+/** A segment starts with 16 bytes: magic `svc-wal\n`, u32 format version, u32 crc32c of those 12. */
+const SEGMENT_HEADER = 16;
+
 /** Frame boundaries of a segment, parsed independently of the engine. */
 function frames(buf: Buffer): { offset: number; end: number }[] {
   const out: { offset: number; end: number }[] = [];
-  for (let at = 0; at < buf.length;) {
+  for (let at = SEGMENT_HEADER; at < buf.length;) {
     const end = at + 8 + buf.readUInt32LE(at);
     out.push({ offset: at, end });
     at = end;

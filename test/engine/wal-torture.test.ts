@@ -15,6 +15,7 @@ import assert from 'node:assert/strict';
 import { cp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import { crc32c } from '@node-rs/crc32';
 import { Database } from '../../engine/database.js';
 import { fieldSpan, firstBuffers } from '../../engine/durability/checkpoint/ipc-layout.js';
 import { listManifests, readManifest } from '../../engine/durability/checkpoint/manifest.js';
@@ -25,10 +26,13 @@ import type { Row } from './helpers.js';
 
 interface Frame { readonly offset: number; readonly end: number }
 
+/** A segment starts with 16 bytes: magic `svc-wal\n`, u32 format version, u32 crc32c of those 12. */
+const SEGMENT_HEADER = 16;
+
 /** Record boundaries of a segment, parsed independently of the engine: [u32 len][u32 crc][payload]. */
 function frames(buf: Buffer): Frame[] {
   const out: Frame[] = [];
-  for (let at = 0; at < buf.length;) {
+  for (let at = SEGMENT_HEADER; at < buf.length;) {
     const end = at + 8 + buf.readUInt32LE(at);
     assert.ok(end <= buf.length, 'the engine wrote a torn segment');
     out.push({ offset: at, end });
@@ -229,6 +233,80 @@ function usedBytes(m: Manifest, name: string): { atOpen: [number, number][]; whe
   }
   return { atOpen, whenRead };
 }
+describe('WAL segment header', () => {
+  let base: string;
+  let segment: string;
+  let original: Buffer;
+  before(async () => {
+    base = await logWith((db) => db.createBlob('last', 'the last record'));
+    [segment] = await segments(base);
+    original = await readFile(join(base, 'wal', segment));
+  });
+
+  async function openWith(bytes: Buffer): Promise<{ dir: string; file: string; open: () => Promise<Database> }> {
+    const dir = await fresh(base);
+    const file = join(dir, 'wal', segment);
+    await writeFile(file, bytes);
+    return { dir, file, open: () => Database.open({ dataDir: dir, sweepIntervalMs: 0 }) };
+  }
+
+  it('starts every segment: magic, format version 1, crc32c of both', () => {
+    assert.equal(original.subarray(0, 8).toString('latin1'), 'svc-wal\n');
+    assert.equal(original.readUInt32LE(8), 1);
+    assert.equal(original.readUInt32LE(12), crc32c(original.subarray(0, 12)) >>> 0);
+  });
+
+  it('a flipped byte anywhere in the header → WalCorrupt at byte offset 0, the file untouched', async () => {
+    for (let position = 0; position < SEGMENT_HEADER; position++) {
+      const damaged = Buffer.from(original);
+      damaged[position] ^= 0x10;
+      const { dir, file, open } = await openWith(damaged);
+      const e = await expectCode(open, 'WalCorrupt');
+      assert.ok(e.message.includes(file) && e.message.includes('byte offset 0'), `byte ${position}: ${e.message}`);
+      assert.deepEqual(await readFile(file), damaged);
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a newer format version → WalCorrupt saying so', async () => {
+    const newer = Buffer.from(original);
+    newer.writeUInt32LE(2, 8);
+    newer.writeUInt32LE(crc32c(newer.subarray(0, 12)) >>> 0, 12);
+    const { dir, open } = await openWith(newer);
+    await expectCode(open, 'WalCorrupt', /format version 2 is newer/);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a headerless segment of an earlier svc (format 0) still replays', async () => {
+    const { dir, open } = await openWith(original.subarray(SEGMENT_HEADER));
+    const db = await open();
+    await checkEarlierState(db);
+    assert.equal(Buffer.from(await db.getBlob('last')).toString(), 'the last record');
+    await db.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a last segment cut inside its header opens empty and is cut to 0 bytes; in an earlier segment it is damage', async () => {
+    for (let cut = 1; cut < SEGMENT_HEADER; cut++) {
+      const { dir, file, open } = await openWith(original.subarray(0, cut));
+      const db = await open();
+      assert.deepEqual(db.listAliases('').aliases, []);
+      assert.equal((await stat(file)).size, 0, `cut ${cut}`);
+      await db.createBlob('after', 'x');
+      const crashed = await copyAside(dir);
+      await db.close();
+      // The same cut in a segment followed by another one is damage.
+      const earlier = await fresh(crashed);
+      await writeFile(join(earlier, 'wal', segment), original.subarray(0, cut));
+      const again = await Database.open({ dataDir: crashed, sweepIntervalMs: 0 });
+      assert.deepEqual(again.listAliases('').aliases, ['after']);
+      await again.close();
+      await expectCode(() => Database.open({ dataDir: earlier, sweepIntervalMs: 0 }), 'WalCorrupt', /segment header is cut short/);
+      await rm(dir, { recursive: true, force: true });
+      await rm(earlier, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('checkpoint damaged', () => {
   let base: string;

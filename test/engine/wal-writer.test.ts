@@ -40,7 +40,7 @@ describe('WAL writer', () => {
     // The bench's pipelined writer: 8 appends in flight, a new one as soon as the oldest is acknowledged.
     const window = 8;
     const total = 96;
-    const inFlight: Promise<void>[] = [];
+    const inFlight: Promise<unknown>[] = [];
     for (let i = 0; i < total; i++) {
       if (i >= window) await inFlight[i % window];
       inFlight[i % window] = wal.append([small]);

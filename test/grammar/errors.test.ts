@@ -35,7 +35,7 @@ const CASES: { name: string; query: string; offset: number; expected?: string[];
   { name: 'negative LIMIT', query: 'SELECT a FROM t LIMIT -1', offset: 22, expected: ['a number'] },
   { name: 'clauses out of order', query: 'SELECT a FROM t LIMIT 1 WHERE a = 1', offset: 24 },
   { name: 'number too large for a double', query: 'SELECT 1e999 FROM t', offset: 7 },
-  { name: 'unknown column type', query: 'CREATE TABLE t (a FLOAT)', offset: 18, expected: ['a column type (DOUBLE, INT64, TIMESTAMP, STRING, BLOB, SYMBOL)'] },
+  { name: 'unknown column type', query: 'CREATE TABLE t (a FLOAT)', offset: 18, expected: ['a column type (DOUBLE, INT64, TIMESTAMP, STRING, BLOB, SYMBOL, BOOLEAN)'] },
   { name: '$timestamp not first', query: 'CREATE TABLE t (a DOUBLE, $timestamp TIMESTAMP)', offset: 26 },
   { name: '$timestamp of another type', query: 'CREATE TABLE t ($timestamp INT64)', offset: 16 },
   { name: 'SYMBOL arguments only on SYMBOL', query: 'CREATE TABLE t (a DOUBLE(x))', offset: 24 },

@@ -54,6 +54,18 @@ const CASES: { name: string; query: string; expected: unknown }[] = [
   { name: 'drop table', query: 'DROP TABLE t', expected: { kind: 'DropTable', offset: 0, name: 't', nameOffset: 11, hasIfExists: false } },
   { name: 'drop table if exists', query: 'drop table if exists stocks.apple;', expected: { kind: 'DropTable', name: 'stocks.apple', hasIfExists: true } },
   {
+    name: 'alter table add column',
+    query: 'ALTER TABLE t ADD COLUMN b INT64, ADD c SYMBOL(x), d BOOLEAN',
+    expected: {
+      kind: 'AlterTable', offset: 0, name: 't', nameOffset: 12,
+      columns: [
+        { kind: 'ColumnDefinition', offset: 25, name: 'b', type: 'INT64' },
+        { kind: 'ColumnDefinition', offset: 38, name: 'c', type: 'SYMBOL' },
+        { kind: 'ColumnDefinition', offset: 51, name: 'd', type: 'BOOLEAN' },
+      ],
+    },
+  },
+  {
     name: 'insert with now (seed 001)',
     query: 'INSERT INTO t ($timestamp, x) VALUES (now, 3)',
     expected: {

@@ -8,6 +8,7 @@ import { toTableRows } from '../../engine/write/columnar-input.js';
 import type { ColumnarBatch } from '../../engine/write/columnar-input.js';
 import type { Table } from '../../engine/storage/table.js';
 import type { ColumnDef } from '../../engine/types.js';
+import { EngineCounters } from '../../engine/figures.js';
 import { WritePath } from '../../engine/write/index.js';
 import type { WriteOp } from '../../engine/write/index.js';
 import type { FindFilter, QueryCatalog } from '../../engine/query/index.js';
@@ -18,7 +19,7 @@ export class FakeCatalog implements QueryCatalog {
 
   constructor(batchRows = 8) {
     this.store = new EntryStore(unboundedContext(batchRows));
-    this.writes = new WritePath(this.store, new WalWriter('', 0, 'none'), { afterWrite: () => undefined });
+    this.writes = new WritePath(this.store, new WalWriter('', 0, 'none'), { afterWrite: () => undefined }, new EngineCounters());
   }
 
   table(name: string): Table | undefined {

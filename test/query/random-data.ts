@@ -34,6 +34,7 @@ function cell(r: Rng, type: ColumnDef['type']): Cell {
     case 'SYMBOL': return pick(r, SYMBOLS);
     case 'BLOB': return Uint8Array.from(pick(r, BLOBS));
     case 'TIMESTAMP': return BASE + BigInt(int(r, 0, 1000)) * 1_000_000_000n;
+    case 'BOOLEAN': throw new Error('the random tables have no BOOLEAN column (the reference model has no booleans)');
   }
 }
 

@@ -39,6 +39,7 @@ function assertArrowType(field: Field, type: ResultType): void {
     string: t.typeId === Type.Utf8,
     symbol: t.typeId === Type.Dictionary && t.dictionary.typeId === Type.Utf8 && t.indices.bitWidth === 32,
     blob: t.typeId === Type.Binary,
+    boolean: t.typeId === Type.Bool,
     none: t.typeId === Type.Null,
   };
   assert.ok(ok[type], `field ${field.name}: ${String(t)} is not the Arrow type of ${type}`);
@@ -82,6 +83,7 @@ function resultFromArrow(read: readonly ReadTable[], original: QueryResult): Que
         case 'int64': case 'count': case 'timestamp': return { ...c, values: int64s(v), nulls };
         case 'string': case 'symbol': return { ...c, values: Array.from({ length: v.length }, (_, i) => at(i) as string | null), nulls };
         case 'blob': return { ...c, values: Array.from({ length: v.length }, (_, i) => at(i) as Uint8Array | null), nulls };
+        case 'boolean': return { ...c, values: Float64Array.from({ length: v.length }, (_, i) => (at(i) === true ? 1 : 0)), nulls };
       }
     });
     return { name: t.metadata.get('table')!, rowCount: batch.numRows, timestamps: int64s(time), timestampNulls: nullFlags(time), columns };

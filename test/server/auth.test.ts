@@ -77,14 +77,14 @@ describe('tokens', () => {
 describe('which routes need a token (security off)', () => {
   const guarded = ROUTES.filter((r) => r.access === 'token');
   test('the guarded set is every /api route but login, status and the bridge', () => {
-    assert.deepEqual(guarded.map((r) => `${r.method} ${r.path}`).sort(), ['GET /api/cluster', 'GET /api/cluster/nodes/:alias', 'GET /api/nodes/:alias', 'GET /api/option/max-in-buffer-size', 'GET /api/option/parallelism', 'POST /api/query']);
+    assert.deepEqual(guarded.map((r) => `${r.method} ${r.path}`).sort(), ['GET /api/cluster', 'GET /api/cluster/nodes/:alias', 'GET /api/nodes/:alias', 'GET /api/option/max-in-buffer-size', 'GET /api/option/parallelism', 'GET /api/tags', 'POST /api/query']);
   });
   for (const r of guarded) {
     test(`${r.method} ${r.path} without a token → 401`, async () => {
       assertError(await request(t.base, r.method, r.path, r.hasBody ? { body: '"x"' } : {}), 401, 'Unauthorized');
     });
   }
-  for (const path of ['/api/status/liveness', '/api/status/readiness', '/api/v1/entries?prefix=', `/query_exp?query=${encodeURIComponent("find(tag='x')")}`]) {
+  for (const path of ['/api/status/liveness', '/api/status/readiness', '/health', '/settings', '/metrics', '/query?q=SHOW+DATABASES', '/api/v1/entries?prefix=', `/query_exp?query=${encodeURIComponent("find(tag='x')")}`]) {
     test(`GET ${path} needs no token`, async () => {
       assert.equal((await request(t.base, 'GET', path)).status, 200);
     });

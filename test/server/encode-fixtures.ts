@@ -44,6 +44,7 @@ function refCell(c: ResultColumn, i: number, style: Style): string {
     case 'timestamp': return refTime(v as bigint, style);
     case 'string': case 'symbol': return JSON.stringify(v);
     case 'blob': return `"${Buffer.from(v as Uint8Array).toString('base64')}"`;
+    case 'boolean': return v !== 0 ? 'true' : 'false';
   }
 }
 
@@ -80,7 +81,7 @@ const INT64S = [MIN_I64, MAX_I64, MIN_I64 + 1n, 0n, -1n, 1n, 2n ** 53n, 2n ** 53
 const TIMES = [MIN_I64, MAX_I64, -1n, 0n, 1n, T2017, T2017 + 500_000_000n, T2017 + 1n, T2017 - 1n, 2n ** 62n, -(2n ** 62n), 2n ** 62n - 1n, -(2n ** 62n) + 1n, 951_782_400_000_000_000n /* 2000-02-29 */];
 const PIECES = ['a', 'Z', ' ', '"', '\\', '/', '\n', '\r', '\t', '\b', '\f', '\u0000', '\u0001', '\u001f', '\u007f', '\u0080', 'é', '€', '😀', '\ud800', '\udfff', '\ud83d', '\u2028', '\u2029', '\ufeff', '<', '\''];
 const SYMBOLS = ['aapl', 'msft', '', 'é"x', '\u0000'];
-export const TYPES: readonly ResultType[] = ['double', 'int64', 'count', 'timestamp', 'string', 'symbol', 'blob', 'none'];
+export const TYPES: readonly ResultType[] = ['double', 'int64', 'count', 'timestamp', 'string', 'symbol', 'blob', 'boolean', 'none'];
 
 function pick<T>(rand: Rng, items: readonly T[]): T {
   return items[Math.floor(rand() * items.length)];
@@ -134,6 +135,7 @@ export function randomColumn(rand: Rng, type: ResultType, rows: number, name: st
   let values: ResultColumn['values'];
   switch (valueType) {
     case 'double': values = Float64Array.from({ length: rows }, () => randomDouble(rand)); break;
+    case 'boolean': values = Float64Array.from({ length: rows }, () => (rand() < 0.5 ? 1 : 0)); break;
     case 'int64': case 'count': values = BigInt64Array.from({ length: rows }, () => randomInt64(rand)); break;
     case 'timestamp': values = BigInt64Array.from({ length: rows }, () => randomTime(rand)); break;
     case 'string': values = Array.from({ length: rows }, () => (rand() < 0.1 ? null : randomString(rand, options))); break;

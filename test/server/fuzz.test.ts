@@ -17,6 +17,7 @@
 import assert from 'node:assert/strict';
 import type http from 'node:http';
 import net from 'node:net';
+import { gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { prng, tempDir } from '../engine/helpers.js';
 import type { Rng } from '../prng.js';
@@ -513,10 +514,10 @@ function parseResponses(data: Buffer, isHead: boolean): { statuses: number[]; bo
         parts.push(data.subarray(at, at + size));
         at += size + 2;
       }
-      bodies.push(Buffer.concat(parts).toString('utf8'));
+      bodies.push(decoded(head, Buffer.concat(parts)));
     } else if (cl !== null) {
       if (data.length < at + Number(cl[1])) return { statuses, bodies, garbled: `a body cut short (${data.length - at} of ${cl[1]} bytes)` };
-      bodies.push(data.subarray(at, at + Number(cl[1])).toString('utf8'));
+      bodies.push(decoded(head, data.subarray(at, at + Number(cl[1]))));
       at += Number(cl[1]);
     } else {
       bodies.push(data.subarray(at).toString('utf8'));
@@ -524,6 +525,11 @@ function parseResponses(data: Buffer, isHead: boolean): { statuses: number[]; bo
     }
   }
   return { statuses, bodies, garbled: null };
+}
+
+/** A body as text, gunzipped when the answer says so (a raw request may ask for `GZIP`). */
+function decoded(head: string, body: Buffer): string {
+  return (/\r\ncontent-encoding: *gzip/i.test(head) ? gunzipSync(body) : body).toString('utf8');
 }
 
 /** A case as the bytes of an HTTP/1.1 request. */

@@ -5,6 +5,7 @@
 import type { EntryStore } from '../../catalog/entry-store.js';
 import type { Durability } from '../../types.js';
 import type { WalWriter } from '../wal/wal-writer.js';
+import type { EngineCounters } from '../../figures.js';
 import { removeWalBefore, takeSnapshot } from './checkpoint.js';
 import type { Checkpointer } from './checkpoint.js';
 
@@ -23,6 +24,7 @@ export class CheckpointScheduler {
     private readonly store: EntryStore,
     private readonly checkpointer: Checkpointer,
     private readonly policy: CheckpointPolicy,
+    private readonly counters: EngineCounters,
   ) {}
 
   get isRunning(): boolean {
@@ -32,13 +34,13 @@ export class CheckpointScheduler {
   /** Takes a checkpoint after any running one; resolves once it is durable and its WAL deleted. */
   run(): Promise<void> {
     const previous = this.running ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(async () => {
+    const next = previous.catch(() => undefined).then(() => this.counters.timeCheckpoint(async () => {
       const walStart = this.wal.rotate();
       const snapshot = takeSnapshot(this.store, walStart);
       await this.wal.drain();
       await this.checkpointer.write(walStart, snapshot);
       await removeWalBefore(this.dataDir, walStart);
-    });
+    }));
     this.running = next;
     void next.finally(() => { if (this.running === next) this.running = null; }).catch(() => undefined);
     return next;

@@ -20,7 +20,7 @@
 // files no manifest names are deleted (on open too, for a checkpoint cut short by a crash).
 import { open, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RecordBatch, Vector } from 'apache-arrow';
+import type { RecordBatch, Schema, Vector } from 'apache-arrow';
 import type { Entry, EntryStore } from '../../catalog/entry-store.js';
 import { SvcError } from '../../errors.js';
 import { buildBatch } from '../../storage/batch-builder.js';
@@ -37,7 +37,7 @@ import { CheckpointFiles } from './checkpoint-files.js';
 import { readEntryFile, writeEntryFiles } from './entries-file.js';
 import type { EntryItem } from './entries-file.js';
 import type { BatchPlace } from './arrow-file-writer.js';
-import type { ColumnStats } from '../../types.js';
+import type { ColumnDef, ColumnStats } from '../../types.js';
 import { checkpointName, checkpointsDir, listManifests, manifestName, OWNED_NAME, readManifest, writeManifest } from './manifest.js';
 import type { BatchRef, BlobItem, DataFile, Manifest, TableManifest } from './manifest.js';
 import { StoredEntryBlob } from './stored-blob.js';
@@ -78,6 +78,9 @@ interface BlobLocation {
 
 interface SnapshotTable {
   readonly table: Table;
+  /** The table's columns and Arrow schema when the snapshot was taken (columns added later are in the WAL after it). */
+  readonly columns: readonly ColumnDef[];
+  readonly schema: Schema;
   readonly batches: SealedBatch[];
   /** The table's SYMBOL dictionaries when the snapshot was taken (null for other columns). */
   readonly dictionaries: (Vector | null)[];
@@ -91,7 +94,10 @@ export function takeSnapshot(store: EntryStore, walStart: number): Snapshot {
   for (const [alias, e] of store.entries) {
     if (e.type === 'blob') blobs.push({ alias, entry: e, expiry: e.expiry });
     else if (e.type === 'tag') entries.push(['tag', alias]);
-    else tables.push({ table: e.table, batches: e.table.allBatches(), dictionaries: e.table.layout.dictionaries.map((d) => d?.toVector() ?? null) });
+    else {
+      const { layout } = e.table;
+      tables.push({ table: e.table, columns: layout.columns, schema: layout.schema, batches: e.table.allBatches(), dictionaries: layout.dictionaries.map((d) => d?.toVector() ?? null) });
+    }
   }
   for (const [alias, tags] of store.tagsOf) for (const tag of tags) entries.push(['attach', alias, tag]);
   return { walStart, entries, blobs, tables };
@@ -194,14 +200,14 @@ export class Checkpointer {
     const isKept = this.keptFiles(snap);
     let fileCount = 0;
     const tables: TableManifest[] = [];
-    for (const { table, batches, dictionaries } of snap.tables) {
+    for (const { table, columns, schema, batches, dictionaries } of snap.tables) {
       const refs: BatchRef[] = new Array(batches.length);
       let group: number[] = [];
       let groupBytes = 0;
       const flush = async () => {
         if (group.length === 0) return;
         const file = `${prefix}-${fileCount++}.arrows`;
-        const { places, ...sum } = await writeArrowFile(join(dir, file), recordBatches(group.map((i) => batches[i]), dictionaries));
+        const { places, ...sum } = await writeArrowFile(join(dir, file), recordBatches(group.map((i) => batches[i]), schema, dictionaries));
         files[file] = { ...sum, rows: group.reduce((n, i) => n + batches[i].rowCount, 0) };
         group.forEach((i, index) => {
           const b = batches[i];
@@ -223,7 +229,7 @@ export class Checkpointer {
         if (groupBytes >= ioLimits.checkpointFileBytes) await flush();
       }
       await flush();
-      tables.push({ name: table.name, columns: [...table.columns], shardSize: table.shardSize, batches: refs });
+      tables.push({ name: table.name, columns: [...columns], shardSize: table.shardSize, batches: refs });
     }
     const { blobs, blobItems, placedBlobs } = await this.writeBlobs(snap, prefix, files, isKept);
     const entries: string[] = [];
@@ -409,13 +415,13 @@ async function* blobItemsOf(blobs: readonly SnapshotBlob[]): AsyncGenerator<Entr
  * `dictionaries` (one IPC stream carries one dictionary per column), each read back first when
  * evicted and pinned while the writer takes it.
  */
-async function* recordBatches(batches: readonly SealedBatch[], dictionaries: readonly (Vector | null)[]): AsyncGenerator<RecordBatch> {
+async function* recordBatches(batches: readonly SealedBatch[], schema: Schema, dictionaries: readonly (Vector | null)[]): AsyncGenerator<RecordBatch> {
   for (const b of batches) {
     const columns = b.allColumns;
     const loading = b.load(columns);
     try {
       if (loading !== null) await loading;
-      yield b.toRecordBatch(dictionaries);
+      yield b.toRecordBatch(schema, dictionaries);
     } finally {
       b.unpin(columns);
     }
@@ -429,7 +435,8 @@ function takeDictionaries(table: Table, batches: readonly (RecordBatch | undefin
     if (dictionaries[c] === null) continue;
     let longest: Vector | null = null;
     for (const b of batches) {
-      const dict = b?.data.children[c + 1].dictionary;
+      // A file written before the column was added has no such child.
+      const dict = b?.data.children[c + 1]?.dictionary;
       if (dict !== undefined && (longest === null || dict.length > longest.length)) longest = dict;
     }
     dictionaries[c] = new SymbolDictionary(longest === null ? [] : (longest.toArray() as string[]));

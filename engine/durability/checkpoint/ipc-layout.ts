@@ -3,7 +3,7 @@
 // length][flatbuffer metadata, padded][body]`; a record batch's metadata lists its body buffers
 // (offset and length from the body's start) in field order, each field's buffers next to each
 // other: validity then values (fixed width), validity, offsets, values (strings and binaries),
-// validity then indices (dictionary-encoded). The writer parses what it wrote with this module
+// validity then indices (dictionary-encoded), validity then value bits (Bool). The writer parses what it wrote with this module
 // and keeps the positions in the manifest; the reader turns a field's buffers back into Data.
 import { DataType, makeData, Message } from 'apache-arrow';
 import type { Data, Vector } from 'apache-arrow';
@@ -83,6 +83,8 @@ export function fieldData(
     return makeData({ type, length: rows, nullCount, nullBitmap, valueOffsets: typed(1, Int32Array, rows + 1), data: view(2) } as never);
   }
   if (dictionary !== null) return makeData({ type, length: rows, nullCount, nullBitmap, data: typed(1, Int32Array, rows), dictionary } as never);
+  // A Bool column's values are a bitmap, like validity.
+  if (DataType.isBool(type)) return makeData({ type, length: rows, nullCount, nullBitmap, data: view(1) } as never);
   const Values = DataType.isFloat(type) ? Float64Array : BigInt64Array;
   return makeData({ type, length: rows, nullCount, nullBitmap, data: typed(1, Values as never, rows) } as never);
 }

@@ -1,7 +1,11 @@
-// WAL framing: [u32 length][u32 crc32c(length bytes ‖ payload)][payload], little-endian. The
-// checksum covers the length too, so a damaged length is caught like a damaged payload.
+// WAL framing, and every scan over frames: [u32 length][u32 crc32c(length bytes ‖ payload)]
+// [payload], little-endian. The checksum covers the length too, so a damaged length is caught like
+// a damaged payload. The same frames make a segment file's body (after its header,
+// segment-header.ts) and the body of a log entry held elsewhere (a JetStream message, see
+// engine/cluster/): one reader for both.
+import type { FileHandle } from 'node:fs/promises';
 import { crc32c } from '@node-rs/crc32';
-import type { FileWindow } from '../file-window.js';
+import { crcOfRange, FileWindow } from '../file-window.js';
 
 export const FRAME_HEADER = 8;
 
@@ -40,4 +44,68 @@ export async function readFrame(win: FileWindow, offset: number): Promise<FrameR
 export function isWholeFrame(frame: Buffer): boolean {
   const expected = crc32c(frame.subarray(FRAME_HEADER), crc32c(frame.subarray(0, 4))) >>> 0;
   return expected === frame.readUInt32LE(4);
+}
+
+/**
+ * The payloads of a body made only of whole frames (an entry of a replicated log), as views of
+ * it; throws naming the offset of the first frame that is torn or fails its checksum.
+ */
+export function framesOf(body: Uint8Array): Buffer[] {
+  const buf = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const out: Buffer[] = [];
+  for (let at = 0; at < buf.length;) {
+    if (buf.length - at < FRAME_HEADER) throw new Error(`a frame at byte ${at} is cut short`);
+    const next = at + FRAME_HEADER + buf.readUInt32LE(at);
+    if (next > buf.length) throw new Error(`a frame at byte ${at} runs past the end`);
+    const frame = buf.subarray(at, next);
+    if (!isWholeFrame(frame)) throw new Error(`a frame at byte ${at} fails its checksum`);
+    out.push(frame.subarray(FRAME_HEADER));
+    at = next;
+  }
+  return out;
+}
+
+/** The only valid header of an empty payload; an all-zero header never passes its checksum. */
+const EMPTY_FRAME_CRC = crc32c(Buffer.alloc(4)) >>> 0;
+const CHECK_BUDGET = 256 * 1024 * 1024;
+
+/**
+ * True when a whole frame starts somewhere after `offset` in the file. A crash tears only the
+ * frame being written: nothing whole follows it. A whole frame after a damaged one means damage
+ * in the middle (or a damaged length field), not a tear. Every offset after the damage is tried as
+ * a frame start; at most CHECK_BUDGET payload bytes are checksummed, so pathological contents
+ * cannot stall the open.
+ */
+export async function hasWholeFrameAfter(fh: FileHandle, size: number, offset: number): Promise<boolean> {
+  const win = new FileWindow(fh, size);
+  let budget = CHECK_BUDGET;
+  let at = offset + 1;
+  while (at + FRAME_HEADER <= size && budget > 0) {
+    const base = at;
+    await win.load(base, FRAME_HEADER);
+    // One view per window: the loop below runs once per byte of the tail.
+    const view = win.peek(base, win.end - base);
+    for (; at + FRAME_HEADER <= win.end && budget > 0; at++) {
+      const length = view.readUInt32LE(at - base);
+      if (at + FRAME_HEADER + length > size) continue;
+      if (length === 0) {
+        if (view.readUInt32LE(at - base + 4) === EMPTY_FRAME_CRC) return true;
+        continue;
+      }
+      budget -= length;
+      if (win.holds(at, FRAME_HEADER + length)) {
+        if (isWholeFrame(view.subarray(at - base, at - base + FRAME_HEADER + length))) return true;
+      } else if (await isWholeFrameOnDisk(fh, at, length)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+async function isWholeFrameOnDisk(fh: FileHandle, at: number, length: number): Promise<boolean> {
+  const header = Buffer.alloc(FRAME_HEADER);
+  await fh.read(header, 0, FRAME_HEADER, at);
+  const crc = await crcOfRange(fh, at + FRAME_HEADER, length, crc32c(header.subarray(0, 4)));
+  return crc === header.readUInt32LE(4);
 }

@@ -14,6 +14,8 @@ export type WalRecord =
   | { readonly kind: 'TagDetach'; readonly alias: string; readonly tag: string }
   | { readonly kind: 'ExpirySet'; readonly alias: string; readonly expiry: number }
   | { readonly kind: 'TableCreate'; readonly name: string; readonly columns: readonly ColumnDef[]; readonly shardSize: bigint }
+  /** Schema growth (ALTER TABLE … ADD COLUMN, ingest protocols): columns appended to a table. */
+  | { readonly kind: 'TableAddColumns'; readonly name: string; readonly columns: readonly ColumnDef[] }
   | { readonly kind: 'TableInsert'; readonly name: string; readonly batch: NormalizedBatch };
 
 export type WalRecordKind = WalRecord['kind'];
@@ -111,7 +113,8 @@ function decodeRecord(payload: Uint8Array): WalRecord {
       case 'BLOB':
         return { type: col.type, values: (col.values as (Uint8Array | null)[]).map((v) => (v === null ? null : new Uint8Array(v))) };
       default:
-        return { type: col.type, values: col.values as (string | null)[] };
+        // STRING, SYMBOL and BOOLEAN lists travel as msgpack values.
+        return { type: col.type, values: col.values } as ColumnValues;
     }
   });
   if (at !== view.length) throw new Error(`insert record holds ${view.length - at} unexpected trailing bytes`);

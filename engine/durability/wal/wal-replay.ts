@@ -1,5 +1,7 @@
 // WAL replay on open: streams every segment from the checkpoint's start segment on, in order,
 // through a chunked window (never a whole file in memory), and hands each record to `apply`.
+// Each segment's header (segment-header.ts) says where its frames start; a header cut short in
+// the last segment is a tear like any other (the segment was being started when the crash came).
 // The last segment may end in a torn write from a crash or a power cut: a short frame, zeros
 // (the file size reached the disk, the data did not) or garbage. If no whole frame follows the
 // first bad one, that tail is cut off (the file is truncated there and fsynced). Damage followed
@@ -7,13 +9,12 @@
 // file and byte offset — nothing is silently skipped. (The writer fsyncs a segment before it
 // writes to the next one, so only the last segment can hold a torn write.)
 import { open } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { crc32c } from '@node-rs/crc32';
 import { SvcError } from '../../errors.js';
-import { crcOfRange, FileWindow } from '../file-window.js';
-import { FRAME_HEADER, isWholeFrame, readFrame } from './frame.js';
+import { FileWindow } from '../file-window.js';
+import { hasWholeFrameAfter, readFrame } from './frame.js';
 import { decodeRecords } from './records.js';
+import { readSegmentHeader, SEGMENT_HEADER_BYTES } from './segment-header.js';
 import { listSegments, segmentName } from './segments.js';
 import type { WalRecord } from './records.js';
 
@@ -37,7 +38,11 @@ export async function replayWal(dir: string, fromSegment: number, apply: (r: Wal
     try {
       const size = (await fh.stat()).size;
       const win = new FileWindow(fh, size);
-      let offset = 0;
+      const header = readSegmentHeader(size === 0 ? Buffer.alloc(0) : await win.load(0, Math.min(size, SEGMENT_HEADER_BYTES)), size);
+      if (header.kind === 'bad') throw corrupt(file, 0, header.why);
+      if (header.kind === 'torn' && !isLast) throw corrupt(file, 0, 'its segment header is cut short, and it is not the last segment');
+      let offset = header.kind === 'ok' ? header.framesAt : size;
+      if (header.kind === 'torn') cutAt = 0;
       while (offset < size) {
         const frame = await readFrame(win, offset);
         if (frame.kind === 'ok') {
@@ -52,7 +57,7 @@ export async function replayWal(dir: string, fromSegment: number, apply: (r: Wal
           offset = frame.next;
           continue;
         }
-        if (isLast && !(await hasFrameAfter(fh, size, offset))) {
+        if (isLast && !(await hasWholeFrameAfter(fh, size, offset))) {
           cutAt = offset;
           break;
         }
@@ -79,50 +84,6 @@ async function cutTail(file: string, offset: number): Promise<void> {
   } finally {
     await fh.close();
   }
-}
-
-/** The only valid header of an empty payload; an all-zero header never passes its checksum. */
-const EMPTY_FRAME_CRC = crc32c(Buffer.alloc(4)) >>> 0;
-const CHECK_BUDGET = 256 * 1024 * 1024;
-
-/**
- * A crash tears only the frame being written: nothing whole follows it. A whole frame after a
- * damaged one means damage in the middle (or a damaged length field), not a tear. Every offset
- * after the damage is tried as a frame start; at most CHECK_BUDGET payload bytes are
- * checksummed, so pathological contents cannot stall the open.
- */
-async function hasFrameAfter(fh: FileHandle, size: number, offset: number): Promise<boolean> {
-  const win = new FileWindow(fh, size);
-  let budget = CHECK_BUDGET;
-  let at = offset + 1;
-  while (at + FRAME_HEADER <= size && budget > 0) {
-    const base = at;
-    await win.load(base, FRAME_HEADER);
-    // One view per window: the loop below runs once per byte of the tail.
-    const view = win.peek(base, win.end - base);
-    for (; at + FRAME_HEADER <= win.end && budget > 0; at++) {
-      const length = view.readUInt32LE(at - base);
-      if (at + FRAME_HEADER + length > size) continue;
-      if (length === 0) {
-        if (view.readUInt32LE(at - base + 4) === EMPTY_FRAME_CRC) return true;
-        continue;
-      }
-      budget -= length;
-      if (win.holds(at, FRAME_HEADER + length)) {
-        if (isWholeFrame(view.subarray(at - base, at - base + FRAME_HEADER + length))) return true;
-      } else if (await isWholeFrameOnDisk(fh, at, length)) {
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
-async function isWholeFrameOnDisk(fh: FileHandle, at: number, length: number): Promise<boolean> {
-  const header = Buffer.alloc(FRAME_HEADER);
-  await fh.read(header, 0, FRAME_HEADER, at);
-  const crc = await crcOfRange(fh, at + FRAME_HEADER, length, crc32c(header.subarray(0, 4)));
-  return crc === header.readUInt32LE(4);
 }
 
 function corrupt(file: string, offset: number, why: string, cause?: unknown): SvcError {

@@ -15,7 +15,7 @@
 // first one's next record left the others' records to a sync of their own — with 8 small inserts
 // in flight, two fdatasyncs per 8 where one does. Once GROUP_WAIT_BYTES are waiting the sync
 // starts at once instead, so the disk works on big inserts while the CPU builds the next ones.
-import { closeSync, fdatasync, fdatasyncSync, openSync, writevSync } from 'node:fs';
+import { closeSync, fdatasync, fdatasyncSync, fstatSync, openSync, writevSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -23,8 +23,10 @@ import type { Durability } from '../../types.js';
 import { SvcError } from '../../errors.js';
 import { FRAME_HEADER, frameHeader } from './frame.js';
 import { encodeRecords } from './records.js';
+import { segmentHeader } from './segment-header.js';
 import { segmentName } from './segments.js';
 import type { WalRecord } from './records.js';
+import type { LogPosition, RecordLog } from './record-log.js';
 
 const fdatasyncAsync = promisify(fdatasync);
 
@@ -46,7 +48,7 @@ interface Unsynced {
   readonly reject: (e: unknown) => void;
 }
 
-export class WalWriter {
+export class WalWriter implements RecordLog {
   private fd = -1;
   private fdSegment = -1;
   /** Files of earlier segments, closed once no fdatasync can still need them. */
@@ -63,6 +65,8 @@ export class WalWriter {
   private isSyncScheduled = false;
   /** fdatasync rounds started so far (one per group commit; PostgreSQL's pg_stat_wal.wal_sync). */
   syncRounds = 0;
+  /** Bytes appended since the writer opened (EngineFigures.walBytes). */
+  bytesWritten = 0;
   /** Writers whose records are written but not yet known durable, in seq order. */
   private unsynced: Unsynced[] = [];
   /** Bytes appended to segments since the last checkpoint rotation. */
@@ -87,10 +91,11 @@ export class WalWriter {
 
   /**
    * Writes the records of one write as one frame (replayed all or none); resolves once they are
-   * durable for the mode (at once for `os` and `none`).
+   * durable for the mode (at once for `os` and `none`), with the number of appends written so far
+   * (this one included) as its position.
    */
-  append(records: readonly WalRecord[]): Promise<void> {
-    if (this.durability === 'none') return Promise.resolve();
+  append(records: readonly WalRecord[]): Promise<LogPosition> {
+    if (this.durability === 'none') return Promise.resolve(0);
     if (this.failure !== null) return Promise.reject(storageFailed(this.failure));
     const payload = encodeRecords(records);
     const header = frameHeader(payload);
@@ -101,18 +106,21 @@ export class WalWriter {
     let fd: number;
     try {
       fd = this.file();
+      if (this.segmentFill === 0 && fstatSync(fd).size === 0) chunks.unshift(segmentHeader());
       writeAllSync(fd, chunks);
     } catch (e) {
       this.fail(e);
       return Promise.reject(storageFailed(e));
     }
     this.bytesSinceRotate += bytes;
+    this.bytesWritten += bytes;
     this.segmentFill += bytes;
-    if (this.durability === 'os') return Promise.resolve();
     this.seq += 1;
+    const position = this.seq;
+    if (this.durability === 'os') { this.issuedSeq = this.seq; return Promise.resolve(position); }
     this.bytesSinceIssue += bytes;
     return new Promise((resolve, reject) => {
-      this.unsynced.push({ seq: this.seq, fd, resolve, reject });
+      this.unsynced.push({ seq: position, fd, resolve: () => resolve(position), reject });
       this.maybeSync();
     });
   }

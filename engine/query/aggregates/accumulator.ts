@@ -86,7 +86,7 @@ export function f64Result(values: Float64Array, groups: number, isNull: (g: numb
 /** A result Vec of type `type` from one JS value per group (null = null). */
 export function scalarResult(type: ValueType, values: readonly (number | bigint | string | Uint8Array | null)[], groups: number): Vec {
   const bits = new Uint8Array((groups + 7) >> 3);
-  if (type === 'double') {
+  if (type === 'double' || type === 'boolean') {
     const out = new Float64Array(groups);
     for (let g = 0; g < groups; g++) {
       const v = values[g];

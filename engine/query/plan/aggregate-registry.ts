@@ -73,6 +73,6 @@ export function acceptsType(name: AggregateName, t: ValueType): boolean {
   switch (AGGREGATES[name].inputs) {
     case 'any': return t !== 'bool' && t !== 'null';
     case 'number': return t === 'double' || t === 'int64';
-    case 'ordered': return t === 'double' || t === 'int64' || t === 'timestamp';
+    case 'ordered': return t === 'double' || t === 'int64' || t === 'timestamp' || (t === 'boolean' && (name === 'min' || name === 'max'));
   }
 }

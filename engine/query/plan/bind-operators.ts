@@ -13,7 +13,7 @@ import { compileQueryRegex } from './query-regex.js';
 
 /** How values of an operand type meet an IN set. */
 function setOperand(t: ValueType): SetOperand {
-  return t === 'double' ? 'double' : t === 'int64' || t === 'timestamp' ? 'int64' : 'text';
+  return t === 'double' || t === 'boolean' ? 'double' : t === 'int64' || t === 'timestamp' ? 'int64' : 'text';
 }
 
 export type NewId = () => number;
@@ -35,6 +35,7 @@ function termValues(...operands: PlanExpr[]): PlanExpr[] {
       case 'arith': return { ...x, id: next++, left: walk(x.left), right: walk(x.right) };
       case 'negate':
       case 'shift': return { ...x, id: next++, operand: walk(x.operand) };
+      case 'scalar': return { ...x, id: next++, args: x.args.map(walk) };
       default: return { ...x, id: next++ };
     }
   };
@@ -91,6 +92,7 @@ export function bindNegate(id: NewId, v: PlanExpr, offset: number): PlanExpr {
 }
 
 function isComparable(a: ValueType, b: ValueType): boolean {
+  if (a === 'boolean' || b === 'boolean') return a === b;
   if (isNumericType(a) && isNumericType(b)) return true;
   if (isTextType(a) && isTextType(b)) return true;
   return (a === 'blob' && (b === 'blob' || b === 'string')) || (b === 'blob' && a === 'string');
@@ -102,6 +104,7 @@ export function bindCompare(id: NewId, op: CompareOp, l: PlanExpr, r: PlanExpr, 
     return constant(id(), 'bool', false, offset);
   }
   if (!isComparable(l.type, r.type)) throw semanticError(`cannot compare ${l.type} with ${r.type}`, offset);
+  if (l.type === 'boolean' && op !== '=' && op !== '!=') throw semanticError(`booleans compare with = and != only, not '${op}'`, offset);
   if (l.kind === 'const' && r.kind === 'const') return constant(id(), 'bool', foldCompare(op, l.value, r.value), offset);
   const [left, right] = termValues(l, r);
   return { kind: 'compare', id: id(), type: 'bool', offset, op, left, right };

@@ -5,10 +5,15 @@
 import type { DurationValue } from '../../../grammar/index.js';
 import type { ColumnType } from '../../types.js';
 import type { Scalar } from '../vector/vec.js';
+import type { ScalarName } from './functions.js';
 import type { ValueSet } from './value-set.js';
 
-/** Types of values while a query runs. `symbol` behaves as `string`; `bool` only in conditions. */
-export type ValueType = 'double' | 'int64' | 'timestamp' | 'string' | 'blob' | 'symbol' | 'bool' | 'null';
+/**
+ * Types of values while a query runs. `symbol` behaves as `string`; `bool` only in conditions.
+ * `boolean` is a BOOLEAN column's value (or TRUE/FALSE): held as 0/1 doubles, it compares with
+ * `=` and `!=` only and takes count, first, last, min, max and distinct_count.
+ */
+export type ValueType = 'double' | 'int64' | 'timestamp' | 'string' | 'blob' | 'symbol' | 'boolean' | 'bool' | 'null';
 
 /** A single value (defined with the vectors that hold values, a leaf every layer may import). */
 export type { Scalar } from '../vector/vec.js';
@@ -44,11 +49,15 @@ export type PlanExpr =
   /** Group context: the value of GROUP BY column `slot`. */
   | Node & { readonly kind: 'groupKey'; readonly slot: number }
   /** Group context: the start of the GROUP BY duration bucket (`$timestamp`). */
-  | Node & { readonly kind: 'bucket' };
+  | Node & { readonly kind: 'bucket' }
+  /** A scalar function (abs, round, coalesce, …) of its arguments, in row or group context. */
+  | Node & { readonly kind: 'scalar'; readonly fn: ScalarName; readonly args: readonly PlanExpr[] }
+  /** The value of row-sequence call `slot` (cumsum, delta, …) at each position, computed in order. */
+  | Node & { readonly kind: 'sequence'; readonly slot: number };
 
 /** The value type of each column type. */
 export const VALUE_TYPES: Readonly<Record<ColumnType, ValueType>> = {
-  DOUBLE: 'double', INT64: 'int64', TIMESTAMP: 'timestamp', STRING: 'string', BLOB: 'blob', SYMBOL: 'symbol',
+  DOUBLE: 'double', INT64: 'int64', TIMESTAMP: 'timestamp', STRING: 'string', BLOB: 'blob', SYMBOL: 'symbol', BOOLEAN: 'boolean',
 };
 
 export function isNumericType(t: ValueType): boolean {

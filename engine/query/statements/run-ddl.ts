@@ -1,7 +1,7 @@
-// CREATE TABLE and DROP TABLE through the catalog's write path, durable when the promise resolves. Column
+// CREATE TABLE, ALTER TABLE … ADD COLUMN and DROP TABLE through the catalog's write path, durable when the promise resolves. Column
 // names must be unique and may not start with `$` (reserved for `$timestamp` and `$table`);
 // SHARD_SIZE must be a fixed duration of at least a second (shards are fixed time slices).
-import type { CreateTable, DropTable } from '../../../grammar/index.js';
+import type { AlterTable, CreateTable, DropTable } from '../../../grammar/index.js';
 import type { ColumnDef } from '../../types.js';
 import { isSvcError, SvcError } from '../../errors.js';
 import { shardSizeProblem } from '../../input-checks.js';
@@ -27,6 +27,17 @@ export async function runCreate(ast: CreateTable, catalog: QueryCatalog): Promis
     shardSize = d.nanos;
   }
   await atName(ast.nameOffset, catalog.write([{ kind: 'createTable', name: ast.name, columns, shardSize, ifNotExists: ast.hasIfNotExists }]));
+  return OK;
+}
+
+/** ALTER TABLE … ADD COLUMN: a column the table already has is an error (at its name). */
+export async function runAlter(ast: AlterTable, catalog: QueryCatalog): Promise<QueryResult> {
+  const columns: ColumnDef[] = [];
+  for (const c of ast.columns) {
+    if (columns.some((d) => d.name === c.name)) throw semanticError(`column '${c.name}' is listed twice`, c.offset);
+    columns.push({ name: c.name, type: c.type });
+  }
+  await atName(ast.nameOffset, catalog.write([{ kind: 'addColumns', table: ast.name, columns }]));
   return OK;
 }
 

@@ -16,7 +16,7 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const encoder = new TextEncoder();
 
-type Cell = number | bigint | string | Uint8Array | null;
+type Cell = number | bigint | string | Uint8Array | boolean | null;
 
 export async function runInsert(ast: Insert, catalog: QueryCatalog, nowNs: bigint): Promise<QueryResult> {
   const table = catalog.table(ast.table);
@@ -93,6 +93,9 @@ function convert(v: InsertValue, type: ColumnType, column: string, nowNs: bigint
     case 'BLOB':
       if (v.kind === 'String') return encoder.encode(v.value);
       throw mismatch(describe(v));
+    case 'BOOLEAN':
+      if (v.kind === 'Boolean') return v.value;
+      throw mismatch(describe(v));
   }
 }
 
@@ -102,5 +105,6 @@ function describe(v: InsertValue): string {
     case 'String': return 'a string';
     case 'TimePoint': return 'a time';
     case 'Null': return 'NULL';
+    case 'Boolean': return 'a boolean';
   }
 }

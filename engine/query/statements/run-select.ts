@@ -18,36 +18,25 @@ import { runRows } from '../exec/operators/row-operator.js';
 import { listBatches, rowsIn, sliceBatches } from '../exec/scan/scan-slices.js';
 import type { Listing, Slice } from '../exec/scan/scan-slices.js';
 import { planSelectCached } from '../plan/plan-cache.js';
+import type { TablePlan } from '../plan/plan-types.js';
 import { narrowRange } from '../plan/time-bounds.js';
+import { calendarPieces, spanOf } from '../exec/scan/calendar-pieces.js';
 import type { QueryResult, ResultTable } from '../result.js';
 
 export async function runSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint, ctx: RunContext): Promise<QueryResult> {
   const plan = planSelectCached(ast, catalog, nowNs, ctx.limits);
   const releases = plan.tables.map((t) => t.table.context.leases.lease());
   try {
-    // Listed for every table and range in one synchronous step: one moment's data.
+    // Every table's batches for every range, listed in one synchronous step: one moment's data.
     const listed = plan.tables.map((t) => {
       const isUnordered = t.aggregate !== null && readsUnordered(t.aggregate);
-      return (t.ranges ?? [null]).map((range): [Listing, Listing | null, number] => {
-        if (t.timeBounds === null) return [listBatches(t.table, range, isUnordered), null, 0];
-        // The operators count the rows they are given; SPEC §7 counts every row of the range.
-        if (range === null) return [listBatches(t.table, narrowRange(range, t.timeBounds), isUnordered), null, t.table.rowCount];
-        return [listBatches(t.table, narrowRange(range, t.timeBounds), isUnordered), listBatches(t.table, range, true), 0];
-      });
+      return (t.ranges ?? [null]).map((range) => listBatches(t.table, range, isUnordered));
     });
+    const rowCounts = plan.tables.map((t) => t.table.rowCount);
     const snapshot: Slice[][][] = [];
     for (let i = 0; i < plan.tables.length; i++) {
-      const t = plan.tables[i];
-      const chunk = t.where === null ? Infinity : Math.max(MIN_CHUNK_ROWS, Math.floor(TESTS_PER_CHUNK / testsPerRow(t.where)));
       const ranges: Slice[][] = [];
-      for (const [narrowed, whole, wholeRows] of listed[i]) {
-        const slices = await sliceBatches(narrowed);
-        if (t.timeBounds !== null) {
-          const inRange = whole === null ? wholeRows : rowsIn(await sliceBatches(whole));
-          ctx.scannedRowsCount += (inRange - rowsIn(slices)) * t.referencedColumns;
-        }
-        ranges.push(cut(slices, chunk));
-      }
+      for (const listing of listed[i]) ranges.push(await rangeSlices(plan.tables[i], listing, rowCounts[i], ctx));
       snapshot.push(ranges);
     }
     const tables: ResultTable[] = [];
@@ -60,6 +49,29 @@ export async function runSelect(ast: Select, catalog: QueryCatalog, nowNs: bigin
   } finally {
     for (const release of releases) release();
   }
+}
+
+/**
+ * The slices the scan of one range reads, out of the batches listed for it (`rowCount`: the
+ * table's rows when listed). Calendar filters cut the range into the pieces they keep; those are
+ * what the scan reads.
+ */
+async function rangeSlices(t: TablePlan, listing: Listing, rowCount: number, ctx: RunContext): Promise<Slice[]> {
+  const { range, batches } = listing;
+  const chunk = t.where === null ? Infinity : Math.max(MIN_CHUNK_ROWS, Math.floor(TESTS_PER_CHUNK / testsPerRow(t.where)));
+  const parts = t.calendar === null || range === null ? [range] : calendarPieces(range, t.calendar, spanOf(await sliceBatches(listing)));
+  const slices: Slice[] = [];
+  for (const part of parts) slices.push(...await sliceBatches({ range: t.timeBounds === null ? part : narrowRange(part, t.timeBounds), batches }));
+  if (t.timeBounds !== null) {
+    // The operators count the rows they are given; SPEC §7 counts every row of the range.
+    let inRange = rowCount;
+    if (range !== null) {
+      inRange = 0;
+      for (const part of parts) inRange += rowsIn(await sliceBatches({ range: part, batches }));
+    }
+    ctx.scannedRowsCount += (inRange - rowsIn(slices)) * t.referencedColumns;
+  }
+  return cut(slices, chunk);
 }
 
 /** Term tests between two chances to pause (a few ms of work), and the fewest rows worth a slice. */

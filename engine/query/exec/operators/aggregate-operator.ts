@@ -57,7 +57,7 @@ export async function runAggregate(plan: TablePlan, agg: AggregatePlan, ctx: Run
   }
   // `$timestamp` is read back only when something reads row times.
   const readsTs = grouper.readsRowTimes || accumulators.some((acc) => acc.readsRowTimes);
-  const columns = columnsRead([plan.where, ...agg.keys, ...agg.accumulators.map((s) => s.arg)], readsTs);
+  const columns = columnsRead(plan, readsTs);
   for (let r = 0; r < scans.length; r++) {
     grouper.startRange(r);
     const slices = scans[r];

@@ -28,7 +28,7 @@ export class ColumnBuilder {
   private nullCount = 0;
 
   constructor(readonly type: ValueType) {
-    this.storage = type === 'double' || type === 'null' ? 'f64' : type === 'int64' || type === 'timestamp' ? 'i64'
+    this.storage = type === 'double' || type === 'boolean' || type === 'null' ? 'f64' : type === 'int64' || type === 'timestamp' ? 'i64'
       : type === 'blob' ? 'bytes' : 'text';
   }
 

@@ -1,6 +1,7 @@
 // What expression evaluation reads from: a batch (row context) or the finished groups of an
 // aggregate query (group context). Both hand out Vecs addressed by position and own the scratch
 // buffers of the run.
+import type { Data } from 'apache-arrow';
 import type { SealedBatch } from '../../../storage/sealed-batch.js';
 import type { ColumnType } from '../../../types.js';
 import type { Scratch } from '../run/scratch.js';
@@ -15,6 +16,8 @@ export interface Frame {
   aggregate(slot: number): Vec;
   groupKey(slot: number): Vec;
   bucket(): Vec;
+  /** The values of row-sequence call `slot` at these positions (set by the operator). */
+  sequence(slot: number): Vec;
 }
 
 /**
@@ -23,6 +26,8 @@ export interface Frame {
  */
 export class BatchFrame implements Frame {
   private readonly vecs: (Vec | undefined)[] = [];
+  /** Row-sequence values of this batch's rows, by slot (operators fill them before the outputs). */
+  readonly sequences: Vec[] = [];
 
   constructor(
     readonly view: SealedBatch,
@@ -55,6 +60,10 @@ export class BatchFrame implements Frame {
   bucket(): Vec {
     throw new Error('planner bug: bucket read in row context');
   }
+
+  sequence(slot: number): Vec {
+    return this.sequences[slot];
+  }
 }
 
 const dictionaries = new WeakMap<object, string[]>();
@@ -78,7 +87,22 @@ function toVec(view: SealedBatch, index: number, type: ColumnType): Vec {
       if (strings === undefined) { strings = dictionary.toArray() as string[]; dictionaries.set(dictionary, strings); }
       return { kind: 'dict', indices: data.values as Int32Array, dictionary: strings, validity };
     }
+    case 'BOOLEAN': return { kind: 'f64', values: booleanValues(data), validity };
   }
+}
+
+const booleans = new WeakMap<object, Float64Array>();
+
+/** A Bool column's bits as 0/1 doubles (made once per batch column): `boolean` values run as numbers. */
+function booleanValues(data: Data): Float64Array {
+  let out = booleans.get(data);
+  if (out === undefined) {
+    const bits = data.values as Uint8Array;
+    out = new Float64Array(data.length);
+    for (let i = 0; i < data.length; i++) out[i] = (bits[i >> 3] >> (i & 7)) & 1;
+    booleans.set(data, out);
+  }
+  return out;
 }
 
 /** Group context: finished aggregates, group keys and bucket starts, by group id. */
@@ -89,6 +113,8 @@ export class GroupFrame implements Frame {
     private readonly aggregates: (slot: number) => Vec,
     private readonly keys: (slot: number) => Vec,
     private readonly buckets: () => Vec,
+    /** Row-sequence values over the groups, by slot (filled before the outputs are evaluated). */
+    readonly sequences: Vec[] = [],
   ) {}
 
   column(): Vec {
@@ -105,5 +131,9 @@ export class GroupFrame implements Frame {
 
   bucket(): Vec {
     return this.buckets();
+  }
+
+  sequence(slot: number): Vec {
+    return this.sequences[slot];
   }
 }

@@ -25,7 +25,8 @@ export interface Listing {
   readonly batches: readonly SealedBatch[];
 }
 
-const EVERYTHING: TimeRange = { from: INT64_MIN, to: INT64_MAX };
+/** Every row: the end is past INT64_MAX, so a row at end_of_time is listed too. */
+const EVERYTHING: TimeRange = { from: INT64_MIN, to: INT64_MAX + 1n };
 
 /**
  * The batches overlapping `range` (null = every row) as the table holds them now, in timestamp
@@ -38,12 +39,16 @@ export function listBatches(table: Table, range: TimeRange | null, isUnordered =
   return { range, batches: isUnordered ? table.scanUnordered(from, to) : table.scan(from, to) };
 }
 
-/** The non-empty slices of a listing, in its order; edge batches' timestamps are read back as needed. */
+/**
+ * The non-empty slices of `range` over batches listed for it or for a range holding it, in
+ * their order; edge batches' timestamps are read back as needed, batches outside never.
+ */
 export async function sliceBatches({ range, batches }: Listing): Promise<Slice[]> {
   const { from, to } = range ?? EVERYTHING;
   const out: Slice[] = [];
+  if (from >= to) return out;
   for (const view of batches) {
-    if (view.rowCount === 0) continue;
+    if (view.rowCount === 0 || (range !== null && (view.maxTs < from || view.minTs >= to))) continue;
     // Without a range every row counts, even one at end_of_time (the scan's exclusive end).
     if (range === null || (view.minTs >= from && view.maxTs < to)) {
       out.push({ view, lo: 0, hi: view.rowCount, minTs: view.minTs, maxTs: view.maxTs });

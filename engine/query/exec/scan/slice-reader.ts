@@ -68,20 +68,33 @@ export class SliceReader {
   }
 }
 
-/** The batch columns an operator reads: column indexes of the plan expressions given, and `$timestamp` when asked. */
-export function columnsRead(exprs: readonly unknown[], withTimestamp: boolean): number[] {
-  const seen = new Set<number>(withTimestamp ? [0] : []);
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) { node.forEach(visit); return; }
-    if (!isExprNode(node)) return;
-    if (node.kind === 'column') seen.add((node as unknown as { index: number }).index);
-    for (const value of Object.values(node)) if (Array.isArray(value) || isExprNode(value)) visit(value);
-  };
-  exprs.forEach(visit);
-  return [...seen].sort((a, b) => a - b);
+/**
+ * The batch columns a table plan reads in row context: every `column` expression reachable from
+ * it (WHERE, outputs, GROUP BY keys, aggregate and sequence arguments, and whatever plan parts
+ * come later), plus `$timestamp` when asked. Walks plain objects and arrays only, so the Table,
+ * regexes and value sets a plan holds are not entered.
+ */
+export function columnsRead(plan: object, withTimestamp: boolean): number[] {
+  let read = planColumns.get(plan);
+  if (read === undefined) planColumns.set(plan, (read = columnsOf(plan)));
+  return withTimestamp && read[0] !== 0 ? [0, ...read] : read;
 }
 
-/** A plan expression node (plan/plan-expr.ts): an object with a numeric id and a string kind. */
-function isExprNode(x: unknown): x is { readonly kind: string; readonly id: number } {
-  return typeof x === 'object' && x !== null && typeof (x as { kind?: unknown }).kind === 'string' && typeof (x as { id?: unknown }).id === 'number';
+/** Plans are immutable and cached (plan-cache.ts): their columns are found once. */
+const planColumns = new WeakMap<object, number[]>();
+
+function columnsOf(plan: object): number[] {
+  const seen = new Set<number>();
+  const visited = new Set<object>();
+  const visit = (node: unknown): void => {
+    if (typeof node !== 'object' || node === null || visited.has(node)) return;
+    const proto = Object.getPrototypeOf(node);
+    if (proto !== Object.prototype && proto !== Array.prototype) return;
+    visited.add(node);
+    const expr = node as { kind?: unknown; index?: unknown };
+    if (expr.kind === 'column' && typeof expr.index === 'number') seen.add(expr.index);
+    for (const value of Object.values(node)) visit(value);
+  };
+  visit(plan);
+  return [...seen].sort((a, b) => a - b);
 }

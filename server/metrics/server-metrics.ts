@@ -1,0 +1,84 @@
+// GET /metrics (SPEC §4): svc's own figures in Prometheus' text format, through prom-client, one
+// registry per server (tests and the bench run several in one process). The server observes
+// requests by route pattern (never the raw path: aliases would make every path a series) and
+// what the ingest protocols accepted; the engine's figures are read when Prometheus scrapes.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { EngineFigures } from '../../engine/index.js';
+
+/** Request durations: sub-millisecond writes up to long queries. */
+const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export type IngestProtocol = 'influx_line_protocol' | 'prometheus_remote_write';
+
+export class ServerMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'method' | 'route' | 'status'>;
+  private readonly durations: Histogram<'method' | 'route'>;
+  private readonly ingestRequests: Counter<'protocol'>;
+  private readonly ingestLines: Counter<'protocol'>;
+  private readonly ingestValues: Counter<'protocol'>;
+
+  /** `figures` reads the engine's (null while the database is still opening). */
+  constructor(figures: () => EngineFigures | null = () => null) {
+    const registers = [this.registry];
+    // The engine's cumulative figures, read when Prometheus scrapes.
+    const engineCounter = (name: string, help: string, read: (f: EngineFigures) => number) => new Counter({
+      name, help, registers,
+      collect() {
+        const f = figures();
+        this.reset();
+        if (f !== null) this.inc(read(f));
+      },
+    });
+    engineCounter('svc_rows_ingested_total', 'Rows applied by writes since the database opened (inserts, line protocol, remote write)', (f) => f.rowsIngested);
+    engineCounter('svc_wal_bytes_total', 'Bytes appended to the write-ahead log', (f) => f.walBytes);
+    engineCounter('svc_wal_fsyncs_total', 'fdatasync rounds of the write-ahead log (each serves every writer waiting then)', (f) => f.walFsyncs);
+    engineCounter('svc_checkpoints_total', 'Checkpoints written', (f) => f.checkpoints);
+    engineCounter('svc_checkpoint_seconds_total', 'Time spent writing checkpoints', (f) => f.checkpointSeconds);
+    engineCounter('svc_checkpoint_failures_total', 'Checkpoints that failed', (f) => f.checkpointFailures);
+    engineCounter('svc_queries_total', 'Queries run (failed ones included)', (f) => f.queries);
+    engineCounter('svc_query_seconds_total', 'Time spent running queries', (f) => f.querySeconds);
+    engineCounter('svc_query_failures_total', 'Queries that failed', (f) => f.queryFailures);
+    new Gauge({
+      name: 'svc_last_checkpoint_seconds', help: 'Duration of the latest checkpoint (absent before the first)', registers,
+      collect() {
+        const last = figures()?.lastCheckpointSeconds ?? null;
+        this.reset();
+        if (last !== null) this.set(last);
+      },
+    });
+    this.requests = new Counter({ name: 'svc_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers });
+    this.durations = new Histogram({ name: 'svc_http_request_duration_seconds', help: 'Time from a request\'s arrival to the end of its answer, by method and route pattern', labelNames: ['method', 'route'], buckets: DURATION_BUCKETS, registers });
+    this.ingestRequests = new Counter({ name: 'svc_ingest_requests_total', help: 'Write requests of an ingest protocol applied (each whole: every line or none)', labelNames: ['protocol'], registers });
+    this.ingestLines = new Counter({ name: 'svc_ingest_points_total', help: 'Points applied through an ingest protocol (line-protocol lines, remote-write samples)', labelNames: ['protocol'], registers });
+    this.ingestValues = new Counter({ name: 'svc_ingest_field_values_total', help: 'Field values applied through an ingest protocol (a remote-write sample is one)', labelNames: ['protocol'], registers });
+    collectDefaultMetrics({ register: this.registry, prefix: 'svc_process_' });
+    // prom-client also exports these gauges under a `_total` name, which promtool refuses for a
+    // non-counter; the same figures stay under their names without the suffix.
+    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) {
+      this.registry.removeSingleMetric(`svc_process_${name}`);
+    }
+  }
+
+  /** One answered request; `route` is the matched route's pattern ('' when none matched). */
+  observeRequest(method: string, route: string, status: number, seconds: number): void {
+    const r = route === '' ? 'unmatched' : route;
+    this.requests.inc({ method, route: r, status: String(status) });
+    this.durations.observe({ method, route: r }, seconds);
+  }
+
+  /** One applied ingest request. */
+  observeIngest(protocol: IngestProtocol, points: number, values: number): void {
+    this.ingestRequests.inc({ protocol });
+    this.ingestLines.inc({ protocol }, points);
+    this.ingestValues.inc({ protocol }, values);
+  }
+
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}

@@ -1,0 +1,178 @@
+// Number scanners of the line-protocol parser, over raw bytes: int64 values (timestamps, `i` and
+// `u` fields) written straight into the two 32-bit words of a BigInt64Array slot without a BigInt
+// per row, and floats by Clinger's fast path (exact: a mantissa below 2^53 times or divided by an
+// exact power of ten ≤ 1e22 is one correctly rounded operation), else by parseFloat on the bytes.
+
+const TWO32 = 4294967296;
+const TWO53 = 9007199254740992;
+const POW10 = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const ZERO = 48;
+
+/**
+ * Writes the integer |x| ≤ 2^53 (sign included) into words[2 * slot] (low) and words[2 * slot + 1]
+ * (high), the little-endian halves of a BigInt64Array element.
+ */
+export function storeSafeInt(words: Int32Array, slot: number, x: number): void {
+  const hi = Math.floor(x / TWO32);
+  words[2 * slot] = (x - hi * TWO32) | 0;
+  words[2 * slot + 1] = hi | 0;
+}
+
+/**
+ * Reads the decimal digits b[s..e) (optionally after one '-') as an int64 times `multiplier`
+ * into slot `slot` of `words`. Returns false when the text is not an integer or the value is
+ * outside int64 (or, with `unsigned`, a '-' is present or the value is over 2^63 − 1).
+ */
+export function scanInt64(b: Uint8Array, s: number, e: number, multiplier: number, words: Int32Array, slot: number, unsigned: boolean): boolean {
+  let negative = false;
+  if (s < e && b[s] === 45 /* - */) {
+    if (unsigned) return false;
+    negative = true;
+    s++;
+  }
+  const n = e - s;
+  if (n === 0 || n > 40) return false;
+  // Up to 15 digits are exact in a double; the rest of a 16..19-digit number goes into `low`
+  // (its last 9 digits) so that both parts stay exact.
+  const split = n > 15 ? e - 9 : e;
+  let high = 0;
+  for (let i = s; i < split; i++) {
+    const d = b[i] - ZERO;
+    if (d < 0 || d > 9) return false;
+    high = high * 10 + d;
+  }
+  if (split === e) {
+    const x = high * multiplier;
+    if (x <= TWO53) {
+      storeSafeInt(words, slot, negative ? -x : x);
+      return true;
+    }
+    return storeBig(b, s, e, negative, multiplier, words, slot);
+  }
+  let low = 0;
+  for (let i = split; i < e; i++) {
+    const d = b[i] - ZERO;
+    if (d < 0 || d > 9) return false;
+    low = low * 10 + d;
+  }
+  if (multiplier !== 1 || n > 19) return storeBig(b, s, e, negative, multiplier, words, slot);
+  // value = high·1e9 + low with high < 1e10: in int64 unless high·1e9 + low > 2^63 − 1 (+1 when negative).
+  if (high > 9223372036 || (high === 9223372036 && low > (negative ? 854775808 : 854775807))) return false;
+  const h1 = Math.floor(high / 65536);
+  const h1e = h1 * 1e9; // < 2^48
+  const r = (high - h1 * 65536) * 1e9 + low; // < 2^47
+  let hi = Math.floor(h1e / 65536);
+  let lo = (h1e - hi * 65536) * 65536 + r;
+  const carry = Math.floor(lo / TWO32);
+  hi += carry;
+  lo -= carry * TWO32;
+  storeWords(words, slot, hi, lo, negative);
+  return true;
+}
+
+/** Stores the 64-bit magnitude hi·2^32 + lo (0 ≤ lo < 2^32), negated when `negative`. */
+function storeWords(words: Int32Array, slot: number, hi: number, lo: number, negative: boolean): void {
+  if (negative) {
+    // Two's complement of the 64-bit value (hi, lo).
+    lo = TWO32 - lo;
+    hi = lo === TWO32 ? -hi : ~hi;
+    if (lo === TWO32) lo = 0;
+  }
+  words[2 * slot] = lo | 0;
+  words[2 * slot + 1] = hi | 0;
+}
+
+/**
+ * Stores x·m exactly for an integer |x| ≤ 2^53 and an integer 0 < m < 2^21 (ms → ns: 1e6);
+ * false when the product is outside int64.
+ */
+export function storeScaledInt(words: Int32Array, slot: number, x: number, m: number): boolean {
+  const negative = x < 0;
+  const ax = negative ? -x : x;
+  const xa = Math.floor(ax / TWO32);
+  const low = (ax - xa * TWO32) * m; // < 2^53
+  const carry = Math.floor(low / TWO32);
+  const hi = xa * m + carry;
+  const lo = low - carry * TWO32;
+  if (hi > 0x7fffffff && !(negative && hi === 0x80000000 && lo === 0)) return false;
+  storeWords(words, slot, hi, lo, negative);
+  return true;
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** The rare exact path (a coarse precision times a long number): one BigInt. */
+function storeBig(b: Uint8Array, s: number, e: number, negative: boolean, multiplier: number, words: Int32Array, slot: number): boolean {
+  let v = BigInt(latin1(b, s, e)) * BigInt(multiplier);
+  if (negative) v = -v;
+  if (v < INT64_MIN || v > INT64_MAX) return false;
+  new BigInt64Array(words.buffer, words.byteOffset, words.length >> 1)[slot] = v;
+  return true;
+}
+
+/**
+ * The float of b[s..e), or NaN when it is not a number of the form `-?digits[.digits][e[+-]digits]`
+ * (a leading or trailing '.' allowed, as strconv.ParseFloat does). No NaN or Infinity words.
+ */
+export function scanFloat(b: Uint8Array, s: number, e: number): number {
+  let i = s;
+  let negative = false;
+  if (i < e && b[i] === 45) {
+    negative = true;
+    i++;
+  }
+  let mantissa = 0;
+  let digits = 0; // significant digits in `mantissa`
+  let seen = 0; // digits seen, leading zeros included
+  let scale = 0; // power of ten to apply
+  for (; i < e; i++) {
+    const d = b[i] - ZERO;
+    if (d < 0 || d > 9) break;
+    seen++;
+    if (mantissa !== 0 || d !== 0) {
+      if (digits < 19) { mantissa = mantissa * 10 + d; digits++; } else scale++;
+    }
+  }
+  if (i < e && b[i] === 46 /* . */) {
+    for (i++; i < e; i++) {
+      const d = b[i] - ZERO;
+      if (d < 0 || d > 9) break;
+      seen++;
+      if (mantissa !== 0 || d !== 0) {
+        if (digits < 19) { mantissa = mantissa * 10 + d; digits++; scale--; }
+      } else scale--;
+    }
+  }
+  if (seen === 0) return NaN;
+  if (i < e && (b[i] | 32) === 101 /* e */) {
+    i++;
+    let expNegative = false;
+    if (i < e && (b[i] === 43 || b[i] === 45)) {
+      expNegative = b[i] === 45;
+      i++;
+    }
+    const start = i;
+    let exp = 0;
+    for (; i < e; i++) {
+      const d = b[i] - ZERO;
+      if (d < 0 || d > 9) return NaN;
+      if (exp < 100000) exp = exp * 10 + d;
+    }
+    if (i === start) return NaN;
+    scale += expNegative ? -exp : exp;
+  }
+  if (i !== e) return NaN;
+  if (mantissa === 0) return negative ? -0 : 0;
+  // Accumulated digit by digit, the mantissa is exact while below 2^53 (16 digits mostly are).
+  if (digits <= 16 && mantissa < TWO53 && scale >= -22 && scale <= 22) {
+    const v = scale < 0 ? mantissa / POW10[-scale] : mantissa * POW10[scale];
+    return negative ? -v : v;
+  }
+  return Number.parseFloat(latin1(b, s, e));
+}
+
+/** The bytes b[s..e) as a latin1 string (no wrapper when `b` already is a Buffer). */
+export function latin1(b: Uint8Array, s: number, e: number): string {
+  return (b instanceof Buffer ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength)).toString('latin1', s, e);
+}
