@@ -28,7 +28,15 @@ export type WriteLog = Pick<RecordLog, 'append' | 'hasFailed'>;
  */
 export interface ReplicatedLog {
   commit(records: readonly WalRecord[]): Promise<void>;
+  readBarrier(): Promise<void>;
 }
+
+/** A write validated against a state the log had moved past: validate it again (cluster only). */
+export class StaleWrite extends Error {
+  override readonly name = 'StaleWrite';
+}
+
+const MAX_STALE_ATTEMPTS = 8;
 
 /** What the write path tells the checkpoint scheduler. */
 export interface WriteObserver {
@@ -74,13 +82,13 @@ export class WritePath {
       }
       if (this.wal.hasFailed) throw new SvcError('StorageFailed', 'the database stopped accepting writes after a storage failure');
     }
-    const { records, changes } = validateOps(this.store, ops, nowSeconds());
-    if (records.length === 0) return changes;
     if (this.replicated !== null) {
-      await this.replicated.commit(records);
+      const changes = await this.writeReplicated(this.replicated, ops);
       this.pressure?.afterWrite();
       return changes;
     }
+    const { records, changes } = validateOps(this.store, ops, nowSeconds());
+    if (records.length === 0) return changes;
     const durable = this.wal.append(records);
     if (this.wal.hasFailed) {
       await durable;
@@ -94,6 +102,28 @@ export class WritePath {
     this.pressure?.afterWrite();
     await durable;
     return changes;
+  }
+
+  /**
+   * In a cluster this node's state may be behind the log when a write is validated: another node's
+   * create or schema change may land first. The log then refuses the entry (StaleWrite, the same
+   * decision on every node), and the write is validated again once this node has caught up.
+   */
+  private async writeReplicated(log: ReplicatedLog, ops: readonly WriteOp[]): Promise<boolean[]> {
+    for (let attempt = 1; ; attempt++) {
+      const { records, changes } = validateOps(this.store, ops, nowSeconds());
+      if (records.length === 0) return changes;
+      try {
+        await log.commit(records);
+        for (const r of records) if (r.kind === 'TableInsert') this.counters.rowsIngested += r.batch.ts.length;
+        return changes;
+      } catch (e) {
+        if (!(e instanceof StaleWrite)) throw e;
+        if (attempt >= MAX_STALE_ATTEMPTS) throw new SvcError('ClusterUnavailable', `the write met concurrent changes to the same tables ${attempt} times: ${e.message}`);
+        await log.readBarrier();
+        await new Promise((r) => setTimeout(r, 20 * attempt));
+      }
+    }
   }
 }
 
