@@ -63,6 +63,27 @@ export interface Range {
   readonly end: TimePoint | Duration;
 }
 
+/** `hh:mm[:ss[.fraction]]` of `WITH TIME IN`: nanoseconds since midnight UTC (`24:00` allowed). */
+export interface TimeOfDay {
+  readonly kind: 'TimeOfDay';
+  readonly offset: number;
+  readonly ns: bigint;
+}
+
+/**
+ * `WITH MONTHS IN (m1, m2)` (months 1–12), `WITH DAYS IN (d1, d2)` (ISO weekdays, 1 = Monday) or
+ * `WITH TIME IN (t1, t2)`: inside each range, keeps the times from the first value (inclusive)
+ * to the second (exclusive); a reversed pair wraps around (`(22:00, 06:00)` = the night). The
+ * planner checks the numbers (whole, in range).
+ */
+export interface CalendarFilter {
+  readonly kind: 'CalendarFilter';
+  readonly offset: number;
+  readonly unit: 'month' | 'weekday' | 'time';
+  readonly from: NumberLiteral | TimeOfDay;
+  readonly to: NumberLiteral | TimeOfDay;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Expressions
 
@@ -230,15 +251,43 @@ export interface OrderItem {
  */
 export type GroupItem = Duration | ColumnRef;
 
+/**
+ * `[LEFT | RIGHT | FULL] ASOF JOIN sources`: each source of FROM is joined, as of its rows'
+ * times, with these (the last row at or before each time). `type` is 'inner' without a word.
+ */
+export interface AsofJoin {
+  readonly kind: 'AsofJoin';
+  readonly offset: number;
+  readonly type: 'inner' | 'left' | 'right' | 'full';
+  readonly sources: readonly (TableRef | Find)[];
+}
+
+/**
+ * `FILL(NULL | PREV | LINEAR | number)` after `GROUP BY duration`: every bucket of the range is
+ * emitted, the empty ones filled. `value` is the number of `mode` 'value', else null.
+ */
+export interface Fill {
+  readonly kind: 'Fill';
+  readonly offset: number;
+  readonly mode: 'null' | 'prev' | 'linear' | 'value';
+  readonly value: NumberLiteral | null;
+}
+
 export interface Select {
   readonly kind: 'Select';
   readonly offset: number;
   readonly columns: readonly (SelectColumn | Star)[];
   readonly sources: readonly (TableRef | Find)[];
+  /** The ASOF JOIN clause, or null. */
+  readonly join: AsofJoin | null;
   /** `IN RANGE(…)` or `IN [RANGE(…), …]`; empty = all rows. */
   readonly ranges: readonly Range[];
+  /** The `WITH … IN` filters of the IN clause, in the order written (months, days, time). */
+  readonly calendar: readonly CalendarFilter[];
   readonly where: Expr | null;
   readonly groupBy: readonly GroupItem[];
+  /** `FILL(…)` after GROUP BY, or null. */
+  readonly fill: Fill | null;
   readonly having: Expr | null;
   readonly orderBy: readonly OrderItem[];
   readonly limit: number | null;
@@ -350,6 +399,10 @@ export type Node =
   | Expr
   | Star
   | Range
+  | TimeOfDay
+  | CalendarFilter
+  | AsofJoin
+  | Fill
   | SelectColumn
   | TableRef
   | OrderItem

@@ -3,7 +3,8 @@
 // Checks that need a token's content (a valid year, a whole LIMIT) throw QuerySyntaxError here:
 // the grammar itself never uses `reject`.
 import type {
-  AlterTable, Binary, BooleanLiteral, BinaryOperator, Call, InList, Logical, Statement, ColumnDefinition, ColumnRef, ColumnType, CreateTable, DropTable,
+  AlterTable, AsofJoin, Binary, BooleanLiteral, BinaryOperator, Call, CalendarFilter, Fill, TimeOfDay, InList, Logical, Statement,
+  ColumnDefinition, ColumnRef, ColumnType, CreateTable, DropTable,
   Duration, Expr, Find, FindCondition, FindTag, FindType, GroupItem, Insert, InsertValue,
   NullLiteral, NumberLiteral, OrderItem, Range, RelativeTimeBase, Select, SelectColumn, Show, Star,
   StringLiteral, TableRef, TimePoint, Unary,
@@ -13,7 +14,7 @@ import { QuerySyntaxError } from './errors.js';
 import { formatExpr } from './format-expr.js';
 import { extendList, listItems, startList, type ListView } from './list-builder.js';
 import { parseDurationText, unitDuration as unitValue, unitOf } from './duration.js';
-import { INT64_MAX, parseTimeLiteral, REPRESENTABLE_TIMES, yearStartNs } from './time.js';
+import { INT64_MAX, parseTimeLiteral, parseTimeOfDay, REPRESENTABLE_TIMES, yearStartNs } from './time.js';
 
 type Maybe<T> = T | null;
 
@@ -119,7 +120,6 @@ function negatedDuration(d: Duration, offset: number): Duration {
 export const range = ([t, , start, , end]: [Token, Token, TimePoint, Token, TimePoint | Duration]): Range =>
   ({ kind: 'Range', offset: t.offset, start, end });
 
-export const singleRange = ([, r]: [Token, Range]): ListView<Range> => startList(r);
 
 // ---------------------------------------------------------------------------------------------
 // Expressions
@@ -245,16 +245,65 @@ export function count([, t]: [Token, Token]): number {
   return n;
 }
 
+/** `[LEFT | RIGHT | FULL] ASOF JOIN sources`. */
+export const asofJoin = ([kind, asof, , sources]: [Maybe<Token>, Token, Token, ListView<TableRef | Find>]): AsofJoin =>
+  ({ kind: 'AsofJoin', offset: (kind ?? asof).offset, type: (kind?.text.toLowerCase() ?? 'inner') as AsofJoin['type'], sources: listItems(sources) });
+
+/** The IN clause: its ranges and the calendar filters after them. */
+interface InClause {
+  readonly ranges: Range[];
+  readonly calendar: CalendarFilter[];
+}
+
+type Filters = [Maybe<CalendarFilter>, Maybe<CalendarFilter>, Maybe<CalendarFilter>];
+
+const presentFilters = (filters: Filters): CalendarFilter[] => filters.filter((f): f is CalendarFilter => f !== null);
+
+/** `IN RANGE(…) [WITH …]`. */
+export const inRange = ([, r, ...filters]: [Token, Range, ...Filters]): InClause => ({ ranges: [r], calendar: presentFilters(filters) });
+
+/** `IN [RANGE(…), …] [WITH …]`. */
+export const inRangeList = ([, , list, , ...filters]: [Token, Token, ListView<Range>, Token, ...Filters]): InClause =>
+  ({ ranges: listItems(list), calendar: presentFilters(filters) });
+
+const CALENDAR_UNITS: Readonly<Record<string, CalendarFilter['unit']>> = { months: 'month', days: 'weekday', time: 'time' };
+
+/** `WITH MONTHS|DAYS|TIME IN (from, to)`. */
+export const calendarFilter = ([t, unit, , , from, , to]: [Token, Token, Token, Token, NumberLiteral | TimeOfDay, Token, NumberLiteral | TimeOfDay]): CalendarFilter =>
+  ({ kind: 'CalendarFilter', offset: t.offset, unit: CALENDAR_UNITS[unit.text.toLowerCase()]!, from, to });
+
+/** A time-of-day token; the lexer has already checked it. */
+export function timeOfDay([t]: [Token]): TimeOfDay {
+  const ns = parseTimeOfDay(t.text);
+  if (ns === null) throw new QuerySyntaxError(t.offset, [], `invalid time of day '${t.text}' at offset ${t.offset}`);
+  return { kind: 'TimeOfDay', offset: t.offset, ns };
+}
+
+/** GROUP BY items and the FILL after them. */
+interface GroupByClause {
+  readonly items: GroupItem[];
+  readonly fill: Fill | null;
+}
+
+export const groupBy = ([, , items, fill]: [Token, Token, ListView<GroupItem>, Maybe<Fill>]): GroupByClause => ({ items: listItems(items), fill });
+
+/** `FILL(NULL | PREV | LINEAR)`. */
+export const fillMode = ([t, , mode]: [Token, Token, Token]): Fill =>
+  ({ kind: 'Fill', offset: t.offset, mode: mode.type === 'NULL' ? 'null' : (mode.text.toLowerCase() as 'prev' | 'linear'), value: null });
+
+/** `FILL(number)`. */
+export const fillValue = ([t, , value]: [Token, Token, NumberLiteral]): Fill => ({ kind: 'Fill', offset: t.offset, mode: 'value', value });
+
 type SelectData = [
-  Token, ListView<SelectColumn | Star>, Token, ListView<TableRef | Find>, Maybe<ListView<Range>>, Maybe<Expr>,
-  Maybe<ListView<GroupItem>>, Maybe<Expr>, Maybe<ListView<OrderItem>>, Maybe<number>, Maybe<number>,
+  Token, ListView<SelectColumn | Star>, Token, ListView<TableRef | Find>, Maybe<AsofJoin>, Maybe<InClause>, Maybe<Expr>,
+  Maybe<GroupByClause>, Maybe<Expr>, Maybe<ListView<OrderItem>>, Maybe<number>, Maybe<number>,
 ];
 
-export function select([t, columns, , sources, ranges, where, groupBy, having, orderBy, limit, rowOffset]: SelectData): Select {
+export function select([t, columns, , sources, join, inClause, where, groupBy, having, orderBy, limit, rowOffset]: SelectData): Select {
   return {
-    kind: 'Select', offset: t.offset, columns: listItems(columns), sources: listItems(sources),
-    ranges: ranges === null ? [] : listItems(ranges), where, groupBy: groupBy === null ? [] : listItems(groupBy),
-    having, orderBy: orderBy === null ? [] : listItems(orderBy), limit, rowOffset,
+    kind: 'Select', offset: t.offset, columns: listItems(columns), sources: listItems(sources), join,
+    ranges: inClause?.ranges ?? [], calendar: inClause?.calendar ?? [], where, groupBy: groupBy?.items ?? [],
+    fill: groupBy?.fill ?? null, having, orderBy: orderBy === null ? [] : listItems(orderBy), limit, rowOffset,
   };
 }
 

@@ -8,9 +8,12 @@ declare var SELECT: any;
 declare var FROM: any;
 declare var AS: any;
 declare var IN: any;
+declare var number: any;
+declare var timeOfDay: any;
 declare var WHERE: any;
 declare var GROUP: any;
 declare var BY: any;
+declare var NULL: any;
 declare var duration: any;
 declare var ident: any;
 declare var qident: any;
@@ -19,7 +22,6 @@ declare var ORDER: any;
 declare var ASC: any;
 declare var DESC: any;
 declare var LIMIT: any;
-declare var number: any;
 declare var OFFSET: any;
 declare var FIND: any;
 declare var AND: any;
@@ -66,7 +68,10 @@ declare var qident: any;
 declare var TRUE: any;
 declare var FALSE: any;
 
-import { lexer, TAG_WORD, TYPE_WORD, ENTRY_TYPE, COLUMN_TYPE, SYMBOL_WORD, SHARD_SIZE_WORD, UNIT_WORD, ALTER_WORD, ADD_WORD, COLUMN_WORD } from './lexer.js';
+import {
+  lexer, TAG_WORD, TYPE_WORD, ENTRY_TYPE, COLUMN_TYPE, SYMBOL_WORD, SHARD_SIZE_WORD, UNIT_WORD, ALTER_WORD, ADD_WORD, COLUMN_WORD,
+  ASOF_WORD, JOIN_WORD, JOIN_KIND, WITH_WORD, MONTHS_WORD, DAYS_WORD, TIME_WORD, FILL_WORD, FILL_MODE,
+} from './lexer.js';
 import * as b from './build.js';
 
 interface NearleyToken {
@@ -108,21 +113,23 @@ const grammar: Grammar = {
     {"name": "statement", "symbols": ["alterTable"], "postprocess": id},
     {"name": "statement", "symbols": ["insert"], "postprocess": id},
     {"name": "statement", "symbols": ["show"], "postprocess": id},
-    {"name": "select$ebnf$1", "symbols": ["inClause"], "postprocess": id},
+    {"name": "select$ebnf$1", "symbols": ["joinClause"], "postprocess": id},
     {"name": "select$ebnf$1", "symbols": [], "postprocess": () => null},
-    {"name": "select$ebnf$2", "symbols": ["whereClause"], "postprocess": id},
+    {"name": "select$ebnf$2", "symbols": ["inClause"], "postprocess": id},
     {"name": "select$ebnf$2", "symbols": [], "postprocess": () => null},
-    {"name": "select$ebnf$3", "symbols": ["groupByClause"], "postprocess": id},
+    {"name": "select$ebnf$3", "symbols": ["whereClause"], "postprocess": id},
     {"name": "select$ebnf$3", "symbols": [], "postprocess": () => null},
-    {"name": "select$ebnf$4", "symbols": ["havingClause"], "postprocess": id},
+    {"name": "select$ebnf$4", "symbols": ["groupByClause"], "postprocess": id},
     {"name": "select$ebnf$4", "symbols": [], "postprocess": () => null},
-    {"name": "select$ebnf$5", "symbols": ["orderByClause"], "postprocess": id},
+    {"name": "select$ebnf$5", "symbols": ["havingClause"], "postprocess": id},
     {"name": "select$ebnf$5", "symbols": [], "postprocess": () => null},
-    {"name": "select$ebnf$6", "symbols": ["limitClause"], "postprocess": id},
+    {"name": "select$ebnf$6", "symbols": ["orderByClause"], "postprocess": id},
     {"name": "select$ebnf$6", "symbols": [], "postprocess": () => null},
-    {"name": "select$ebnf$7", "symbols": ["offsetClause"], "postprocess": id},
+    {"name": "select$ebnf$7", "symbols": ["limitClause"], "postprocess": id},
     {"name": "select$ebnf$7", "symbols": [], "postprocess": () => null},
-    {"name": "select", "symbols": [(lexer.has("SELECT") ? {type: "SELECT"} : SELECT), "selectList", (lexer.has("FROM") ? {type: "FROM"} : FROM), "sourceList", "select$ebnf$1", "select$ebnf$2", "select$ebnf$3", "select$ebnf$4", "select$ebnf$5", "select$ebnf$6", "select$ebnf$7"], "postprocess": b.select},
+    {"name": "select$ebnf$8", "symbols": ["offsetClause"], "postprocess": id},
+    {"name": "select$ebnf$8", "symbols": [], "postprocess": () => null},
+    {"name": "select", "symbols": [(lexer.has("SELECT") ? {type: "SELECT"} : SELECT), "selectList", (lexer.has("FROM") ? {type: "FROM"} : FROM), "sourceList", "select$ebnf$1", "select$ebnf$2", "select$ebnf$3", "select$ebnf$4", "select$ebnf$5", "select$ebnf$6", "select$ebnf$7", "select$ebnf$8"], "postprocess": b.select},
     {"name": "selectList", "symbols": ["selectItem"], "postprocess": b.list},
     {"name": "selectList", "symbols": ["selectList", {"literal":","}, "selectItem"], "postprocess": b.append},
     {"name": "selectItem", "symbols": [{"literal":"*"}], "postprocess": b.star},
@@ -132,12 +139,39 @@ const grammar: Grammar = {
     {"name": "sourceList", "symbols": ["sourceList", {"literal":","}, "source"], "postprocess": b.append},
     {"name": "source", "symbols": ["name"], "postprocess": b.tableRef},
     {"name": "source", "symbols": ["find"], "postprocess": id},
-    {"name": "inClause", "symbols": [(lexer.has("IN") ? {type: "IN"} : IN), "range"], "postprocess": b.singleRange},
-    {"name": "inClause", "symbols": [(lexer.has("IN") ? {type: "IN"} : IN), {"literal":"["}, "rangeList", {"literal":"]"}], "postprocess": b.third},
+    {"name": "joinClause$ebnf$1", "symbols": [(lexer.has("JOIN_KIND") ? {type: "JOIN_KIND"} : JOIN_KIND)], "postprocess": id},
+    {"name": "joinClause$ebnf$1", "symbols": [], "postprocess": () => null},
+    {"name": "joinClause", "symbols": ["joinClause$ebnf$1", (lexer.has("ASOF_WORD") ? {type: "ASOF_WORD"} : ASOF_WORD), (lexer.has("JOIN_WORD") ? {type: "JOIN_WORD"} : JOIN_WORD), "sourceList"], "postprocess": b.asofJoin},
+    {"name": "inClause$ebnf$1", "symbols": ["monthsFilter"], "postprocess": id},
+    {"name": "inClause$ebnf$1", "symbols": [], "postprocess": () => null},
+    {"name": "inClause$ebnf$2", "symbols": ["daysFilter"], "postprocess": id},
+    {"name": "inClause$ebnf$2", "symbols": [], "postprocess": () => null},
+    {"name": "inClause$ebnf$3", "symbols": ["timeFilter"], "postprocess": id},
+    {"name": "inClause$ebnf$3", "symbols": [], "postprocess": () => null},
+    {"name": "inClause", "symbols": [(lexer.has("IN") ? {type: "IN"} : IN), "range", "inClause$ebnf$1", "inClause$ebnf$2", "inClause$ebnf$3"], "postprocess": b.inRange},
+    {"name": "inClause$ebnf$4", "symbols": ["monthsFilter"], "postprocess": id},
+    {"name": "inClause$ebnf$4", "symbols": [], "postprocess": () => null},
+    {"name": "inClause$ebnf$5", "symbols": ["daysFilter"], "postprocess": id},
+    {"name": "inClause$ebnf$5", "symbols": [], "postprocess": () => null},
+    {"name": "inClause$ebnf$6", "symbols": ["timeFilter"], "postprocess": id},
+    {"name": "inClause$ebnf$6", "symbols": [], "postprocess": () => null},
+    {"name": "inClause", "symbols": [(lexer.has("IN") ? {type: "IN"} : IN), {"literal":"["}, "rangeList", {"literal":"]"}, "inClause$ebnf$4", "inClause$ebnf$5", "inClause$ebnf$6"], "postprocess": b.inRangeList},
+    {"name": "monthsFilter", "symbols": [(lexer.has("WITH_WORD") ? {type: "WITH_WORD"} : WITH_WORD), (lexer.has("MONTHS_WORD") ? {type: "MONTHS_WORD"} : MONTHS_WORD), (lexer.has("IN") ? {type: "IN"} : IN), {"literal":"("}, "integer", {"literal":","}, "integer", {"literal":")"}], "postprocess": b.calendarFilter},
+    {"name": "daysFilter", "symbols": [(lexer.has("WITH_WORD") ? {type: "WITH_WORD"} : WITH_WORD), (lexer.has("DAYS_WORD") ? {type: "DAYS_WORD"} : DAYS_WORD), (lexer.has("IN") ? {type: "IN"} : IN), {"literal":"("}, "integer", {"literal":","}, "integer", {"literal":")"}], "postprocess": b.calendarFilter},
+    {"name": "timeFilter", "symbols": [(lexer.has("WITH_WORD") ? {type: "WITH_WORD"} : WITH_WORD), (lexer.has("TIME_WORD") ? {type: "TIME_WORD"} : TIME_WORD), (lexer.has("IN") ? {type: "IN"} : IN), {"literal":"("}, "timeOfDay", {"literal":","}, "timeOfDay", {"literal":")"}], "postprocess": b.calendarFilter},
+    {"name": "integer", "symbols": [(lexer.has("number") ? {type: "number"} : number)], "postprocess": b.number},
+    {"name": "timeOfDay", "symbols": [(lexer.has("timeOfDay") ? {type: "timeOfDay"} : timeOfDay)], "postprocess": b.timeOfDay},
     {"name": "rangeList", "symbols": ["range"], "postprocess": b.list},
     {"name": "rangeList", "symbols": ["rangeList", {"literal":","}, "range"], "postprocess": b.append},
     {"name": "whereClause", "symbols": [(lexer.has("WHERE") ? {type: "WHERE"} : WHERE), "expr"], "postprocess": b.second},
-    {"name": "groupByClause", "symbols": [(lexer.has("GROUP") ? {type: "GROUP"} : GROUP), (lexer.has("BY") ? {type: "BY"} : BY), "groupList"], "postprocess": b.third},
+    {"name": "groupByClause$ebnf$1", "symbols": ["fillClause"], "postprocess": id},
+    {"name": "groupByClause$ebnf$1", "symbols": [], "postprocess": () => null},
+    {"name": "groupByClause", "symbols": [(lexer.has("GROUP") ? {type: "GROUP"} : GROUP), (lexer.has("BY") ? {type: "BY"} : BY), "groupList", "groupByClause$ebnf$1"], "postprocess": b.groupBy},
+    {"name": "fillClause", "symbols": [(lexer.has("FILL_WORD") ? {type: "FILL_WORD"} : FILL_WORD), {"literal":"("}, (lexer.has("NULL") ? {type: "NULL"} : NULL), {"literal":")"}], "postprocess": b.fillMode},
+    {"name": "fillClause", "symbols": [(lexer.has("FILL_WORD") ? {type: "FILL_WORD"} : FILL_WORD), {"literal":"("}, (lexer.has("FILL_MODE") ? {type: "FILL_MODE"} : FILL_MODE), {"literal":")"}], "postprocess": b.fillMode},
+    {"name": "fillClause", "symbols": [(lexer.has("FILL_WORD") ? {type: "FILL_WORD"} : FILL_WORD), {"literal":"("}, "signedNumber", {"literal":")"}], "postprocess": b.fillValue},
+    {"name": "signedNumber", "symbols": [(lexer.has("number") ? {type: "number"} : number)], "postprocess": b.number},
+    {"name": "signedNumber", "symbols": [{"literal":"-"}, (lexer.has("number") ? {type: "number"} : number)], "postprocess": b.negativeNumber},
     {"name": "groupList", "symbols": ["groupItem"], "postprocess": b.list},
     {"name": "groupList", "symbols": ["groupList", {"literal":","}, "groupItem"], "postprocess": b.append},
     {"name": "groupItem", "symbols": [(lexer.has("duration") ? {type: "duration"} : duration)], "postprocess": b.duration},

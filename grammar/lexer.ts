@@ -11,7 +11,7 @@
 import moo from 'moo';
 import { QuerySyntaxError } from './errors.js';
 import { UNIT_SPELLINGS, parseDurationText, unitOf } from './duration.js';
-import { isValidTimeText, parseTimeLiteral, REPRESENTABLE_TIMES } from './time.js';
+import { isValidTimeText, parseTimeLiteral, parseTimeOfDay, REPRESENTABLE_TIMES } from './time.js';
 
 /** A token as nearley sees it (moo's token: type, value = text as written, offset, …). */
 export type Token = moo.Token;
@@ -43,6 +43,8 @@ const rules: moo.Rules = {
   ws: { match: /\s+/, lineBreaks: true },
   comment: /--[^\n]*/,
   datetime: /\d{4}-\d{2}-\d{2}(?:[Tt][0-9:.]*)?[Zz]?/,
+  // A time of day (`WITH TIME IN (08:00, 17:30:15)`); ':' appears nowhere else.
+  timeOfDay: /\d{1,2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?![0-9:.])/,
   duration: { match: new RegExp(DURATION), lineBreaks: true },
   number: new RegExp(`\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?${NOT_NAME_CHAR}`),
   badNumber: new RegExp(`\\d[${NAME_CHAR}]*`),
@@ -63,7 +65,7 @@ export const MAX_NESTING = 256;
 
 /** Token types the grammar may name with `%type`; anything else `%X` is a tester below. */
 const TOKEN_TYPES: ReadonlySet<string> = new Set([
-  'datetime', 'duration', 'number', 'ident', 'qident', 'string', 'op',
+  'datetime', 'timeOfDay', 'duration', 'number', 'ident', 'qident', 'string', 'op',
   ...KEYWORDS.map((k) => k.toUpperCase()),
 ]);
 
@@ -155,6 +157,9 @@ function checkToken(token: Token): QuerySyntaxError | null {
       return isValidTimeText(token.text)
         ? new QuerySyntaxError(at, [], `time '${token.text}' at offset ${at} is outside the representable range: ${REPRESENTABLE_TIMES}`)
         : new QuerySyntaxError(at, [], `invalid time '${token.text}' at offset ${at}: expected YYYY-MM-DD[THH:MM[:SS[.fraction]]][Z], a valid UTC date`);
+    case 'timeOfDay':
+      return parseTimeOfDay(token.text) !== null ? null
+        : new QuerySyntaxError(at, [], `invalid time of day '${token.text}' at offset ${at}: expected hh:mm[:ss[.fraction]] from 00:00 to 24:00`);
     case 'duration': {
       const d = parseDurationText(token.text);
       return 'message' in d ? new QuerySyntaxError(at + d.index, [], `${d.message} (at offset ${at + d.index})`) : null;
@@ -201,6 +206,17 @@ export const SHARD_SIZE_WORD = word('SHARD_SIZE', 'shard_size');
 export const ALTER_WORD = word('ALTER', 'alter');
 export const ADD_WORD = word('ADD', 'add');
 export const COLUMN_WORD = word('COLUMN', 'column');
+// The as-of join, calendar filters and FILL (SPEC §6, beyond the core): contextual, so tables
+// and columns named `left`, `time` or `days` keep working.
+export const ASOF_WORD = word('ASOF', 'asof');
+export const JOIN_WORD = word('JOIN', 'join');
+export const JOIN_KIND = word('LEFT, RIGHT or FULL', 'left', 'right', 'full');
+export const WITH_WORD = word('WITH', 'with');
+export const MONTHS_WORD = word('MONTHS', 'months');
+export const DAYS_WORD = word('DAYS', 'days');
+export const TIME_WORD = word('TIME', 'time');
+export const FILL_WORD = word('FILL', 'fill');
+export const FILL_MODE = word('NULL, PREV, LINEAR or a number', 'prev', 'linear');
 export const UNIT_WORD: WordTester = {
   test: (t) => t.type === 'ident' && unitOf(t.value) !== undefined,
   description: 'a duration',

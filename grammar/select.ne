@@ -4,7 +4,7 @@
 @lexer lexer
 
 # SELECT list FROM sources, then the optional clauses in order.
-select -> %SELECT selectList %FROM sourceList inClause:? whereClause:? groupByClause:? havingClause:? orderByClause:? limitClause:? offsetClause:? {% b.select %}
+select -> %SELECT selectList %FROM sourceList joinClause:? inClause:? whereClause:? groupByClause:? havingClause:? orderByClause:? limitClause:? offsetClause:? {% b.select %}
 
 # The select list: one or more items separated by commas.
 selectList -> selectItem                   {% b.list %}
@@ -23,9 +23,27 @@ sourceList -> source               {% b.list %}
 source -> name                     {% b.tableRef %}
         | find                     {% id %}
 
-# IN: one RANGE or a bracketed list of them.
-inClause -> %IN range              {% b.singleRange %}
-          | %IN "[" rangeList "]"  {% b.third %}
+# [LEFT | RIGHT | FULL] ASOF JOIN: the sources each FROM source is joined with, as of its times.
+joinClause -> %JOIN_KIND:? %ASOF_WORD %JOIN_WORD sourceList {% b.asofJoin %}
+
+# IN: one RANGE or a bracketed list of them, then calendar filters in a fixed order.
+inClause -> %IN range monthsFilter:? daysFilter:? timeFilter:?              {% b.inRange %}
+          | %IN "[" rangeList "]" monthsFilter:? daysFilter:? timeFilter:?  {% b.inRangeList %}
+
+# WITH MONTHS IN (m1, m2): months 1-12, from m1 up to (not including) m2.
+monthsFilter -> %WITH_WORD %MONTHS_WORD %IN "(" integer "," integer ")"   {% b.calendarFilter %}
+
+# WITH DAYS IN (d1, d2): ISO weekdays, 1 = Monday to 7 = Sunday.
+daysFilter -> %WITH_WORD %DAYS_WORD %IN "(" integer "," integer ")"       {% b.calendarFilter %}
+
+# WITH TIME IN (t1, t2): times of day, hh:mm[:ss].
+timeFilter -> %WITH_WORD %TIME_WORD %IN "(" timeOfDay "," timeOfDay ")"   {% b.calendarFilter %}
+
+# A number where an integer is expected (the planner checks it is whole).
+integer -> %number                 {% b.number %}
+
+# A time of day.
+timeOfDay -> %timeOfDay            {% b.timeOfDay %}
 
 # Ranges inside IN [...].
 rangeList -> range                 {% b.list %}
@@ -34,8 +52,17 @@ rangeList -> range                 {% b.list %}
 # WHERE: a condition on each row.
 whereClause -> %WHERE expr         {% b.second %}
 
-# GROUP BY: buckets, columns and $table.
-groupByClause -> %GROUP %BY groupList {% b.third %}
+# GROUP BY: buckets, columns and $table, then FILL for the empty buckets.
+groupByClause -> %GROUP %BY groupList fillClause:? {% b.groupBy %}
+
+# FILL(NULL | PREV | LINEAR | number).
+fillClause -> %FILL_WORD "(" %NULL ")"        {% b.fillMode %}
+            | %FILL_WORD "(" %FILL_MODE ")"   {% b.fillMode %}
+            | %FILL_WORD "(" signedNumber ")" {% b.fillValue %}
+
+# A number with an optional minus sign.
+signedNumber -> %number            {% b.number %}
+              | "-" %number        {% b.negativeNumber %}
 
 # Group items separated by commas.
 groupList -> groupItem             {% b.list %}

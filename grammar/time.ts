@@ -174,6 +174,28 @@ export function formatTimestamp(ns: bigint): string {
   return `${pad(year, 4)}-${pad(month)}-${pad(day)}T${time}${fraction === '' ? '' : `.${fraction}`}Z`;
 }
 
+/**
+ * A time of day `h[h]:mm[:ss[.fraction]]` as nanoseconds since midnight UTC, or null when it is
+ * no time of day. `24:00` (the end of a day) is accepted: calendar filters are end-exclusive.
+ */
+export function parseTimeOfDay(text: string): bigint | null {
+  const m = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/.exec(text);
+  if (m === null) return null;
+  const [h, min, s] = [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
+  const fraction = BigInt((m[4] ?? '').padEnd(9, '0'));
+  if (min > 59 || s > 59 || h > 24 || (h === 24 && (min > 0 || s > 0 || fraction > 0n))) return null;
+  return BigInt((h * 60 + min) * 60 + s) * 1_000_000_000n + fraction;
+}
+
+/** `hh:mm[:ss[.fraction]]` of nanoseconds since midnight, trailing zero parts trimmed. */
+export function formatTimeOfDay(ns: bigint): string {
+  const seconds = Number(ns / 1_000_000_000n);
+  const fraction = (ns % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  const hm = `${pad(Math.floor(seconds / 3600))}:${pad(Math.floor(seconds / 60) % 60)}`;
+  return seconds % 60 === 0 && fraction === '' ? hm : `${hm}:${pad(seconds % 60)}${fraction === '' ? '' : `.${fraction}`}`;
+}
+
 /** Type guard used by callers that hold a `TimePoint | Duration` (a RANGE end). */
 export function isDuration(x: TimePoint | Duration): x is Duration {
   return x.kind === 'Duration';

@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeCatalog } from './fake-catalog.js';
-import { rowsOf } from './helpers.js';
+import { rowsOf, sameCell as same } from './helpers.js';
 import type { MQuery } from './query-model.js';
 import { renderQuery } from './query-model.js';
 import { int, randomTable, rng } from './random-data.js';
@@ -71,14 +71,4 @@ function compare(actual: QueryResult, expected: RefResult, where: string, model:
     }));
   });
   void model;
-}
-
-function same(a: Cell, b: Cell): boolean {
-  if (typeof a === 'number' && typeof b === 'number') {
-    if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b);
-    if (a === b) return true;
-    return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b)) || Math.abs(a - b) <= 1e-6 * Math.max(Math.abs(a), Math.abs(b));
-  }
-  if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.compare(a, b) === 0;
-  return a === b;
 }

@@ -18,3 +18,14 @@ export function rowsOf(table: ResultTable): Cell[][] {
 export function tablesOf(result: QueryResult): Record<string, Cell[][]> {
   return Object.fromEntries(result.tables.map((t) => [t.name, rowsOf(t)]));
 }
+
+/** Cell equality of the differential tests: doubles within rounding (NaN equals NaN), bytes by content. */
+export function sameCell(a: Cell, b: Cell): boolean {
+  if (typeof a === 'number' && typeof b === 'number') {
+    if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b);
+    if (a === b) return true;
+    return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b)) || Math.abs(a - b) <= 1e-6 * Math.max(Math.abs(a), Math.abs(b));
+  }
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.compare(a, b) === 0;
+  return a === b;
+}

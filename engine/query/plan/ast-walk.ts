@@ -1,16 +1,19 @@
 // Small questions about AST expressions the planner asks before binding.
 import type { Expr, Select, Star } from '../../../grammar/index.js';
 
-/** True when `e` contains a function call (an aggregate) anywhere. */
-export function containsCall(e: Expr | Star): boolean {
-  switch (e.kind) {
-    case 'Call': return true;
-    case 'Binary': return containsCall(e.left) || containsCall(e.right);
-    case 'Logical': return e.operands.some(containsCall);
-    case 'InList': return containsCall(e.operand) || e.values.some(containsCall);
-    case 'Unary': return containsCall(e.operand);
-    default: return false;
-  }
+/** True when `e` contains a call of a function `isWanted` names, anywhere (also inside other calls). */
+export function containsCallOf(e: Expr | Star, isWanted: (name: string) => boolean): boolean {
+  const walk = (x: Expr | Star): boolean => {
+    switch (x.kind) {
+      case 'Call': return isWanted(x.name) || x.args.some(walk);
+      case 'Binary': return walk(x.left) || walk(x.right);
+      case 'Logical': return x.operands.some(walk);
+      case 'InList': return walk(x.operand) || x.values.some(walk);
+      case 'Unary': return walk(x.operand);
+      default: return false;
+    }
+  };
+  return walk(e);
 }
 
 /** True for `count(*)` written as a whole select item. */

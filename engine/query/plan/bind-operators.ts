@@ -35,6 +35,7 @@ function termValues(...operands: PlanExpr[]): PlanExpr[] {
       case 'arith': return { ...x, id: next++, left: walk(x.left), right: walk(x.right) };
       case 'negate':
       case 'shift': return { ...x, id: next++, operand: walk(x.operand) };
+      case 'scalar': return { ...x, id: next++, args: x.args.map(walk) };
       default: return { ...x, id: next++ };
     }
   };

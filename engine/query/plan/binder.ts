@@ -5,8 +5,13 @@
 // at its offset.
 import { INT64_MAX, INT64_MIN, resolveTimePoint } from '../../../grammar/index.js';
 import type { Call, Expr, Star } from '../../../grammar/index.js';
+import type { SequenceFn } from './functions.js';
 import type { Table } from '../../storage/table.js';
 import { acceptsType, isAggregateName } from './aggregate-registry.js';
+import { bindScalar } from './bind-scalars.js';
+import { isScalarName, isSequenceName, SEQUENCE_ALIASES } from './functions.js';
+import type { SequenceName } from './functions.js';
+import type { SequenceCollector } from './sequence-collector.js';
 import { semanticError } from '../query-errors.js';
 import type { AggregateCollector } from './aggregate-collector.js';
 import { bindArith, bindCompare, bindIn, bindLogic, bindNegate, bindNot, bindRegex, bindShift, constant } from './bind-operators.js';
@@ -21,9 +26,15 @@ export interface GroupScope {
   readonly aggregates: AggregateCollector;
 }
 
+/** The largest window of moving_average and distance of lag: each partition keeps that many values. */
+export const MAX_SEQUENCE_WINDOW = 65_536;
+
+const NS_PER_SECOND = 1e9;
+
 export class Binder {
   private nextId = 0;
   private isInAggregate = false;
+  private isInCondition = false;
   /** Batch column indexes the query references (SPEC §7 scanned rows). */
   readonly referenced = new Set<number>();
   readonly newId = (): number => this.nextId++;
@@ -33,6 +44,8 @@ export class Binder {
     readonly tableName: string,
     private readonly nowNs: bigint,
     private readonly group: GroupScope | null,
+    /** Where row-sequence calls go (select list and ORDER BY); null: not allowed. */
+    private readonly sequences: SequenceCollector | null = null,
   ) {}
 
   /** Binds in row context. */
@@ -47,7 +60,13 @@ export class Binder {
 
   /** Binds a condition: the result must be boolean. */
   condition(e: Expr, isGroup: boolean, clause: string): PlanExpr {
-    const c = this.bind(e, isGroup);
+    this.isInCondition = true;
+    let c: PlanExpr;
+    try {
+      c = this.bind(e, isGroup);
+    } finally {
+      this.isInCondition = false;
+    }
     if (c.type !== 'bool') throw semanticError(`${clause} needs a condition, not a ${c.type} value`, e.offset);
     return c;
   }
@@ -104,12 +123,50 @@ export class Binder {
       }
       case 'Logical': return bindLogic(id, e.op, e.operands.map((o) => this.bind(o, isGroup)), e.offset);
       case 'InList': return bindIn(id, this.bind(e.operand, isGroup), e.values.map((v) => this.bind(v, isGroup)), e.isNegated, e.offset);
-      case 'Call':
-        if (!isAggregateName(e.name.toLowerCase())) throw semanticError(`unknown function '${e.name}'`, e.offset);
+      case 'Call': {
+        const name = e.name.toLowerCase();
+        if (isScalarName(name)) {
+          return bindScalar(id, name, e.args.map((a) => this.bind(a, isGroup)), e.offset);
+        }
+        if (isSequenceName(name)) return this.sequence(e, name, isGroup);
+        if (!isAggregateName(name)) throw semanticError(`unknown function '${e.name}'`, e.offset);
         if (this.isInAggregate) throw semanticError(`aggregate ${e.name}() cannot be nested inside another aggregate`, e.offset);
         if (!isGroup || this.group === null) throw semanticError(`aggregate ${e.name}() is not allowed here`, e.offset);
         return this.aggregate(e, this.group);
+      }
     }
+  }
+
+  /**
+   * A row-sequence call: over rows in a plain query, over the buckets of GROUP BY duration in an
+   * aggregate query (its argument then reads aggregates: `derivative(max(c))`).
+   */
+  private sequence(e: Call, name: SequenceName, isGroup: boolean): PlanExpr {
+    const fn = SEQUENCE_ALIASES[name];
+    if (this.sequences === null || this.isInCondition || this.isInAggregate) {
+      throw semanticError(`${name}() is only allowed in the select list and ORDER BY, outside aggregates`, e.offset);
+    }
+    if (isGroup && !this.group!.hasBucket) {
+      throw semanticError(`${name}() over aggregates needs GROUP BY duration: it follows the buckets in time order`, e.offset);
+    }
+    const [min, max] = fn === 'moving_average' ? [2, 2] : fn === 'cumsum' || fn === 'delta' ? [1, 1] : [1, 2];
+    if (e.args.length < min || e.args.length > max) {
+      const count = min === max ? `exactly ${min}` : `${min} or ${max}`;
+      throw semanticError(`${name}() takes ${count} argument${max === 1 ? '' : 's'}, not ${e.args.length}`, e.offset);
+    }
+    const [argAst, param] = e.args;
+    const arg = this.bind(argAst, isGroup);
+    const isNumber = arg.type === 'double' || arg.type === 'int64' || arg.type === 'null';
+    const accepts = fn === 'lag' ? arg.type !== 'bool' : fn === 'delta' ? isNumber || arg.type === 'timestamp' : isNumber;
+    if (!accepts) throw semanticError(`${name}() does not accept a ${arg.type} argument`, argAst.offset);
+    let n = 1;
+    let unitNs = NS_PER_SECOND;
+    if (param !== undefined && (fn === 'moving_average' || fn === 'lag')) n = windowOf(name, param, fn === 'lag' ? 0 : 1);
+    if (param !== undefined && (fn === 'derivative' || fn === 'non_negative_derivative')) unitNs = unitOf(name, param);
+    const type = sequenceType(fn, arg.type);
+    if (arg.type === 'null') return constant(this.newId(), type, null, e.offset);
+    const slot = this.sequences.add(fn, arg, type, n, unitNs, this.newId());
+    return { kind: 'sequence', id: this.newId(), type, offset: e.offset, slot };
   }
 
   private groupColumn(name: string, offset: number): PlanExpr {
@@ -148,4 +205,31 @@ export class Binder {
     const call = group.aggregates.calls[slot];
     return { kind: 'aggregate', id: this.newId(), type: call.type, offset: e.offset, slot };
   }
+}
+
+/** The result type of a sequence function over `arg`. */
+function sequenceType(fn: SequenceFn, arg: PlanExpr['type']): PlanExpr['type'] {
+  if (arg === 'null') return fn === 'lag' ? 'null' : 'double';
+  switch (fn) {
+    case 'cumsum': return arg;
+    case 'delta': return arg === 'double' ? 'double' : 'int64';
+    case 'lag': return arg;
+    default: return 'double';
+  }
+}
+
+/** The window of moving_average / distance of lag: a whole number literal from `min`. */
+function windowOf(name: string, e: Expr | Star, min: number): number {
+  if (e.kind !== 'Number' || !e.isInteger || e.value < BigInt(min) || e.value > BigInt(MAX_SEQUENCE_WINDOW)) {
+    throw semanticError(`the second argument of ${name}() must be a whole number from ${min} to ${MAX_SEQUENCE_WINDOW}`, e.offset);
+  }
+  return Number(e.value);
+}
+
+/** The time unit of a derivative: a positive fixed duration (`1min`, `1h`; no months). */
+function unitOf(name: string, e: Expr | Star): number {
+  if (e.kind !== 'Duration' || e.months !== 0 || e.nanos <= 0n) {
+    throw semanticError(`the unit of ${name}() must be a positive duration without months or years, such as 1s or 1min`, e.offset);
+  }
+  return Number(e.nanos);
 }

@@ -21,5 +21,7 @@ export function exprKey(e: PlanExpr): string {
     case 'aggregate': return `a${e.slot}`;
     case 'groupKey': return `g${e.slot}`;
     case 'bucket': return 'bucket';
+    case 'scalar': return `${e.fn}(${e.args.map(exprKey).join(',')})`;
+    case 'sequence': return `s${e.slot}`;
   }
 }

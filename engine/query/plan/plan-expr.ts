@@ -5,6 +5,7 @@
 import type { DurationValue } from '../../../grammar/index.js';
 import type { ColumnType } from '../../types.js';
 import type { Scalar } from '../vector/vec.js';
+import type { ScalarName } from './functions.js';
 import type { ValueSet } from './value-set.js';
 
 /**
@@ -48,7 +49,11 @@ export type PlanExpr =
   /** Group context: the value of GROUP BY column `slot`. */
   | Node & { readonly kind: 'groupKey'; readonly slot: number }
   /** Group context: the start of the GROUP BY duration bucket (`$timestamp`). */
-  | Node & { readonly kind: 'bucket' };
+  | Node & { readonly kind: 'bucket' }
+  /** A scalar function (abs, round, coalesce, …) of its arguments, in row or group context. */
+  | Node & { readonly kind: 'scalar'; readonly fn: ScalarName; readonly args: readonly PlanExpr[] }
+  /** The value of row-sequence call `slot` (cumsum, delta, …) at each position, computed in order. */
+  | Node & { readonly kind: 'sequence'; readonly slot: number };
 
 /** The value type of each column type. */
 export const VALUE_TYPES: Readonly<Record<ColumnType, ValueType>> = {

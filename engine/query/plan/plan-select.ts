@@ -2,18 +2,21 @@
 // source table (each table is its own group, SPEC §6, and columns are typed per table).
 import { isBucketDuration, resolveRange } from '../../../grammar/index.js';
 import type { DurationValue, Expr, Select, SelectColumn, Star } from '../../../grammar/index.js';
-import { AGGREGATES } from './aggregate-registry.js';
+import { AGGREGATES, isAggregateName } from './aggregate-registry.js';
 import type { QueryCatalog } from '../catalog.js';
 import { semanticError } from '../query-errors.js';
 import type { ResultType } from '../result.js';
 import { AggregateCollector } from './aggregate-collector.js';
 import { Binder } from './binder.js';
 import type { GroupScope } from './binder.js';
-import { conditionTerms, containsCall, expandAliases, isCountStar } from './ast-walk.js';
+import { conditionTerms, containsCallOf, expandAliases, isCountStar } from './ast-walk.js';
+import { isSequenceName } from './functions.js';
+import { SequenceCollector } from './sequence-collector.js';
 import type { QueryLimits } from '../limits.js';
 import { limitError } from '../limits.js';
 import type { PlanExpr } from './plan-expr.js';
-import type { AggregatePlan, OrderKey, OutputColumn, SelectPlan, TablePlan, TimeRange } from './plan-types.js';
+import type { AggregatePlan, CalendarPlan, FillPlan, OrderKey, OutputColumn, SelectPlan, TablePlan, TimeRange } from './plan-types.js';
+import { planCalendar } from './calendar-plan.js';
 import { resolveSources } from './plan-sources.js';
 import type { Source } from './plan-sources.js';
 import { splitTimeBounds } from './time-bounds.js';
@@ -23,18 +26,23 @@ interface Grouping {
   readonly bucket: DurationValue | null;
   readonly columns: readonly { readonly name: string; readonly offset: number }[];
   readonly isAggregate: boolean;
+  /** GROUP BY columns partition the rows of a plain query for its sequence functions. */
+  readonly isPartition: boolean;
 }
 
 export function planSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint, limits: QueryLimits): SelectPlan {
   checkConditionSize(ast, limits);
+  const unplanned = ast.join;
+  if (unplanned !== null && unplanned !== undefined) throw semanticError(`${unplanned.kind} is parsed but not planned yet`, unplanned.offset);
   const sources = resolveSources(ast.sources, catalog);
   const ranges: TimeRange[] | null = ast.ranges.length === 0 ? null : ast.ranges.map((r) => {
     const { start, end } = resolveRange(r, nowNs);
     return { from: start, to: end };
   });
   const grouping = planGrouping(ast);
+  const calendar = planCalendar(ast.calendar);
   const isMulti = sources.length > 1;
-  return { tables: sources.map((s) => planTable(ast, s, ranges, grouping, isMulti, nowNs)) };
+  return { tables: sources.map((s) => planTable(ast, s, ranges, calendar, grouping, isMulti, nowNs)) };
 }
 
 /**
@@ -47,6 +55,25 @@ export function checkConditionSize(ast: Select, limits: QueryLimits): void {
     const max = limits.maxConditionTerms;
     if (terms > max) throw limitError(`the ${clause} condition has ${terms.toLocaleString('en-US')} terms`, 'maxConditionTerms', max);
   }
+}
+
+/** FILL: only after GROUP BY duration and without HAVING (a filled bucket has no aggregates to test). */
+function planFill(ast: Select, outputs: readonly OutputColumn[]): FillPlan | null {
+  const fill = ast.fill;
+  if (fill === null) return null;
+  if (!ast.groupBy.some((g) => g.kind === 'Duration')) throw semanticError('FILL needs GROUP BY duration: it fills the empty buckets', fill.offset);
+  if (ast.having !== null) throw semanticError('FILL cannot be combined with HAVING', fill.offset);
+  const v = fill.value;
+  if (v !== null && !v.isInteger) {
+    const whole = outputs.find((o) => o.expr.type === 'int64' && !isKeyOrBucket(o.expr));
+    if (whole !== undefined) throw semanticError(`FILL(${v.text}) does not fit the whole-number column ${whole.name}`, v.offset);
+  }
+  return { mode: fill.mode, value: v === null ? null : v.value };
+}
+
+/** Outputs FILL does not fill: the bucket start and the GROUP BY keys come from the bucket and the series. */
+function isKeyOrBucket(e: PlanExpr): boolean {
+  return e.kind === 'bucket' || e.kind === 'groupKey';
 }
 
 function planGrouping(ast: Select): Grouping {
@@ -62,16 +89,21 @@ function planGrouping(ast: Select): Grouping {
     }
   }
   const exprs: Expr[] = [...ast.columns.flatMap((c) => (c.kind === 'Star' ? [] : [c.expr])), ...ast.orderBy.map((o) => o.expr)];
-  const isAggregate = ast.groupBy.length > 0 || ast.having !== null || exprs.some(containsCall);
-  return { bucket, columns, isAggregate };
+  const hasAggregates = exprs.some((e) => containsCallOf(e, isAggregateName));
+  const hasSequences = exprs.some((e) => containsCallOf(e, isSequenceName));
+  // GROUP BY columns without aggregates: distinct keys, or with sequence functions, partitions.
+  const isPartition = bucket === null && ast.having === null && !hasAggregates && hasSequences && ast.groupBy.length > 0;
+  const isAggregate = !isPartition && (ast.groupBy.length > 0 || ast.having !== null || hasAggregates);
+  return { bucket, columns, isAggregate, isPartition };
 }
 
-function planTable(ast: Select, source: Source, ranges: TimeRange[] | null, grouping: Grouping, isMulti: boolean, nowNs: bigint): TablePlan {
+function planTable(ast: Select, source: Source, ranges: TimeRange[] | null, calendar: CalendarPlan | null, grouping: Grouping, isMulti: boolean, nowNs: bigint): TablePlan {
   const { table, name } = source;
   const collector = new AggregateCollector();
   const keyColumns: number[] = [];
   const scope: GroupScope | null = grouping.isAggregate ? { hasBucket: grouping.bucket !== null, keyColumns, aggregates: collector } : null;
-  const binder = new Binder(table, name, nowNs, scope);
+  const sequences = new SequenceCollector();
+  const binder = new Binder(table, name, nowNs, scope, sequences);
   const keys = grouping.columns.map((c) => binder.column(c.name, c.offset));
   for (const k of keys) keyColumns.push((k as PlanExpr & { kind: 'column' }).index);
   const { bounds: timeBounds, rest: where } = splitTimeBounds(ast.where === null ? null : binder.condition(ast.where, false, 'WHERE'));
@@ -85,11 +117,12 @@ function planTable(ast: Select, source: Source, ranges: TimeRange[] | null, grou
   });
   const aggregate: AggregatePlan | null = scope === null ? null : {
     bucket: grouping.bucket, keys, accumulators: collector.accumulators, calls: collector.calls, having,
-    pointCall: pointCall(outputs, grouping, keys.length, collector),
+    pointCall: pointCall(outputs, grouping, keys.length, collector), fill: planFill(ast, outputs),
   };
   return {
-    table, name, columnTypes: ['TIMESTAMP', ...table.columns.map((c) => c.type)], ranges, timeBounds, where,
+    table, name, columnTypes: ['TIMESTAMP', ...table.columns.map((c) => c.type)], ranges, calendar, timeBounds, where,
     referencedColumns: binder.referenced.size, outputs, orderBy, limit: ast.limit, offset: ast.rowOffset ?? 0, aggregate,
+    sequences: sequences.specs, partition: grouping.isPartition ? keys : [],
   };
 }
 

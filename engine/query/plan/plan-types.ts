@@ -5,6 +5,7 @@ import type { DurationValue } from '../../../grammar/index.js';
 import type { Table } from '../../storage/table.js';
 import type { ColumnType } from '../../types.js';
 import type { AccumulatorFamily, AggregateName } from './aggregate-registry.js';
+import type { SequenceFn } from './functions.js';
 import type { ResultType } from '../result.js';
 import type { PlanExpr, ValueType } from './plan-expr.js';
 
@@ -12,6 +13,17 @@ import type { PlanExpr, ValueType } from './plan-expr.js';
 export interface TimeRange {
   readonly from: bigint;
   readonly to: bigint;
+}
+
+/**
+ * `WITH MONTHS IN / DAYS IN / TIME IN` of the IN clause: inside each range, the times kept. Each
+ * pair is [from, to): months 1–12 (to up to 13), ISO weekdays 1–7 (to up to 8), times of day in
+ * nanoseconds (to up to 24 h); from > to wraps around. Null: no such filter.
+ */
+export interface CalendarPlan {
+  readonly months: readonly [number, number] | null;
+  readonly weekdays: readonly [number, number] | null;
+  readonly times: readonly [bigint, bigint] | null;
 }
 
 /** One accumulator: a family over one row-context argument, serving one or more aggregates. */
@@ -33,6 +45,17 @@ export interface AggregateCall {
   readonly isCount: boolean;
 }
 
+/**
+ * `FILL(…)` after GROUP BY duration: every bucket of each range (the data's span without one)
+ * is emitted, per GROUP BY key series, the empty ones filled: null, a number (numeric columns),
+ * the series' previous row (PREV) or the line between its neighbours (LINEAR, numeric columns).
+ */
+export interface FillPlan {
+  readonly mode: 'null' | 'prev' | 'linear' | 'value';
+  /** The FILL number: a bigint when written whole, else a double. */
+  readonly value: number | bigint | null;
+}
+
 export interface AggregatePlan {
   /** GROUP BY duration, or null. */
   readonly bucket: DurationValue | null;
@@ -44,6 +67,26 @@ export interface AggregatePlan {
   readonly having: PlanExpr | null;
   /** The lone first/last/min/max/abs_min/abs_max whose row time is the result row time. */
   readonly pointCall: number | null;
+  /** FILL of the empty buckets, or null. */
+  readonly fill: FillPlan | null;
+}
+
+/**
+ * One row-sequence call (cumsum, moving_average, delta, derivative, non_negative_derivative,
+ * lag), `slot` = index in `TablePlan.sequences`. Computed over the rows of a plain query in time
+ * order (per GROUP BY column partition), or over the groups of an aggregate query in bucket order.
+ */
+export interface SequenceSpec {
+  readonly fn: SequenceFn;
+  /** Row context in a plain query, group context in an aggregate query. */
+  readonly arg: PlanExpr;
+  readonly type: ValueType;
+  /** The window of moving_average, the distance of lag (1 for the others). */
+  readonly n: number;
+  /** The time unit of derivative, in nanoseconds (1 s unless given). */
+  readonly unitNs: number;
+  /** The key of its scratch buffers. */
+  readonly id: number;
 }
 
 export interface OutputColumn {
@@ -67,6 +110,8 @@ export interface TablePlan {
   readonly columnTypes: readonly ColumnType[];
   /** Ranges in the order written; null = every row. */
   readonly ranges: readonly TimeRange[] | null;
+  /** Calendar filters cutting each range into pieces before the scan (exec/scan/calendar-pieces.ts). */
+  readonly calendar: CalendarPlan | null;
   /**
    * What the WHERE's `$timestamp <op> <time>` terms keep (plan/time-bounds.ts): each range is
    * narrowed to it before the scan, and those terms are not in `where`. Null: no such term.
@@ -82,6 +127,13 @@ export interface TablePlan {
   readonly offset: number;
   /** Null for a plain row query. */
   readonly aggregate: AggregatePlan | null;
+  /** Row-sequence calls, inner ones before the calls using them; empty for most queries. */
+  readonly sequences: readonly SequenceSpec[];
+  /**
+   * GROUP BY columns of a plain query with sequence functions (row context): the sequences run
+   * per value of these, and rows come out by range, then key, then time.
+   */
+  readonly partition: readonly PlanExpr[];
 }
 
 export interface SelectPlan {

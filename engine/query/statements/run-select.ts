@@ -16,7 +16,9 @@ import { runRows } from '../exec/operators/row-operator.js';
 import { rowsIn, scanSlices } from '../exec/scan/scan-slices.js';
 import type { Slice } from '../exec/scan/scan-slices.js';
 import { planSelectCached } from '../plan/plan-cache.js';
+import type { TimeRange } from '../plan/plan-types.js';
 import { narrowRange } from '../plan/time-bounds.js';
+import { calendarPieces, spanOf } from '../exec/scan/calendar-pieces.js';
 import type { QueryResult, ResultTable } from '../result.js';
 
 export async function runSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint, ctx: RunContext): Promise<QueryResult> {
@@ -25,11 +27,15 @@ export async function runSelect(ast: Select, catalog: QueryCatalog, nowNs: bigin
     const chunk = t.where === null ? Infinity : Math.max(MIN_CHUNK_ROWS, Math.floor(TESTS_PER_CHUNK / testsPerRow(t.where)));
     const isUnordered = t.aggregate !== null && readsUnordered(t.aggregate);
     return (t.ranges ?? [null]).map((range) => {
-      if (t.timeBounds === null) return cut(scanSlices(t.table, range, isUnordered), chunk);
-      const slices = scanSlices(t.table, narrowRange(range, t.timeBounds), isUnordered);
-      // The operators count the rows they are given; SPEC §7 counts every row of the range.
-      const inRange = range === null ? t.table.rowCount : rowsIn(scanSlices(t.table, range, true));
-      ctx.scannedRowsCount += (inRange - rowsIn(slices)) * t.referencedColumns;
+      // Calendar filters cut the range into the pieces they keep; those are what the scan reads.
+      const parts = t.calendar === null || range === null ? [range] : calendarPieces(range, t.calendar, spanOf(scanSlices(t.table, range, true)));
+      const read = (part: TimeRange | null): Slice[] => scanSlices(t.table, t.timeBounds === null ? part : narrowRange(part, t.timeBounds), isUnordered);
+      const slices = parts.length === 1 ? read(parts[0]) : parts.flatMap(read);
+      if (t.timeBounds !== null) {
+        // The operators count the rows they are given; SPEC §7 counts every row of the range.
+        const inRange = range === null ? t.table.rowCount : parts.reduce((n, p) => n + rowsIn(scanSlices(t.table, p, true)), 0);
+        ctx.scannedRowsCount += (inRange - rowsIn(slices)) * t.referencedColumns;
+      }
       return cut(slices, chunk);
     });
   });

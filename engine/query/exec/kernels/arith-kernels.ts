@@ -28,7 +28,7 @@ function validityOf(v: Vec): Validity {
 }
 
 /** Operand as doubles: an array by position, or a constant. */
-function f64Operand(v: Vec, id: number, frame: Frame, rows: Rows): { arr: Float64Array | null; c: number } {
+export function f64Operand(v: Vec, id: number, frame: Frame, rows: Rows): { arr: Float64Array | null; c: number } {
   switch (v.kind) {
     case 'f64': return { arr: v.values, c: 0 };
     case 'i64': return { arr: i64ToF64(v, id, frame, rows), c: 0 };

@@ -5,6 +5,7 @@ import { addDuration } from '../../../../grammar/index.js';
 import type { PlanExpr } from '../../plan/plan-expr.js';
 import { arithF64, arithI64, combineValidity, negate } from './arith-kernels.js';
 import type { Frame } from '../scan/frame.js';
+import { evalScalar } from './scalar-kernels.js';
 import type { Rows, Vec } from '../../vector/vec.js';
 import { isValidAt } from '../../vector/vec.js';
 
@@ -22,6 +23,8 @@ export function evalValue(e: PlanExpr, frame: Frame, rows: Rows): Vec {
     }
     case 'negate': return negate(e, evalValue(e.operand, frame, rows), frame, rows);
     case 'shift': return shift(e, evalValue(e.operand, frame, rows), frame, rows);
+    case 'scalar': return evalScalar(e, e.args.map((a) => evalValue(a, frame, rows)), frame, rows);
+    case 'sequence': return frame.sequence(e.slot);
     case 'compare':
     case 'regex':
     case 'and':

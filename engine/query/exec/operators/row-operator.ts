@@ -3,6 +3,9 @@
 // output columns. Without ORDER BY, a LIMIT stops the scan once enough rows are kept (the scanned
 // count still covers the whole range: it is logical, SPEC §7). Rows and bytes are charged to the
 // result budget before they are copied; between batches the run may pause (run-context.ts).
+// Row-sequence functions (cumsum, delta, …) run over the kept rows in time order, state carried
+// from batch to batch and started over at each range; with GROUP BY columns, per partition, and
+// the rows then come out by range, key and time (so LIMIT cannot stop the scan early).
 import type { TablePlan } from '../../plan/plan-types.js';
 import type { ResultTable } from '../../result.js';
 import { ColumnBuilder } from '../output/column-builder.js';
@@ -13,21 +16,30 @@ import { BatchFrame } from '../scan/frame.js';
 import type { RunContext } from '../run/run-context.js';
 import type { Slice } from '../scan/scan-slices.js';
 import { rowsIn } from '../scan/scan-slices.js';
-import type { Rows } from '../../vector/vec.js';
+import type { Rows, Vec } from '../../vector/vec.js';
+import { PartitionKeys } from '../grouping/partition-keys.js';
+import { SequenceRunner } from '../kernels/sequence-kernels.js';
+import { compareKeyLists } from '../output/group-output.js';
 
 /** `scans`: the snapshot's slices of each range of the plan (statements/run-select.ts). */
 export async function runRows(plan: TablePlan, ctx: RunContext, scans: readonly (readonly Slice[])[]): Promise<ResultTable | null> {
   const times = new ColumnBuilder('timestamp');
   const columns = plan.outputs.map((o) => new ColumnBuilder(o.expr.type));
-  const wanted = plan.orderBy.length === 0 && plan.limit !== null ? plan.offset + plan.limit : Infinity;
+  const partitions = plan.partition.length === 0 ? null : new PartitionKeys(plan.partition);
+  const runner = plan.sequences.length === 0 ? null : new SequenceRunner(plan.sequences);
+  const wanted = plan.orderBy.length === 0 && plan.limit !== null && partitions === null ? plan.offset + plan.limit : Infinity;
+  /** With partitions: each kept row's range and partition, for the output order. */
+  const rowRanges: number[] = [];
+  const rowPartitions: number[] = [];
   // Without WHERE the row count is known before reading a value: size the columns once.
   if (plan.where === null) {
     const rows = scans.reduce((n, slices) => n + rowsIn(slices), 0);
     ctx.budget.rows(0, Math.min(rows, wanted));
     ColumnBuilder.preallocate([times, ...columns], Math.min(rows, wanted));
   }
-  for (const slices of scans) {
-    for (const slice of slices) {
+  for (let r = 0; r < scans.length; r++) {
+    runner?.reset();
+    for (const slice of scans[r]) {
       ctx.scannedRowsCount += (slice.hi - slice.lo) * plan.referencedColumns;
       if (times.length >= wanted) continue;
       if (ctx.isDue()) await ctx.pause();
@@ -38,6 +50,16 @@ export async function runRows(plan: TablePlan, ctx: RunContext, scans: readonly 
       const room = wanted - times.length;
       if (rows.hi - rows.lo > room) rows = { ...rows, hi: rows.lo + room };
       if (rows.hi <= rows.lo) continue;
+      if (runner !== null) {
+        const ids = partitions === null ? null : partitions.assign(frame, rows);
+        runner.run(frame, rows, frame.column(0) as Vec & { kind: 'i64' }, ids, frame.sequences);
+        if (ids !== null) {
+          for (let k = rows.lo; k < rows.hi; k++) {
+            rowRanges.push(r);
+            rowPartitions.push(ids[rows.sel === null ? k : rows.sel[k]]);
+          }
+        }
+      }
       const vecs = plan.outputs.map((o) => evalValue(o.expr, frame, rows));
       ctx.budget.rows(times.length, rows.hi - rows.lo);
       ctx.budget.values(vecs, rows);
@@ -45,5 +67,15 @@ export async function runRows(plan: TablePlan, ctx: RunContext, scans: readonly 
       vecs.forEach((v, i) => columns[i].append(v, rows));
     }
   }
-  return finishTable(plan, times, columns);
+  return finishTable(plan, times, columns, partitions === null ? null : partitionOrder(partitions, rowRanges, rowPartitions));
+}
+
+/** Row numbers by range, then partition key values (GROUP BY order), then row order. */
+function partitionOrder(partitions: PartitionKeys, ranges: readonly number[], ids: readonly number[]): Int32Array {
+  const byKey = partitions.keys.map((_, id) => id).sort((a, b) => compareKeyLists(partitions.keys[a], partitions.keys[b]) || a - b);
+  const rank = new Int32Array(byKey.length);
+  byKey.forEach((id, k) => { rank[id] = k; });
+  const order = Array.from(ranges, (_, i) => i);
+  order.sort((a, b) => ranges[a] - ranges[b] || rank[ids[a]] - rank[ids[b]] || a - b);
+  return Int32Array.from(order);
 }

@@ -1,13 +1,15 @@
-// The last step of every SELECT table: ORDER BY, OFFSET and LIMIT over the built columns, then
-// the plain ResultTable (hidden ORDER BY columns dropped, `none` for all-null columns).
+// The last step of every SELECT table: ORDER BY (keeping the operator's order among ties), OFFSET
+// and LIMIT over the built columns, then the plain ResultTable (hidden ORDER BY columns dropped,
+// `none` for all-null columns).
 import type { TablePlan } from '../../plan/plan-types.js';
 import type { ResultColumn, ResultTable } from '../../result.js';
 import type { ColumnBuilder } from './column-builder.js';
 import { sortRows } from './sort-rows.js';
 
-export function finishTable(plan: TablePlan, times: ColumnBuilder, columns: readonly ColumnBuilder[]): ResultTable | null {
+/** `base`: the rows' order before ORDER BY (row order when null); ORDER BY keeps it among ties. */
+export function finishTable(plan: TablePlan, times: ColumnBuilder, columns: readonly ColumnBuilder[], base: Int32Array | null = null): ResultTable | null {
   const total = times.length;
-  const sorted = plan.orderBy.length === 0 ? null : sortRows(total, plan.orderBy, columns);
+  const sorted = plan.orderBy.length === 0 ? base : sortRows(total, plan.orderBy, columns, base);
   const start = Math.min(plan.offset, total);
   const end = plan.limit === null ? total : Math.min(total, start + plan.limit);
   const count = end - start;

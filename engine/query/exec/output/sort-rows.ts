@@ -8,15 +8,18 @@ import { int64Halves } from '../../vector/vec.js';
 
 type Compare = (a: number, b: number) => number;
 
-export function sortRows(count: number, keys: readonly OrderKey[], columns: readonly ColumnBuilder[]): Int32Array {
-  const order = Array.from({ length: count }, (_, i) => i);
+/** Row numbers in ORDER BY order; ties keep their order in `base` (row order when null). */
+export function sortRows(count: number, keys: readonly OrderKey[], columns: readonly ColumnBuilder[], base: Int32Array | null = null): Int32Array {
+  const order = base === null ? Array.from({ length: count }, (_, i) => i) : Array.from(base);
+  const rank = base === null ? null : new Int32Array(count);
+  if (base !== null) base.forEach((row, k) => { rank![row] = k; });
   const compares = keys.map((k) => keyCompare(columns[k.output], k.isDescending));
   order.sort((a, b) => {
     for (const c of compares) {
       const r = c(a, b);
       if (r !== 0) return r;
     }
-    return a - b;
+    return rank === null ? a - b : rank[a] - rank[b];
   });
   return Int32Array.from(order);
 }

@@ -15,11 +15,15 @@ export interface Frame {
   aggregate(slot: number): Vec;
   groupKey(slot: number): Vec;
   bucket(): Vec;
+  /** The values of row-sequence call `slot` at these positions (set by the operator). */
+  sequence(slot: number): Vec;
 }
 
 /** Row context over one batch. Column Vecs are built once per batch and shared by all readers. */
 export class BatchFrame implements Frame {
   private readonly vecs: (Vec | undefined)[] = [];
+  /** Row-sequence values of this batch's rows, by slot (operators fill them before the outputs). */
+  readonly sequences: Vec[] = [];
 
   constructor(
     readonly view: BatchView,
@@ -51,6 +55,10 @@ export class BatchFrame implements Frame {
 
   bucket(): Vec {
     throw new Error('planner bug: bucket read in row context');
+  }
+
+  sequence(slot: number): Vec {
+    return this.sequences[slot];
   }
 }
 
@@ -101,6 +109,8 @@ export class GroupFrame implements Frame {
     private readonly aggregates: (slot: number) => Vec,
     private readonly keys: (slot: number) => Vec,
     private readonly buckets: () => Vec,
+    /** Row-sequence values over the groups, by slot (filled before the outputs are evaluated). */
+    readonly sequences: Vec[] = [],
   ) {}
 
   column(): Vec {
@@ -117,5 +127,9 @@ export class GroupFrame implements Frame {
 
   bucket(): Vec {
     return this.buckets();
+  }
+
+  sequence(slot: number): Vec {
+    return this.sequences[slot];
   }
 }
