@@ -16,6 +16,7 @@ import { outOfOrderSuite } from './cases/out-of-order.js';
 import { duckThreads, QUERY_TEXTS, querySuites, releaseQueryFixture } from './cases/query.js';
 import { storageSuite } from './cases/storage.js';
 import { blobStorageSuite } from './cases/blob-storage.js';
+import { clusterFailoverSuite, clusterSkipReason, clusterSuite, releaseClusterFixture } from './cases/cluster.js';
 import { ingestHttpSuite, parserSuite, remoteWriteSuite } from './cases/ingest-http.js';
 import { benchRows } from './data.js';
 import { recordedMetrics, runSuite } from './harness.js';
@@ -23,7 +24,7 @@ import type { CaseResult, Suite } from './harness.js';
 import { printMetrics, printTable, printTargets, writeJson } from './report.js';
 import { evaluateTargets } from './targets.js';
 
-const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, blobStorageSuite, ...querySuites, ...httpSuites, ...dashboardSuites, parserSuite, ingestHttpSuite, remoteWriteSuite];
+const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, blobStorageSuite, ...querySuites, ...httpSuites, ...dashboardSuites, parserSuite, ingestHttpSuite, remoteWriteSuite, ...(clusterSkipReason === null ? [clusterSuite, clusterFailoverSuite] : [])];
 const RESULTS_PATH = fileURLToPath(new URL('../../bench-results.json', import.meta.url));
 
 /** The suites to run, each reduced to its cases matching a filter (all when the suite name matches). */
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
   if ((globalThis as { gc?: unknown }).gc === undefined) log('warning: run node with --expose-gc, or memory figures include garbage');
   log(`svc bench: ${rows.toLocaleString('en-US')} rows, node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`);
   if (dashboardSkipReason !== null) log(`dashboard suite skipped: ${dashboardSkipReason}`);
+  if (clusterSkipReason !== null) log(`cluster suites skipped: ${clusterSkipReason}`);
   log(`suites: ${suites.map((s) => s.name).join(', ') || '(none match the filter)'}\n`);
   const started = performance.now();
   const results: CaseResult[] = [];
@@ -61,6 +63,7 @@ async function main(): Promise<void> {
   const threads = duckThreads();
   await releaseQueryFixture();
   await releaseHttpServers();
+  await releaseClusterFixture();
   const metrics = recordedMetrics();
   const targets = evaluateTargets(results, metrics);
   log('');

@@ -6,6 +6,7 @@ import type { CaseResult, Metric } from './harness.js';
 import { fmt, rate } from './report.js';
 import type { Target } from './report.js';
 import { LATE_SINGLE_NAME, ORDER_NAMES } from './cases/out-of-order.js';
+import { CLUSTER_EMBEDDED, CLUSTER_PAUSE, CLUSTER_REPLAY, CLUSTER_REST, CLUSTER_SUBSTRATE, CLUSTER_SUITE } from './cases/cluster.js';
 import { INFLUXD_CASE, INGEST_HTTP_SUITE, PARSER_CASE, PARSER_SUITE, REMOTE_WRITE_CASE, REMOTE_WRITE_SUITE, SHORT_PARSER_CASE, SVC_CASE, VM_CASE } from './cases/ingest-http.js';
 
 export function evaluateTargets(results: readonly CaseResult[], metrics: readonly Metric[]): Target[] {
@@ -110,7 +111,31 @@ export function evaluateTargets(results: readonly CaseResult[], metrics: readonl
   add('liveness p99 < 50 ms during a heavy query', live === undefined ? null : `${fmt(live.value)} ms`, live === undefined ? null : live.value < 50);
 
   addOutOfOrderTargets(get, add);
+  addClusterTargets(get, add, metrics);
   return targets;
+}
+
+/** Issue 18: the cluster against its substrate, its failover pause and its replay rate. */
+function addClusterTargets(
+  get: (suite: string, name: string) => CaseResult | undefined,
+  add: (what: string, measured: string | null, isMet: Target['isMet']) => void,
+  metrics: readonly Metric[],
+): void {
+  const speed = (r: CaseResult | undefined): number | null => (r === undefined || r.rows === null ? null : r.rows / (r.ms / 1000));
+  const substrate = speed(get(CLUSTER_SUITE, CLUSTER_SUBSTRATE));
+  for (const name of [CLUSTER_REST, CLUSTER_EMBEDDED]) {
+    const svc = speed(get(CLUSTER_SUITE, name));
+    if (svc === null || substrate === null) continue;
+    add(`cluster ${name} ≥ 0.7× ${CLUSTER_SUBSTRATE}`, `${rate(svc)} vs ${rate(substrate)} rows/s = ${(svc / substrate).toFixed(2)}×`, name === CLUSTER_REST ? svc / substrate >= 0.7 : 'info');
+  }
+  const metric = (name: string) => metrics.find((m) => m.suite === CLUSTER_SUITE && m.name === name);
+  const p50 = metric('REST insert ack p50');
+  const p99 = metric('REST insert ack p99');
+  if (p50 !== undefined && p99 !== undefined) add('cluster REST insert ack latency p50/p99', `${fmt(p50.value)} / ${fmt(p99.value)} ms`, 'info');
+  const pause = metric(CLUSTER_PAUSE);
+  add('cluster write pause on a stream leader kill ≤ 10 s', pause === undefined ? null : `${fmt(pause.value)} ms`, pause === undefined ? null : pause.value <= 10_000);
+  const replay = metric(`${CLUSTER_REPLAY}: MB/s`);
+  add('cluster rejoin replay ≥ 200 MB/s', replay === undefined ? null : `${fmt(replay.value)} MB/s (${replay.note})`, replay === undefined ? null : replay.value >= 200);
 }
 
 /** Issue 8: out-of-order ingestion against the sorted rows, DuckDB's appender and itself. */

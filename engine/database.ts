@@ -34,6 +34,7 @@ import { replayWal } from './durability/wal/wal-replay.js';
 import { WalWriter } from './durability/wal/wal-writer.js';
 import { WritePath } from './write/write-path.js';
 import type { WriteOp } from './write/write-ops.js';
+import type { Replication, ReplicationFactory } from './replication.js';
 
 export type { OpenOptions } from './open-options.js';
 
@@ -82,6 +83,8 @@ export class Database {
   private isClosed = false;
   private sweepTimer: NodeJS.Timeout | null = null;
   private readonly counters = new EngineCounters();
+  /** Set in a cluster: records go to the replicated log and come back through it (replication.ts). */
+  private replication: Replication | null = null;
 
   private constructor(
     readonly dataDir: string,
@@ -140,6 +143,49 @@ export class Database {
   }
 
   /**
+   * Opens a replica of a cluster's database: its state comes only from the replicated log that
+   * `start` follows (engine/cluster/ with `--cluster nats://…`), not from this directory's WAL or
+   * checkpoints; the directory is locked so that two nodes never share it.
+   * @example
+   * const db = await Database.openReplicated({ dataDir: './node1' }, (apply, view) => startReplication(apply, view));
+   */
+  static async openReplicated(options: OpenOptions, start: ReplicationFactory): Promise<Database> {
+    const resolved = resolveOpenOptions({ ...options, durability: 'none' });
+    const { dataDir, batchRows } = resolved;
+    let releaseLock: () => Promise<void>;
+    try {
+      await mkdir(dataDir, { recursive: true });
+      releaseLock = await acquireLock(dataDir);
+    } catch (e) {
+      throw storageFailure(e, `could not open data directory ${dataDir}`);
+    }
+    const store = new EntryStore(batchRows);
+    const db = new Database(dataDir, 'none', new WalWriter(join(dataDir, 'wal'), 0, 'none'), store, releaseLock, resolved, new Checkpointer(dataDir));
+    try {
+      db.replication = await start((r) => store.apply(r), { typeOf: (alias) => db.liveEntry(alias)?.type ?? null });
+      db.writes.replicate(db.replication);
+    } catch (e) {
+      await releaseLock().catch(() => undefined);
+      throw e;
+    }
+    db.startSweep();
+    return db;
+  }
+
+  /**
+   * In a cluster: resolves once this node has applied every write acknowledged anywhere before the
+   * call (the server awaits it before a request reads). Null on a single node: nothing to wait for.
+   */
+  readBarrier(): Promise<void> | null {
+    return this.replication?.readBarrier() ?? null;
+  }
+
+  /** False while a cluster node is still catching up with the log (readiness says 503). */
+  get isCaughtUp(): boolean {
+    return this.replication?.isCaughtUp ?? true;
+  }
+
+  /**
    * Finishes pending writes, takes a checkpoint and releases the data directory.
    * @example
    * await db.close();
@@ -148,6 +194,15 @@ export class Database {
     if (this.isClosed) return;
     this.isClosed = true;
     if (this.sweepTimer !== null) clearInterval(this.sweepTimer);
+    if (this.replication !== null) {
+      for (const e of this.store.entries.values()) if (e.type === 'ts') e.table.stopCompaction();
+      try {
+        await this.replication.close();
+      } finally {
+        await this.releaseLock().catch(() => undefined);
+      }
+      return;
+    }
     // Late runs not yet compacted are checkpointed as they are; the next open compacts them.
     for (const e of this.store.entries.values()) if (e.type === 'ts') e.table.stopCompaction();
     try {
@@ -417,6 +472,7 @@ export class Database {
    */
   async checkpoint(): Promise<void> {
     this.checkOpen();
+    if (this.replication !== null) return; // a replica's state is the log's: nothing of its own to keep
     try {
       await this.checkpoints.run();
     } catch (e) {
@@ -426,7 +482,7 @@ export class Database {
 
   /** True once a WAL write failed: the database then refuses writes. */
   get hasFailed(): boolean {
-    return this.wal.hasFailed;
+    return this.wal.hasFailed || this.replication?.failure != null;
   }
 
   /**

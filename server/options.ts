@@ -14,6 +14,7 @@ import type { ServerOptions } from './start-server.js';
 export interface Config {
   allowed_origins: string[];
   cluster_uri: string;
+  node_id: string;
   cluster_public_key_file: string;
   users_file: string;
   tls_certificate: string;
@@ -59,7 +60,8 @@ export const OPTION_TABLE: readonly OptionRow[] = [
   { name: 'gen-config', kind: 'flag', defaultText: '', help: 'print a complete configuration (every key, resolved) and exit' },
   { name: 'interactive', short: 'i', kind: 'flag', defaultText: '', help: 'with --gen-config: ask for each value, then write --config-file' },
   { name: 'allowed-origins', key: 'allowed_origins', kind: 'origins', default: () => [], defaultText: 'none', help: 'origins allowed for cross-origin requests, comma-separated, repeatable; * = any' },
-  { name: 'cluster', short: 'c', env: 'SVC_CLUSTER_URI', key: 'cluster_uri', kind: 'string', default: () => 'svc://127.0.0.1:2836', defaultText: 'svc://127.0.0.1:2836', help: 'URI of the cluster (its host:port is the node id)' },
+  { name: 'cluster', short: 'c', env: 'SVC_CLUSTER_URI', key: 'cluster_uri', kind: 'string', default: () => 'svc://127.0.0.1:2836', defaultText: 'svc://127.0.0.1:2836', help: 'URI of the cluster: svc://host:port (one node, whose id is host:port) or nats://h1:p1,h2:p2[?groups=N&serve=g,…] (a cluster on NATS JetStream)' },
+  { name: 'node-id', env: 'SVC_NODE_ID', key: 'node_id', kind: 'string', default: () => '', defaultText: 'host:port of the server', help: 'this node\'s id in a cluster on NATS JetStream (--cluster nats://…)' },
   { name: 'cluster-public-key-file', env: 'SVC_CLUSTER_PUBLIC_KEY_FILE', key: 'cluster_public_key_file', kind: 'string', default: secureOr('/usr/share/svc/cluster_public.key', `${WIN}/share/cluster_public.key`), defaultText: 'with --secure: /usr/share/svc/cluster_public.key', help: 'cluster public key: turns security on (the users file must carry its signature)' },
   { name: 'users-file', env: 'SVC_USERS_FILE', key: 'users_file', kind: 'string', default: secureOr('/etc/svc/users.json', `${WIN}/conf/users.json`), defaultText: 'with --secure: /etc/svc/users.json', help: 'users and their public keys (written by svc_keygen)' },
   { name: 'tls-certificate', env: 'TLS_CERTIFICATE', key: 'tls_certificate', kind: 'string', default: secureOr('/etc/svc/svc_rest.cert.pem', `${WIN}/conf/svc_rest.cert.pem`), defaultText: 'with --secure: /etc/svc/svc_rest.cert.pem', help: 'PEM certificate for HTTPS' },
@@ -169,7 +171,7 @@ export function toServerOptions(c: Config): ServerOptions & { host: string } {
   return {
     host: c.host, port: c.port, dataDir: c.data_dir, durability: c.durability, logFile: orNull(c.log),
     maxInBufferSize: c.max_in_buffer_size, parallelismCount: c.parallelism_count, assetsDir: orNull(c.assets),
-    clusterUri: c.cluster_uri, allowedOrigins: c.allowed_origins, tlsPort: c.tls_port,
+    clusterUri: c.cluster_uri, nodeId: orNull(c.node_id), allowedOrigins: c.allowed_origins, tlsPort: c.tls_port,
     tlsCertificate: orNull(c.tls_certificate), tlsKey: orNull(c.tls_key),
     clusterPublicKeyFile: orNull(c.cluster_public_key_file), usersFile: orNull(c.users_file),
     metrics: c.metrics,

@@ -8,6 +8,7 @@
 import type { EntryStore } from '../catalog/entry-store.js';
 import { nowSeconds } from '../catalog/expiry.js';
 import type { RecordLog } from '../durability/wal/record-log.js';
+import type { WalRecord } from '../durability/wal/records.js';
 import { SvcError } from '../errors.js';
 import { validateOps } from './validate-ops.js';
 import type { WriteOp } from './write-ops.js';
@@ -20,12 +21,22 @@ import type { EngineCounters } from '../figures.js';
  */
 export type WriteLog = Pick<RecordLog, 'append' | 'hasFailed'>;
 
+/**
+ * A cluster's log (engine/replication.ts): `commit` appends the records and resolves once they have
+ * come back and been applied here, in the log's order — the write path then applies nothing itself.
+ */
+export interface ReplicatedLog {
+  commit(records: readonly WalRecord[]): Promise<void>;
+}
+
 /** What the write path tells the checkpoint scheduler. */
 export interface WriteObserver {
   afterWrite(): void;
 }
 
 export class WritePath {
+  private replicated: ReplicatedLog | null = null;
+
   constructor(
     private readonly store: EntryStore,
     private readonly wal: WriteLog,
@@ -42,10 +53,19 @@ export class WritePath {
    *   { kind: 'insert', table: 'cpu', rows: { ts: new BigInt64Array([1n]), columns: { usage: { type: 'DOUBLE', values: new Float64Array([0.5]), nulls: null } } } },
    * ]);
    */
+  /** From now on writes go to a cluster's log instead of the local WAL (Database.openReplicated). */
+  replicate(log: ReplicatedLog): void {
+    this.replicated = log;
+  }
+
   async write(ops: readonly WriteOp[]): Promise<boolean[]> {
     if (this.wal.hasFailed) throw new SvcError('StorageFailed', 'the database stopped accepting writes after a storage failure');
     const { records, changes } = validateOps(this.store, ops, nowSeconds());
     if (records.length === 0) return changes;
+    if (this.replicated !== null) {
+      await this.replicated.commit(records);
+      return changes;
+    }
     const durable = this.wal.append(records);
     if (this.wal.hasFailed) {
       await durable;

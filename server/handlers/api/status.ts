@@ -12,5 +12,6 @@ export function readiness(ctx: RouteContext): Promise<void> {
   if (db === null) throw new HttpError('NotReady', 'the database is still opening (recovering its log)');
   if (ctx.state.isClosing) throw new HttpError('NotReady', 'the server is shutting down');
   if (db.hasFailed) throw new HttpError('NotReady', 'the database stopped accepting writes after a storage failure');
+  if (!db.isCaughtUp) throw new HttpError('NotReady', 'this cluster node is still catching up with the cluster\'s log');
   return ctx.reply.json(200, { status: 'ready' });
 }

@@ -1,0 +1,28 @@
+// The seam between the embedded engine and a cluster (engine/cluster/, loaded only with
+// `--cluster nats://…`): a replicated database gets its records' order from a replicated log
+// instead of its own WAL. `commit` hands the records to that log and resolves once the log has
+// acknowledged them and this node has applied them (read-your-writes here); the state changes only
+// through `apply` calls the replication makes as it follows the log, in the log's order, on every
+// node alike. `readBarrier` resolves once this node has applied every write acknowledged (on any
+// node) before it was called. Nothing here names NATS: single-node svc never loads the cluster.
+import type { WalRecord } from './durability/wal/records.js';
+import type { EntryType } from './catalog/entry-store.js';
+
+/** What the cluster needs of the local state to check a claim (an alias in use, and as what). */
+export interface ReplicaView {
+  /** The type of a live entry here, or null. */
+  typeOf(alias: string): EntryType | null;
+}
+
+export interface Replication {
+  commit(records: readonly WalRecord[]): Promise<void>;
+  readBarrier(): Promise<void>;
+  /** True while this node has caught up with every log it follows. */
+  readonly isCaughtUp: boolean;
+  /** Set when following a log failed for good: the node then refuses reads and writes. */
+  readonly failure: Error | null;
+  close(): Promise<void>;
+}
+
+/** Starts the replication of a database: `apply` changes the local state, `view` reads it. */
+export type ReplicationFactory = (apply: (record: WalRecord) => void, view: ReplicaView) => Promise<Replication>;
