@@ -162,7 +162,13 @@ export class Database {
     const store = new EntryStore(batchRows);
     const db = new Database(dataDir, 'none', new WalWriter(join(dataDir, 'wal'), 0, 'none'), store, releaseLock, resolved, new Checkpointer(dataDir));
     try {
-      db.replication = await start((r) => store.apply(r), { typeOf: (alias) => db.liveEntry(alias)?.type ?? null });
+      db.replication = await start((r) => store.apply(r), {
+        typeOf: (alias) => db.store.entries.get(alias)?.type ?? null,
+        columnsOf: (table) => {
+          const e = db.store.entries.get(table);
+          return e?.type === 'ts' ? e.table.columns : null;
+        },
+      });
       db.writes.replicate(db.replication);
     } catch (e) {
       await releaseLock().catch(() => undefined);
@@ -178,6 +184,16 @@ export class Database {
    */
   readBarrier(): Promise<void> | null {
     return this.replication?.readBarrier() ?? null;
+  }
+
+  /**
+   * In a cluster whose nodes serve only some table groups (`serve=`): the node that should run
+   * `text`, when this one does not hold the rows of every table it reads; null = run it here.
+   * @example
+   * const target = await db.queryNode('SELECT count(v) FROM t'); // null on a single node
+   */
+  queryNode(text: string): Promise<{ readonly id: string; readonly url: string } | null> {
+    return this.replication?.placeQuery(text) ?? Promise.resolve(null);
   }
 
   /** False while a cluster node is still catching up with the log (readiness says 503). */

@@ -7,11 +7,14 @@
 // node) before it was called. Nothing here names NATS: single-node svc never loads the cluster.
 import type { WalRecord } from './durability/wal/records.js';
 import type { EntryType } from './catalog/entry-store.js';
+import type { ColumnDef } from './types.js';
 
 /** What the cluster needs of the local state to check a claim (an alias in use, and as what). */
 export interface ReplicaView {
   /** The type of a live entry here, or null. */
   typeOf(alias: string): EntryType | null;
+  /** The columns of a table here (`$timestamp` aside), or null when there is no such table. */
+  columnsOf(table: string): readonly ColumnDef[] | null;
 }
 
 export interface Replication {
@@ -19,6 +22,11 @@ export interface Replication {
   readBarrier(): Promise<void>;
   /** True while this node has caught up with every log it follows. */
   readonly isCaughtUp: boolean;
+  /**
+   * Where a query should run: null = here (this node holds the rows of every table it reads),
+   * else the id and base URL of a live node that does. Throws ClusterUnavailable when none does.
+   */
+  placeQuery(text: string): Promise<{ readonly id: string; readonly url: string } | null>;
   /** Set when following a log failed for good: the node then refuses reads and writes. */
   readonly failure: Error | null;
   close(): Promise<void>;

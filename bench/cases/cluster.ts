@@ -3,6 +3,7 @@
 // scripts/install-test-peers.sh). Peers in one run:
 // - `svc REST INSERT, 3 nodes`: 1,000-row INSERTs through POST /api/query, 8 in flight spread
 //   over the 3 nodes; each is acknowledged once its entry is on a quorum and applied on the node;
+// - `svc REST /write line protocol, 3 nodes`: the same rows as InfluxDB line protocol, POST /write;
 // - `svc cluster write path (typed columns)`: the same rows through an in-process 4th node's
 //   Database.insert (no query text to parse): svc's log path alone;
 // - `JetStream alone, same bytes`: the substrate publishing, with the same 8 in flight, the very
@@ -27,6 +28,7 @@ import { SvcNode } from '../../test/cluster/svc-nodes.js';
 
 export const CLUSTER_SUITE = 'cluster';
 export const CLUSTER_REST = 'svc REST INSERT, 3 nodes';
+export const CLUSTER_LINE = 'svc REST /write line protocol, 3 nodes';
 export const CLUSTER_EMBEDDED = 'svc cluster write path (typed columns)';
 export const CLUSTER_SUBSTRATE = 'JetStream alone, same bytes';
 export const CLUSTER_PAUSE = 'write pause on a stream leader kill';
@@ -66,6 +68,14 @@ function batch(b: number): { ts: BigInt64Array; v: Float64Array; k: BigInt64Arra
     k[i] = BigInt(n);
   }
   return { ts, v, k };
+}
+
+/** The same rows as InfluxDB line protocol (`v` a float, `k` an integer; nanosecond times). */
+function lineProtocol(table: string, b: number): string {
+  const { ts, v, k } = batch(b);
+  const lines: string[] = [];
+  for (let i = 0; i < ROWS_PER_INSERT; i++) lines.push(`${table} v=${v[i]},k=${k[i]}i ${ts[i]}`);
+  return lines.join('\n');
 }
 
 function insertText(table: string, b: number): string {
@@ -136,6 +146,26 @@ const restCase = defineCase({
       latencies.push(performance.now() - t);
     });
     fixture.latencies.push(...latencies);
+  },
+  check: async (_, { table }) => {
+    const counts = await Promise.all(fixture.nodes.map((n) => n.column(`SELECT count(k) FROM ${table}`, 'count(k)')));
+    return counts.every((c) => Number(c[0]) === INSERTS * ROWS_PER_INSERT) ? [] : [`nodes hold ${counts.map((c) => c[0]).join(', ')} rows`];
+  },
+});
+
+const lineCase = defineCase({
+  name: CLUSTER_LINE,
+  rows: INSERTS * ROWS_PER_INSERT,
+  vs: [CLUSTER_SUBSTRATE],
+  setup: () => {
+    const table = `line_${fixture.round++}`; // created by its first write, as line protocol does
+    return { table, bodies: Array.from({ length: INSERTS }, (_, b) => lineProtocol(table, b)) };
+  },
+  run: async ({ bodies }) => {
+    await pipelined(bodies.length, IN_FLIGHT, async (i) => {
+      const r = await fixture.nodes[i % fixture.nodes.length].request('POST', '/write?precision=ns', bodies[i]);
+      if (r.status !== 204) throw new Error(`/write answered ${r.status}: ${JSON.stringify(r.body).slice(0, 200)}`);
+    });
   },
   check: async (_, { table }) => {
     const counts = await Promise.all(fixture.nodes.map((n) => n.column(`SELECT count(k) FROM ${table}`, 'count(k)')));
@@ -278,7 +308,7 @@ export const clusterSuite: Suite = {
   setup: async () => {
     if (fixture.nats === null) await start();
   },
-  cases: [restCase, embeddedCase, substrateCase],
+  cases: [restCase, lineCase, embeddedCase, substrateCase],
 };
 
 export const clusterFailoverSuite: Suite = {

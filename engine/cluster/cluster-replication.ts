@@ -19,11 +19,14 @@ import type { KV } from '@nats-io/kv';
 import { SvcError } from '../errors.js';
 import type { WalRecord } from '../durability/wal/records.js';
 import type { ReplicaView, Replication } from '../replication.js';
+import { StaleWrite } from '../write/write-path.js';
 import { AliasClaims } from './alias-claims.js';
+import { entryConflict } from './entry-check.js';
 import { ensureStream, JetStreamLog } from './jetstream-log.js';
 import { LogFollower } from './log-follower.js';
 import { NodeRegistry } from './node-registry.js';
 import type { NodeReport } from './node-registry.js';
+import { queryTables } from './query-tables.js';
 import { checkServerVersion } from './server-version.js';
 import { groupOf, groupStream, groupSubjects, META_STREAM, META_SUBJECT, recordGroup } from './table-groups.js';
 
@@ -34,6 +37,8 @@ export const LAG_MESSAGES = 1_000;
 const APPLY_TIMEOUT_MS = 60_000;
 /** One JetStream API request (stream info, last message) waits this long before it is asked again. */
 const API_TIMEOUT_MS = 2_000;
+/** How long a create that lost its name's claim waits for the winner's create to arrive here. */
+const CLAIM_WAIT_MS = 10_000;
 /** How long a read barrier keeps asking a stream for its last sequence (leader elections take ~5 s). */
 const BARRIER_DEADLINE_MS = 30_000;
 
@@ -70,6 +75,8 @@ export class ClusterReplication implements Replication {
   private readonly followers = new Map<string, Followed>();
   private readonly logs = new Map<string, JetStreamLog>();
   private isClosed = false;
+  /** Entries the log refused (entry-check.ts), by sequence, until their writer here looks. */
+  private readonly refused = new Map<number, string>();
 
   private constructor(
     readonly nodeId: string,
@@ -129,6 +136,21 @@ export class ClusterReplication implements Replication {
     return this.serves.includes(this.groupOf(table));
   }
 
+  async placeQuery(text: string): Promise<{ readonly id: string; readonly url: string } | null> {
+    if (this.serves.length === this.groups) return null;
+    const tables = queryTables(text);
+    // Not a SELECT (null), or one whose sources this node resolves itself (FIND: every group).
+    const needed = tables === null ? [] : tables === 'all' ? Array.from({ length: this.groups }, (_, g) => g) : [...new Set(tables.map((t) => this.groupOf(t)))];
+    if (needed.every((g) => this.serves.includes(g))) return null;
+    const nodes = (await this.registry.live()).filter((n) => n.id !== this.nodeId && needed.every((g) => n.serves.includes(g)));
+    if (nodes.length === 0) throw new SvcError('ClusterUnavailable', `no live node serves every table group this query reads (groups ${needed.join(', ')})`);
+    // Spread such queries over the nodes that can answer them.
+    const node = nodes[this.placed++ % nodes.length];
+    return { id: node.id, url: node.url };
+  }
+
+  private placed = 0;
+
   /** Resolves once every follower here is caught up (false after `timeoutMs`). */
   async whenCaughtUp(timeoutMs: number): Promise<boolean> {
     const all = await Promise.all([...this.followers.values()].map(({ follower }) => follower.whenCaughtUp(timeoutMs)));
@@ -155,7 +177,7 @@ export class ClusterReplication implements Replication {
     const view = this.view!;
     // Claims first: a create that loses the race fails before anything is appended.
     for (const r of records) {
-      if (r.kind === 'TableCreate') await this.claims.claim(r.name, 'ts', true, view.typeOf(r.name));
+      if (r.kind === 'TableCreate') await this.claimCreate(r.name, view);
       else if (r.kind === 'BlobPut') await this.claims.claim(r.alias, 'blob', false, view.typeOf(r.alias));
       else if (r.kind === 'TagAttach') await this.claims.claim(r.tag, 'tag', false, view.typeOf(r.tag));
     }
@@ -174,9 +196,36 @@ export class ClusterReplication implements Replication {
       const seq = await this.log(stream, subject).append(list);
       const followed = this.followers.get(stream)!;
       // A node that follows only a group's DDL never sees a rows entry: nothing to wait for here.
-      if (followed.subject === null || followed.subject === subject) await followed.follower.waitFor(seq, APPLY_TIMEOUT_MS).catch((e: unknown) => { throw unavailable(e); });
+      if (followed.subject === null || followed.subject === subject) {
+        await followed.follower.waitFor(seq, APPLY_TIMEOUT_MS).catch((e: unknown) => { throw unavailable(e); });
+        const conflict = this.refused.get(seq);
+        if (conflict !== undefined) {
+          this.refused.delete(seq);
+          throw new StaleWrite(conflict);
+        }
+      }
     }
     for (const r of records) if (r.kind === 'Remove') await this.claims.release(r.alias);
+  }
+
+  /**
+   * Claims a new table's name. Lost to another node: once that node's create has reached this one
+   * the write is validated again (an IF NOT EXISTS create then just goes on; a plain one fails
+   * with AliasAlreadyExists, as on a single node).
+   */
+  private async claimCreate(name: string, view: ReplicaView): Promise<void> {
+    try {
+      await this.claims.claim(name, 'ts', true, view.typeOf(name));
+    } catch (e) {
+      if (!(e instanceof SvcError) || e.code !== 'AliasAlreadyExists') throw e;
+      const deadline = Date.now() + CLAIM_WAIT_MS;
+      while (Date.now() < deadline) {
+        await this.readBarrier();
+        if (view.typeOf(name) !== null) throw new StaleWrite(`table '${name}' was created by another node`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw e;
+    }
   }
 
   async readBarrier(): Promise<void> {
@@ -227,7 +276,14 @@ export class ClusterReplication implements Replication {
     await ensureStream(this.jsm, { name: META_STREAM, subjects: [META_SUBJECT], replicas });
     for (let g = 0; g < this.groups; g++) await ensureStream(this.jsm, { name: groupStream(g), subjects: [groupSubjects(g).all], replicas });
     const follow = (stream: string, subject: string | null, rowsToo: boolean): void => {
-      const follower = new LogFollower(this.js, stream, 1, (records) => {
+      const follower = new LogFollower(this.js, stream, 1, (records, seq) => {
+        const conflict = entryConflict(records, view);
+        if (conflict !== null) {
+          // Refused alike on every node; the writer (if it is this node) validates again.
+          this.refused.set(seq, conflict);
+          if (this.refused.size > 10_000) this.refused.delete(this.refused.keys().next().value!);
+          return;
+        }
         for (const r of records) if (rowsToo || r.kind !== 'TableInsert') apply(r);
       }, subject);
       this.followers.set(stream, { follower, subject });

@@ -8,6 +8,7 @@
 // every node knows every table and its schema without holding its rows.
 import type { WalRecord } from '../durability/wal/records.js';
 import type { ReplicaView } from '../replication.js';
+import { assertNever } from '../catalog/entry-store.js';
 
 export const META_STREAM = 'svc_meta';
 export const META_SUBJECT = 'svc.meta';
@@ -35,11 +36,19 @@ export function groupOf(table: string, groups: number): number {
 export function recordGroup(r: WalRecord, groups: number, view: ReplicaView): number {
   switch (r.kind) {
     case 'TableCreate':
+    case 'TableAddColumns':
     case 'TableInsert':
       return groupOf(r.name, groups);
     case 'Remove':
       return view.typeOf(r.alias) === 'ts' ? groupOf(r.alias, groups) : -1;
-    default:
+    case 'BlobPut':
+    case 'TagAttach':
+    case 'TagDetach':
+    case 'ExpirySet':
       return -1;
+    default:
+      // A new record kind must say which stream it belongs to: its order against a table's rows
+      // is only kept inside that table's group stream.
+      return assertNever(r);
   }
 }

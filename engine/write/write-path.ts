@@ -27,7 +27,15 @@ export type WriteLog = Pick<RecordLog, 'append' | 'hasFailed'>;
  */
 export interface ReplicatedLog {
   commit(records: readonly WalRecord[]): Promise<void>;
+  readBarrier(): Promise<void>;
 }
+
+/** A write validated against a state the log had moved past: validate it again (cluster only). */
+export class StaleWrite extends Error {
+  override readonly name = 'StaleWrite';
+}
+
+const MAX_STALE_ATTEMPTS = 8;
 
 /** What the write path tells the checkpoint scheduler. */
 export interface WriteObserver {
@@ -44,6 +52,11 @@ export class WritePath {
     private readonly counters: EngineCounters,
   ) {}
 
+  /** From now on writes go to a cluster's log instead of the local WAL (Database.openReplicated). */
+  replicate(log: ReplicatedLog): void {
+    this.replicated = log;
+  }
+
   /**
    * Applies `ops` as one atomic write, durable when the promise resolves. Resolves, per op,
    * whether it changed anything; rejects with the first op's error, nothing applied.
@@ -53,19 +66,11 @@ export class WritePath {
    *   { kind: 'insert', table: 'cpu', rows: { ts: new BigInt64Array([1n]), columns: { usage: { type: 'DOUBLE', values: new Float64Array([0.5]), nulls: null } } } },
    * ]);
    */
-  /** From now on writes go to a cluster's log instead of the local WAL (Database.openReplicated). */
-  replicate(log: ReplicatedLog): void {
-    this.replicated = log;
-  }
-
   async write(ops: readonly WriteOp[]): Promise<boolean[]> {
     if (this.wal.hasFailed) throw new SvcError('StorageFailed', 'the database stopped accepting writes after a storage failure');
+    if (this.replicated !== null) return this.writeReplicated(this.replicated, ops);
     const { records, changes } = validateOps(this.store, ops, nowSeconds());
     if (records.length === 0) return changes;
-    if (this.replicated !== null) {
-      await this.replicated.commit(records);
-      return changes;
-    }
     const durable = this.wal.append(records);
     if (this.wal.hasFailed) {
       await durable;
@@ -78,5 +83,27 @@ export class WritePath {
     this.checkpoints.afterWrite();
     await durable;
     return changes;
+  }
+
+  /**
+   * In a cluster this node's state may be behind the log when a write is validated: another node's
+   * create or schema change may land first. The log then refuses the entry (StaleWrite, the same
+   * decision on every node), and the write is validated again once this node has caught up.
+   */
+  private async writeReplicated(log: ReplicatedLog, ops: readonly WriteOp[]): Promise<boolean[]> {
+    for (let attempt = 1; ; attempt++) {
+      const { records, changes } = validateOps(this.store, ops, nowSeconds());
+      if (records.length === 0) return changes;
+      try {
+        await log.commit(records);
+        for (const r of records) if (r.kind === 'TableInsert') this.counters.rowsIngested += r.batch.ts.length;
+        return changes;
+      } catch (e) {
+        if (!(e instanceof StaleWrite)) throw e;
+        if (attempt >= MAX_STALE_ATTEMPTS) throw new SvcError('ClusterUnavailable', `the write met concurrent changes to the same tables ${attempt} times: ${e.message}`);
+        await log.readBarrier();
+        await new Promise((r) => setTimeout(r, 20 * attempt));
+      }
+    }
   }
 }

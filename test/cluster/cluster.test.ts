@@ -107,6 +107,31 @@ describe('cluster: 3 nats-servers + 3 svc nodes', { skip: missing ?? false }, ()
     }
   });
 
+  it('line protocol through every node at once: one table made by the first writes, fields added on first sight by several nodes, every value in its column on every node', async () => {
+    const writes: Promise<{ status: number; body: unknown }>[] = [];
+    const expected = new Map<string, { count: number; sum: number }>();
+    for (let j = 0; j < 12; j++) {
+      for (const [i, n] of nodes.entries()) {
+        const field = `f${i}_${j % 4}`;
+        const e = expected.get(field) ?? { count: 0, sum: 0 };
+        expected.set(field, { count: e.count + 1, sum: e.sum + j });
+        writes.push(n.request('POST', '/write?precision=ns', `lp,host=n${i} ${field}=${j}i,common=${i * 100 + j} ${i * 1000 + j + 1}`));
+      }
+    }
+    for (const r of await Promise.all(writes)) assert.equal(r.status, 204, JSON.stringify(r.body));
+    const fields = [...expected.keys()].sort();
+    const select = `SELECT count(common), ${fields.map((f) => `count(${f}), sum(${f})`).join(', ')} FROM lp`;
+    for (const n of nodes) {
+      const t = (await n.query(select)).tables[0];
+      const value = (name: string): number => Number(t.columns.find((c) => c.name === name)!.data[0]);
+      assert.equal(value('count(common)'), 36, n.id);
+      for (const f of fields) {
+        assert.equal(value(`count(${f})`), expected.get(f)!.count, `${n.id} ${f}`);
+        assert.equal(value(`sum(${f})`), expected.get(f)!.sum, `${n.id} ${f}`);
+      }
+    }
+  });
+
   it('api/cluster lists every node and is stable; api/nodes/:id answers for any node through any node', async () => {
     const deadline = Date.now() + 20_000;
     let cluster: { nodes: string[]; status: string; memoryTotal: number } | null = null;
@@ -159,7 +184,7 @@ describe('cluster: 3 nats-servers + 3 svc nodes', { skip: missing ?? false }, ()
       assert.ok(acked.size >= want, `writes stalled: ${acked.size} of ${want} rows acknowledged; last errors: ${lastErrors.slice(-5).join('; ')}; ${problems.join('; ')}`);
     };
     const writers = Array.from({ length: 6 }, () => writer());
-    const stream = (await nodes[0].request('GET', '/api/cluster')).status === 200 ? `svc_g${groupOfLoad()}` : '';
+    const stream = (await nodes[0].request('GET', '/api/cluster')).status === 200 ? `svc_g${groupOf('load', 2)}` : '';
     try {
       await until(200);
       const leader = await leaderOf(nats, stream);
@@ -228,6 +253,33 @@ describe('cluster: 3 nats-servers + 3 svc nodes', { skip: missing ?? false }, ()
     assert.deepEqual(cluster.nodes, ['svc1', 'svc2', 'svc3', 'svc4']);
   });
 
+  it('placement: a node serving only one table group runs queries on the other group\'s tables on a node that serves it', async () => {
+    const table = ['placed0', 'placed1', 'placed2', 'placed3'].find((t) => groupOf(t, 2) === 1)!;
+    const partial = await SvcNode.start('svc5', `${nats.url}?groups=2&serve=0`);
+    nodes.push(partial);
+    await partial.ready();
+    await nodes[0].query(`CREATE TABLE ${table} (k INT64, v DOUBLE)`);
+    await partial.query(`INSERT INTO ${table} ($timestamp, k, v) VALUES (1, 1, 0.5), (2, 2, 1.5), (3, 3, 2.5)`);
+    const r = await partial.request('POST', '/api/query', { query: `SELECT count(k), sum(k), max(v) FROM ${table}` });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const served = ['svc1', 'svc2', 'svc3', 'svc4'];
+    assert.ok(served.includes(r.headers.get('x-svc-node') ?? ''), `run by ${r.headers.get('x-svc-node')}`);
+    const columns = (r.body as { tables: { columns: { name: string; data: unknown[] }[] }[] }).tables[0].columns;
+    assert.deepEqual(columns.map((c) => [c.name, Number(c.data[0])]), [['count(k)', 3], ['sum(k)', 6], ['max(v)', 2.5]]);
+    // svc5 knows the table (its schema came with the group's DDL) but holds none of its rows.
+    const here = await partial.request('POST', '/api/query?svc_forwarded=1', { query: `SELECT count(k) FROM ${table}` });
+    assert.equal(here.status, 200);
+    assert.deepEqual((here.body as { tables: unknown[] }).tables, []);
+    assert.equal((await partial.request('POST', '/api/query', { query: `SHOW ${table}` })).status, 200);
+    // A table of the group it serves runs there.
+    const own = ['placed0', 'placed1', 'placed2', 'placed3'].find((t) => groupOf(t, 2) === 0)!;
+    await nodes[1].query(`CREATE TABLE ${own} (k INT64)`);
+    await nodes[2].query(`INSERT INTO ${own} ($timestamp, k) VALUES (1, 7)`);
+    const local = await partial.request('POST', '/api/query', { query: `SELECT sum(k) FROM ${own}` });
+    assert.equal(local.headers.get('x-svc-node'), null);
+    assert.equal(Number((local.body as { tables: { columns: { data: unknown[] }[] }[] }).tables[0].columns[0].data[0]), 7);
+  });
+
   it('pointed at nats-server 2.9.10 (Debian 12), svc_rest refuses to start', { skip: missingNatsServer('bookworm') ?? false }, async () => {
     const old = await NatsCluster.start({ size: 1, binary: natsServerPath('bookworm'), isSyncAlways: false });
     try {
@@ -241,9 +293,9 @@ describe('cluster: 3 nats-servers + 3 svc nodes', { skip: missing ?? false }, ()
   });
 });
 
-/** The table group of `load` in a cluster of 2 groups (FNV-1a of the name, as table-groups.ts). */
-function groupOfLoad(): number {
+/** The table group of `name` among `groups` (FNV-1a of the name, computed here as table-groups.ts says). */
+function groupOf(name: string, groups: number): number {
   let h = 0x811c9dc5;
-  for (const b of Buffer.from('load')) h = Math.imul(h ^ b, 0x01000193) >>> 0;
-  return h % 2;
+  for (const b of Buffer.from(name)) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+  return h % groups;
 }

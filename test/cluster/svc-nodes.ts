@@ -11,6 +11,7 @@ import type { ServerProcess } from '../server/server-process.js';
 export interface ApiReply {
   readonly status: number;
   readonly body: unknown;
+  readonly headers: Headers;
 }
 
 export class SvcNode {
@@ -59,7 +60,7 @@ export class SvcNode {
     const text = await r.text();
     let parsed: unknown = text;
     try { parsed = JSON.parse(text); } catch { /* not JSON: the text */ }
-    return { status: r.status, body: parsed };
+    return { status: r.status, body: parsed, headers: r.headers };
   }
 
   /** POST /api/query; throws with the answer unless 200. */
