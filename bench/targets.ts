@@ -7,7 +7,7 @@ import { fmt, rate } from './report.js';
 import type { Target } from './report.js';
 import { LATE_SINGLE_NAME, ORDER_NAMES } from './cases/out-of-order.js';
 import { CLUSTER_EMBEDDED, CLUSTER_LINE, CLUSTER_PAUSE, CLUSTER_REPLAY, CLUSTER_REST, CLUSTER_SUBSTRATE, CLUSTER_SUITE } from './cases/cluster.js';
-import { INFLUXD_CASE, INGEST_HTTP_SUITE, PARSER_CASE, PARSER_SUITE, REMOTE_WRITE_CASE, REMOTE_WRITE_SUITE, SVC_CASE, VM_CASE } from './cases/ingest-http.js';
+import { INFLUXD_CASE, INGEST_HTTP_SUITE, PARSER_CASE, PARSER_SUITE, REMOTE_WRITE_CASE, REMOTE_WRITE_SUITE, SHORT_PARSER_CASE, SVC_CASE, VM_CASE } from './cases/ingest-http.js';
 
 export function evaluateTargets(results: readonly CaseResult[], metrics: readonly Metric[]): Target[] {
   const get = (suite: string, name: string) => results.find((r) => r.suite === suite && r.name === name && r.error === null && r.check !== 'mismatch');
@@ -55,9 +55,13 @@ export function evaluateTargets(results: readonly CaseResult[], metrics: readonl
     add(`HTTP ingest (fsync) ≥ ${wanted}× ${peer} in field values/s`, x === undefined ? null : `${x.toFixed(2)}×`, x === undefined ? null : x >= wanted);
   }
   if (ingest !== undefined && ingest.rows !== null) add('HTTP ingest (fsync): field values/s', `${rate(ingest.rows / (ingest.ms / 1000))} field values/s`, 'info');
-  const parser = get(PARSER_SUITE, PARSER_CASE);
-  const linesPerSec = parser === undefined || parser.rows === null ? null : parser.rows / (parser.ms / 1000);
-  add('line-protocol parser ≥ 3 M lines/s on one core', linesPerSec === null ? null : `${rate(linesPerSec)} lines/s`, linesPerSec === null ? null : linesPerSec >= 3e6);
+  // Lines per second depend on the line: Telegraf's are ~284 bytes with 8.5 fields each, where
+  // one compare per byte alone runs ~2.5 M lines/s on the bench machine; short lines are ~45 bytes.
+  for (const [name, what] of [[PARSER_CASE, 'Telegraf-like lines, 284 B'], [SHORT_PARSER_CASE, 'short lines, 45 B']] as const) {
+    const parser = get(PARSER_SUITE, name);
+    const linesPerSec = parser === undefined || parser.rows === null ? null : parser.rows / (parser.ms / 1000);
+    add(`line-protocol parser ≥ 3 M lines/s on one core (${what})`, linesPerSec === null ? null : `${rate(linesPerSec)} lines/s`, linesPerSec === null ? null : linesPerSec >= 3e6);
+  }
   const remote = get(REMOTE_WRITE_SUITE, REMOTE_WRITE_CASE);
   if (remote !== undefined && remote.rows !== null) add('Prometheus remote write (fsync): samples/s', `${rate(remote.rows / (remote.ms / 1000))} samples/s`, 'info');
 
