@@ -85,6 +85,12 @@ function insertText(table: string, b: number): string {
   return `INSERT INTO ${table} ($timestamp, v, k) VALUES ${values.join(', ')}`;
 }
 
+/** Problems unless every node holds all the rows of a run in `table`. */
+async function rowsOnEveryNode(table: string): Promise<string[]> {
+  const counts = await Promise.all(fixture.nodes.map((n) => n.column(`SELECT count(k) FROM ${table}`, 'count(k)')));
+  return counts.every((c) => Number(c[0]) === INSERTS * ROWS_PER_INSERT) ? [] : [`nodes hold ${counts.map((c) => c[0]).join(', ')} rows`];
+}
+
 /** Runs `count` jobs with `width` in flight. */
 async function pipelined(count: number, width: number, job: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
@@ -147,10 +153,7 @@ const restCase = defineCase({
     });
     fixture.latencies.push(...latencies);
   },
-  check: async (_, { table }) => {
-    const counts = await Promise.all(fixture.nodes.map((n) => n.column(`SELECT count(k) FROM ${table}`, 'count(k)')));
-    return counts.every((c) => Number(c[0]) === INSERTS * ROWS_PER_INSERT) ? [] : [`nodes hold ${counts.map((c) => c[0]).join(', ')} rows`];
-  },
+  check: (_, { table }) => rowsOnEveryNode(table),
 });
 
 const lineCase = defineCase({
@@ -167,10 +170,7 @@ const lineCase = defineCase({
       if (r.status !== 204) throw new Error(`/write answered ${r.status}: ${JSON.stringify(r.body).slice(0, 200)}`);
     });
   },
-  check: async (_, { table }) => {
-    const counts = await Promise.all(fixture.nodes.map((n) => n.column(`SELECT count(k) FROM ${table}`, 'count(k)')));
-    return counts.every((c) => Number(c[0]) === INSERTS * ROWS_PER_INSERT) ? [] : [`nodes hold ${counts.map((c) => c[0]).join(', ')} rows`];
-  },
+  check: (_, { table }) => rowsOnEveryNode(table),
 });
 
 const embeddedCase = defineCase({
