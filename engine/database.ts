@@ -16,6 +16,7 @@ import { storageFailure } from './durability/storage-failure.js';
 import { isExpired, nowSeconds } from './catalog/expiry.js';
 import { incompatible, toBytes, toNs } from './input-checks.js';
 import { EntryStore } from './catalog/entry-store.js';
+import { MemoryBudget } from './memory/index.js';
 import type { Entry, EntryType } from './catalog/entry-store.js';
 import { SvcError } from './errors.js';
 import { acquireLock } from './durability/lock-file.js';
@@ -32,6 +33,7 @@ import type { Table } from './storage/table.js';
 import type { ColumnDef, Durability } from './types.js';
 import { replayWal } from './durability/wal/wal-replay.js';
 import { WalWriter } from './durability/wal/wal-writer.js';
+import { MemoryPressure } from './write/memory-pressure.js';
 import { WritePath } from './write/write-path.js';
 import type { WriteOp } from './write/write-ops.js';
 import type { Replication, ReplicationFactory } from './replication.js';
@@ -93,11 +95,11 @@ export class Database {
     store: EntryStore,
     private readonly releaseLock: () => Promise<void>,
     private readonly options: ResolvedOptions,
-    checkpointer: Checkpointer,
+    private readonly checkpointer: Checkpointer,
   ) {
     this.store = store;
     this.checkpoints = new CheckpointScheduler(dataDir, wal, store, checkpointer, options, this.counters);
-    this.writes = new WritePath(store, wal, this.checkpoints, this.counters);
+    this.writes = new WritePath(store, wal, this.checkpoints, this.counters, new MemoryPressure(store.context.budget, this.checkpoints, options.log));
     this.catalog = {
       table: (name) => {
         const e = this.liveEntry(name);
@@ -126,9 +128,9 @@ export class Database {
       throw storageFailure(e, `could not open data directory ${dataDir}`);
     }
     try {
-      const store = new EntryStore(batchRows);
       const checkpointer = new Checkpointer(dataDir);
-      const walStart = await checkpointer.load(store, batchRows);
+      const store = new EntryStore({ batchRows, budget: new MemoryBudget(resolved.memoryLimit), leases: checkpointer.reads });
+      const walStart = await checkpointer.load(store);
       const replay = await replayWal(walDir, walStart, (r) => store.apply(r));
       if (replay.tornAt !== null) resolved.log?.(`cut a torn record at the end of ${replay.tornAt.file} (offset ${replay.tornAt.offset})`);
       await removeWalBefore(dataDir, walStart);
@@ -159,8 +161,9 @@ export class Database {
     } catch (e) {
       throw storageFailure(e, `could not open data directory ${dataDir}`);
     }
-    const store = new EntryStore(batchRows);
-    const db = new Database(dataDir, 'none', new WalWriter(join(dataDir, 'wal'), 0, 'none'), store, releaseLock, resolved, new Checkpointer(dataDir));
+    const checkpointer = new Checkpointer(dataDir);
+    const store = new EntryStore({ batchRows, budget: new MemoryBudget(resolved.memoryLimit), leases: checkpointer.reads });
+    const db = new Database(dataDir, 'none', new WalWriter(join(dataDir, 'wal'), 0, 'none'), store, releaseLock, resolved, checkpointer);
     try {
       db.replication = await start((r) => store.apply(r), {
         typeOf: (alias) => db.store.entries.get(alias)?.type ?? null,
@@ -228,6 +231,7 @@ export class Database {
       throw storageFailure(e, 'the checkpoint on close failed');
     } finally {
       await this.wal.close();
+      await this.checkpointer.reads.close().catch(() => undefined);
       await this.releaseLock().catch(() => undefined);
     }
   }
@@ -257,12 +261,13 @@ export class Database {
   }
 
   /**
-   * The content of a blob (AliasNotFound, or IncompatibleType for another entry type).
+   * The content of a blob (AliasNotFound, or IncompatibleType for another entry type), read back
+   * from its checkpoint file when the memory budget evicted it.
    * @example
-   * const bytes = db.getBlob('reports/q3.json');
+   * const bytes = await db.getBlob('reports/q3.json');
    */
-  getBlob(alias: string): Uint8Array {
-    return this.blob(alias).data;
+  async getBlob(alias: string): Promise<Uint8Array> {
+    return this.blob(alias).content.read();
   }
 
   /**
@@ -272,7 +277,7 @@ export class Database {
    */
   describeBlob(alias: string): BlobDescription {
     const b = this.blob(alias);
-    return { alias, type: 'blob', size: b.data.length, mime: b.mime, expiry: b.expiry };
+    return { alias, type: 'blob', size: b.content.size, mime: b.mime, expiry: b.expiry };
   }
 
   /**
@@ -285,15 +290,18 @@ export class Database {
   }
 
   /**
-   * Blobs whose content contains `pattern` (bytes, or a string as UTF-8), in alias order.
+   * Blobs whose content contains `pattern` (bytes, or a string as UTF-8), in alias order; blobs
+   * evicted from memory are read back one at a time.
    * @example
-   * db.findBlobs('"ok"', { skip: 0, limit: 100 }); // { aliases, hasMore }
+   * await db.findBlobs('"ok"', { skip: 0, limit: 100 }); // { aliases, hasMore }
    */
-  findBlobs(pattern: Uint8Array | string, options?: PageOptions): AliasPage {
+  async findBlobs(pattern: Uint8Array | string, options?: PageOptions): Promise<AliasPage> {
     const needle = Buffer.from(toBytes(pattern));
+    const blobs = [...this.live()].filter((pair): pair is [string, Entry & { type: 'blob' }] => pair[1].type === 'blob');
     const found: string[] = [];
-    for (const [alias, e] of this.live()) {
-      if (e.type === 'blob' && Buffer.from(e.data.buffer, e.data.byteOffset, e.data.byteLength).indexOf(needle) >= 0) found.push(alias);
+    for (const [alias, e] of blobs) {
+      const data = await e.content.read();
+      if (Buffer.from(data.buffer, data.byteOffset, data.byteLength).indexOf(needle) >= 0) found.push(alias);
     }
     return page(found, options);
   }
@@ -445,10 +453,13 @@ export class Database {
   }
 
   /**
-   * What the engine did since it opened (GET /metrics reads it): rows ingested, WAL bytes and
-   * fdatasync rounds, checkpoints and their durations, queries and their durations.
+   * What the engine did since it opened and holds now (GET /metrics and readiness read it): rows
+   * ingested, WAL bytes and fdatasync rounds, checkpoints and their durations, queries and their
+   * durations, and the memory budget — used, held (cannot leave memory yet), cached (evictable),
+   * evictions and read-backs from checkpoint files.
    * @example
    * db.figures().rowsIngested;
+   * db.figures().memory; // { limit, used, held, tails, cached, evictions, evictedBytes, readBacks, readBackBytes }
    */
   figures(): EngineFigures {
     const c = this.counters;
@@ -463,6 +474,7 @@ export class Database {
       queries: c.queries,
       querySeconds: c.querySeconds,
       queryFailures: c.queryFailures,
+      memory: this.store.context.budget.figures,
     };
   }
 

@@ -1,6 +1,8 @@
 // The public API of svc as an embedded library: `import { Database } from 'svc'`.
 export { Database } from './database.js';
 export type { OpenOptions, BlobDescription, TableDescription, ChangeResult } from './database.js';
+export type { MemoryFigures } from './memory/index.js';
+export { defaultMemoryLimit, parseBytes } from './memory/index.js';
 export type { QueryLimits, QueryOptions, QuerySignal } from './query/index.js';
 export { DEFAULT_QUERY_LIMITS } from './query/index.js';
 export type { AliasPage, PageOptions } from './catalog/alias-page.js';

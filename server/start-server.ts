@@ -36,6 +36,8 @@ export interface ServerOptions {
   durability?: Durability;
   /** Largest request body and blob, in bytes (default 131072000). */
   maxInBufferSize?: number;
+  /** Database.open's memoryLimit (bytes; default 60 % of the machine's or cgroup's memory). */
+  memoryLimit?: number;
   /** Answered by GET /api/option/parallelism (default 1). */
   parallelismCount?: number;
   /** Request log file, appended to (default none: stderr only). */
@@ -242,11 +244,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let cluster: ClusterNode | null = null;
   try {
     if (natsCluster === null) {
-      db = await Database.open({ dataDir, durability: options.durability ?? 'fsync', log: (m) => log.info(m) });
+      db = await Database.open({ dataDir, durability: options.durability ?? 'fsync', memoryLimit: options.memoryLimit, log: (m) => log.info(m) });
     } else {
       if (nodeId === '') nodeId = `${host}:${port}`;
       state.settings.nodeId = nodeId;
-      ({ db, cluster } = await openClusterNode({ dataDir, log: (m) => log.info(m) }, {
+      ({ db, cluster } = await openClusterNode({ dataDir, memoryLimit: options.memoryLimit, log: (m) => log.info(m) }, {
         servers: natsCluster.servers, nodeId, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, groups: natsCluster.groups, serveGroups: natsCluster.serve,
         figures: () => machineFigures(dataDir), log: (m) => log.info(m),
       }));

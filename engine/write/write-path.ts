@@ -10,8 +10,9 @@ import { nowSeconds } from '../catalog/expiry.js';
 import type { RecordLog } from '../durability/wal/record-log.js';
 import type { WalRecord } from '../durability/wal/records.js';
 import { SvcError } from '../errors.js';
-import { validateOps } from './validate-ops.js';
-import type { WriteOp } from './write-ops.js';
+import type { MemoryPressure } from './memory-pressure.js';
+import { opBytes, validateOps } from './validate-ops.js';
+import type { TableRows, WriteOp } from './write-ops.js';
 import type { EngineCounters } from '../figures.js';
 
 /**
@@ -50,6 +51,8 @@ export class WritePath {
     private readonly wal: WriteLog,
     private readonly checkpoints: WriteObserver,
     private readonly counters: EngineCounters,
+    /** Null: no memory budget to keep (a catalog of tests without a database). */
+    private readonly pressure: MemoryPressure | null = null,
   ) {}
 
   /** From now on writes go to a cluster's log instead of the local WAL (Database.openReplicated). */
@@ -68,7 +71,22 @@ export class WritePath {
    */
   async write(ops: readonly WriteOp[]): Promise<boolean[]> {
     if (this.wal.hasFailed) throw new SvcError('StorageFailed', 'the database stopped accepting writes after a storage failure');
-    if (this.replicated !== null) return this.writeReplicated(this.replicated, ops);
+    if (this.pressure !== null) {
+      const bytes = ops.reduce((n, op) => n + opBytes(op), 0);
+      let wait = this.pressure.admit(bytes);
+      // The caller may reuse its arrays once the call returns: a write that waits copies them.
+      if (wait !== null) ops = ops.map(detached);
+      while (wait !== null) {
+        await wait;
+        wait = this.pressure.admit(bytes);
+      }
+      if (this.wal.hasFailed) throw new SvcError('StorageFailed', 'the database stopped accepting writes after a storage failure');
+    }
+    if (this.replicated !== null) {
+      const changes = await this.writeReplicated(this.replicated, ops);
+      this.pressure?.afterWrite();
+      return changes;
+    }
     const { records, changes } = validateOps(this.store, ops, nowSeconds());
     if (records.length === 0) return changes;
     const durable = this.wal.append(records);
@@ -81,6 +99,7 @@ export class WritePath {
       if (r.kind === 'TableInsert') this.counters.rowsIngested += r.batch.ts.length;
     }
     this.checkpoints.afterWrite();
+    this.pressure?.afterWrite();
     await durable;
     return changes;
   }
@@ -106,4 +125,16 @@ export class WritePath {
       }
     }
   }
+}
+
+/** `op` with copies of the caller's arrays (blob data is already the database's own copy). */
+function detached(op: WriteOp): WriteOp {
+  if (op.kind !== 'insert') return op;
+  const columns: Record<string, TableRows['columns'][string]> = {};
+  for (const [name, col] of Object.entries(op.rows.columns)) {
+    columns[name] = 'nulls' in col
+      ? { ...col, values: col.values.slice(), nulls: col.nulls?.slice() ?? null } as typeof col
+      : { ...col, values: col.values.slice() } as typeof col;
+  }
+  return { ...op, rows: { ts: op.rows.ts.slice(), columns } };
 }

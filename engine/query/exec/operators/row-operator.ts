@@ -13,6 +13,7 @@ import { evalCondition } from '../kernels/eval-condition.js';
 import { evalValue } from '../kernels/eval-value.js';
 import { finishTable } from '../output/finish-table.js';
 import { BatchFrame } from '../scan/frame.js';
+import { columnsRead, SliceReader } from '../scan/slice-reader.js';
 import type { RunContext } from '../run/run-context.js';
 import type { Slice } from '../scan/scan-slices.js';
 import { rowsIn } from '../scan/scan-slices.js';
@@ -37,34 +38,43 @@ export async function runRows(plan: TablePlan, ctx: RunContext, scans: readonly 
     ctx.budget.rows(0, Math.min(rows, wanted));
     ColumnBuilder.preallocate([times, ...columns], Math.min(rows, wanted));
   }
+  const read = columnsRead(plan, true);
   for (let r = 0; r < scans.length; r++) {
     runner?.reset();
-    for (const slice of scans[r]) {
-      ctx.scannedRowsCount += (slice.hi - slice.lo) * plan.referencedColumns;
-      if (times.length >= wanted) continue;
-      if (ctx.isDue()) await ctx.pause();
-      ctx.deadline.check();
-      const frame = new BatchFrame(slice.view, plan.columnTypes, ctx.scratch);
-      let rows: Rows = { sel: null, lo: slice.lo, hi: slice.hi };
-      if (plan.where !== null) rows = evalCondition(plan.where, frame, rows, ctx.deadline);
-      const room = wanted - times.length;
-      if (rows.hi - rows.lo > room) rows = { ...rows, hi: rows.lo + room };
-      if (rows.hi <= rows.lo) continue;
-      if (runner !== null) {
-        const ids = partitions === null ? null : partitions.assign(frame, rows);
-        runner.run(frame, rows, frame.column(0) as Vec & { kind: 'i64' }, ids, frame.sequences);
-        if (ids !== null) {
-          for (let k = rows.lo; k < rows.hi; k++) {
-            rowRanges.push(r);
-            rowPartitions.push(ids[rows.sel === null ? k : rows.sel[k]]);
+    const slices = scans[r];
+    const reader = new SliceReader(slices, read, plan.columnTypes, ctx.scratch, () => times.length < wanted);
+    try {
+      for (let k = 0; k < slices.length; k++) {
+        const slice = slices[k];
+        ctx.scannedRowsCount += (slice.hi - slice.lo) * plan.referencedColumns;
+        if (times.length >= wanted) continue;
+        if (ctx.isDue()) await ctx.pause();
+        ctx.deadline.check();
+        const loaded = reader.frame(k);
+        const frame = loaded instanceof BatchFrame ? loaded : await loaded;
+        let rows: Rows = { sel: null, lo: slice.lo, hi: slice.hi };
+        if (plan.where !== null) rows = evalCondition(plan.where, frame, rows, ctx.deadline);
+        const room = wanted - times.length;
+        if (rows.hi - rows.lo > room) rows = { ...rows, hi: rows.lo + room };
+        if (rows.hi <= rows.lo) continue;
+        if (runner !== null) {
+          const ids = partitions === null ? null : partitions.assign(frame, rows);
+          runner.run(frame, rows, frame.column(0) as Vec & { kind: 'i64' }, ids, frame.sequences);
+          if (ids !== null) {
+            for (let j = rows.lo; j < rows.hi; j++) {
+              rowRanges.push(r);
+              rowPartitions.push(ids[rows.sel === null ? j : rows.sel[j]]);
+            }
           }
         }
+        const vecs = plan.outputs.map((o) => evalValue(o.expr, frame, rows));
+        ctx.budget.rows(times.length, rows.hi - rows.lo);
+        ctx.budget.values(vecs, rows);
+        times.append(frame.column(0), rows);
+        vecs.forEach((v, i) => columns[i].append(v, rows));
       }
-      const vecs = plan.outputs.map((o) => evalValue(o.expr, frame, rows));
-      ctx.budget.rows(times.length, rows.hi - rows.lo);
-      ctx.budget.values(vecs, rows);
-      times.append(frame.column(0), rows);
-      vecs.forEach((v, i) => columns[i].append(v, rows));
+    } finally {
+      reader.close();
     }
   }
   return finishTable(plan, times, columns, partitions === null ? null : partitionOrder(partitions, rowRanges, rowPartitions));
