@@ -82,7 +82,7 @@ export class NatsCluster {
     const cluster = new NatsCluster(dir, binary, slots);
     try {
       for (let i = 0; i < size; i++) cluster.spawn(i);
-      await cluster.waitHealthy(options.timeoutMs ?? 30_000);
+      await cluster.waitHealthy(options.timeoutMs ?? 90_000);
     } catch (e) {
       await cluster.stop();
       throw e;
@@ -138,7 +138,7 @@ export class NatsCluster {
   }
 
   /** Starts server i again on its ports and store, and waits until it reports healthy. */
-  async restart(i: number, timeoutMs = 30_000): Promise<void> {
+  async restart(i: number, timeoutMs = 90_000): Promise<void> {
     await this.kill(i);
     this.spawn(i);
     await this.waitHealthy(timeoutMs, [i]);
