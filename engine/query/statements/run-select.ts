@@ -15,8 +15,12 @@ import { testsPerRow } from '../exec/kernels/eval-condition.js';
 import { runRows } from '../exec/operators/row-operator.js';
 import { rowsIn, scanSlices } from '../exec/scan/scan-slices.js';
 import type { Slice } from '../exec/scan/scan-slices.js';
+import { sliceScan } from '../exec/scan/chunk.js';
+import type { RangeScan } from '../exec/scan/chunk.js';
+import { historySlices, joinScan } from '../exec/join/join-scan.js';
+import type { Table } from '../../storage/table.js';
 import { planSelectCached } from '../plan/plan-cache.js';
-import type { TimeRange } from '../plan/plan-types.js';
+import type { JoinPlan, TimeRange } from '../plan/plan-types.js';
 import { narrowRange } from '../plan/time-bounds.js';
 import { calendarPieces, spanOf } from '../exec/scan/calendar-pieces.js';
 import type { QueryResult, ResultTable } from '../result.js';
@@ -25,18 +29,21 @@ export async function runSelect(ast: Select, catalog: QueryCatalog, nowNs: bigin
   const plan = planSelectCached(ast, catalog, nowNs, ctx.limits);
   const snapshot = plan.tables.map((t) => {
     const chunk = t.where === null ? Infinity : Math.max(MIN_CHUNK_ROWS, Math.floor(TESTS_PER_CHUNK / testsPerRow(t.where)));
-    const isUnordered = t.aggregate !== null && readsUnordered(t.aggregate);
-    return (t.ranges ?? [null]).map((range) => {
+    const isUnordered = t.aggregate !== null && t.join === null && readsUnordered(t.aggregate);
+    return (t.ranges ?? [null]).map((range): RangeScan => {
       // Calendar filters cut the range into the pieces they keep; those are what the scan reads.
       const parts = t.calendar === null || range === null ? [range] : calendarPieces(range, t.calendar, spanOf(scanSlices(t.table, range, true)));
-      const read = (part: TimeRange | null): Slice[] => scanSlices(t.table, t.timeBounds === null ? part : narrowRange(part, t.timeBounds), isUnordered);
-      const slices = parts.length === 1 ? read(parts[0]) : parts.flatMap(read);
+      const narrowed = (part: TimeRange | null): TimeRange | null => (t.timeBounds === null ? part : narrowRange(part, t.timeBounds));
+      const read = (table: Table): Slice[] => (parts.length === 1 ? scanSlices(table, narrowed(parts[0]), isUnordered)
+        : parts.flatMap((part) => scanSlices(table, narrowed(part), isUnordered)));
+      if (t.join !== null) return joinSnapshot(t.join, (table) => cut(read(table), chunk), range === null ? null : narrowed(range));
+      const slices = read(t.table);
       if (t.timeBounds !== null) {
         // The operators count the rows they are given; SPEC §7 counts every row of the range.
         const inRange = range === null ? t.table.rowCount : parts.reduce((n, p) => n + rowsIn(scanSlices(t.table, p, true)), 0);
         ctx.scannedRowsCount += (inRange - rowsIn(slices)) * t.referencedColumns;
       }
-      return cut(slices, chunk);
+      return sliceScan(cut(slices, chunk));
     });
   });
   const tables: ResultTable[] = [];
@@ -46,6 +53,20 @@ export async function runSelect(ast: Select, catalog: QueryCatalog, nowNs: bigin
     if (table !== null) tables.push(table);
   }
   return { kind: 'rows', tables, scannedRowsCount: ctx.scannedRowsCount };
+}
+
+/**
+ * A join's rows in one range: the driving tables' rows in the range's pieces, and every table's
+ * history up to the range's end (the rows a driving row may be matched to).
+ */
+function joinSnapshot(join: JoinPlan, driving: (table: Table) => Slice[], range: TimeRange | null): RangeScan {
+  const drives = (i: number): boolean => join.type === 'full' || (join.type === 'right' ? i === 1 : i === 0);
+  return joinScan(join.type, join.sides.map((side, i) => ({
+    firstColumn: side.firstColumn,
+    types: ['TIMESTAMP', ...side.table.columns.map((c) => c.type)],
+    history: historySlices(side.table, range),
+    driving: drives(i) ? driving(side.table) : null,
+  })));
 }
 
 /** Term tests between two chances to pause (a few ms of work), and the fewest rows worth a slice. */

@@ -19,7 +19,8 @@ import { maxBuckets } from '../grouping/bucket-segments.js';
 import { evalCondition } from '../kernels/eval-condition.js';
 import { evalValue, materialize } from '../kernels/eval-value.js';
 import { addFilteredSums, filteredSumsOf } from './filtered-sums.js';
-import { BatchFrame } from '../scan/frame.js';
+import type { BatchFrame } from '../scan/frame.js';
+import type { RangeScan } from '../scan/chunk.js';
 import { finishGroups } from '../output/group-output.js';
 import { GroupTable } from '../grouping/group-table.js';
 import { Grouper } from '../grouping/grouper.js';
@@ -32,12 +33,12 @@ import type { Rows, Vec } from '../../vector/vec.js';
 const MAX_RESERVED_GROUPS = 1 << 20;
 
 /**
- * `scans`: the snapshot's slices of each range of the plan (statements/run-select.ts), each
- * slice sorted; in time order unless the plan reads unordered.
+ * `scans`: the snapshot's rows of each range of the plan (statements/run-select.ts), each slice
+ * sorted; in time order unless the plan reads unordered (a join's rows always are).
  */
-export async function runAggregate(plan: TablePlan, agg: AggregatePlan, ctx: RunContext, scans: readonly (readonly Slice[])[]): Promise<ResultTable | null> {
+export async function runAggregate(plan: TablePlan, agg: AggregatePlan, ctx: RunContext, scans: readonly RangeScan[]): Promise<ResultTable | null> {
   // No pending runs among the slices (the common case): as fast as an ordered read, and the same.
-  const isOrdered = scans.every(isTimeOrdered);
+  const isOrdered = scans.every((s) => s.slices === null || isTimeOrdered(s.slices));
   const point = agg.pointCall === null ? -1 : agg.calls[agg.pointCall].accumulator;
   const accumulators = agg.accumulators.map((spec, a) => createAccumulator(spec, a === point, !isOrdered));
   const groups = new GroupTable((capacity) => { for (const a of accumulators) a.reserve(capacity); }, ctx.limits.maxGroups, isOrdered);
@@ -49,27 +50,27 @@ export async function runAggregate(plan: TablePlan, agg: AggregatePlan, ctx: Run
   const filtered = filteredSumsOf(plan, agg, accumulators);
   // Sized once when the bound is tight: no WHERE to thin the rows out, and capped, since sparse
   // rows under a fine bucket can bound far more groups than they make.
-  if (agg.keys.length === 0 && plan.where === null) {
+  if (agg.keys.length === 0 && plan.where === null && scans.every((s) => s.slices !== null)) {
     const bound = (slices: readonly Slice[]): number => (slices.length === 0 ? 0 : agg.bucket === null ? 1 : maxBuckets(slices, agg.bucket));
-    groups.reserve(Math.min(MAX_RESERVED_GROUPS, ctx.limits.maxGroups, scans.reduce((n, slices) => n + bound(slices), 0)));
+    groups.reserve(Math.min(MAX_RESERVED_GROUPS, ctx.limits.maxGroups, scans.reduce((n, s) => n + bound(s.slices!), 0)));
   }
   for (let r = 0; r < scans.length; r++) {
     grouper.startRange(r);
-    for (const slice of scans[r]) {
-      ctx.scannedRowsCount += (slice.hi - slice.lo) * plan.referencedColumns;
+    for (const chunk of scans[r].chunks(plan.columnTypes, ctx.scratch)) {
+      ctx.scannedRowsCount += (chunk.hi - chunk.lo) * plan.referencedColumns;
       if (ctx.isDue()) await ctx.pause();
       ctx.deadline.check();
-      const frame = new BatchFrame(slice.view, plan.columnTypes, ctx.scratch);
-      if (isStatsAnswerable(plan, agg, slice, grouper)) {
-        addFromStats(agg, accumulators, frame, grouper);
+      const { frame, slice } = chunk;
+      if (slice !== null && isStatsAnswerable(plan, agg, slice, grouper)) {
+        addFromStats(agg, accumulators, frame as BatchFrame, grouper);
         continue;
       }
-      if (filtered !== null && addFilteredSums(filtered, accumulators, frame, slice.lo, slice.hi, grouper)) continue;
-      let rows: Rows = { sel: null, lo: slice.lo, hi: slice.hi };
+      if (filtered !== null && slice !== null && addFilteredSums(filtered, accumulators, frame as BatchFrame, slice.lo, slice.hi, grouper)) continue;
+      let rows: Rows = { sel: null, lo: chunk.lo, hi: chunk.hi };
       if (plan.where !== null) rows = evalCondition(plan.where, frame, rows, ctx.deadline);
       if (rows.hi <= rows.lo) continue;
       const args: Vec[] = agg.accumulators.map((s) => materialize(s.arg, evalValue(s.arg, frame, rows), frame, rows));
-      const ts = slice.view.ts;
+      const ts = chunk.ts;
       grouper.segment(frame, ts, rows, segments);
       isFed.fill(0);
       for (const pair of pairs) {

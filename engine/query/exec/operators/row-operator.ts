@@ -12,17 +12,16 @@ import { ColumnBuilder } from '../output/column-builder.js';
 import { evalCondition } from '../kernels/eval-condition.js';
 import { evalValue } from '../kernels/eval-value.js';
 import { finishTable } from '../output/finish-table.js';
-import { BatchFrame } from '../scan/frame.js';
 import type { RunContext } from '../run/run-context.js';
-import type { Slice } from '../scan/scan-slices.js';
+import type { RangeScan } from '../scan/chunk.js';
 import { rowsIn } from '../scan/scan-slices.js';
 import type { Rows, Vec } from '../../vector/vec.js';
 import { PartitionKeys } from '../grouping/partition-keys.js';
 import { SequenceRunner } from '../kernels/sequence-kernels.js';
 import { compareKeyLists } from '../output/group-output.js';
 
-/** `scans`: the snapshot's slices of each range of the plan (statements/run-select.ts). */
-export async function runRows(plan: TablePlan, ctx: RunContext, scans: readonly (readonly Slice[])[]): Promise<ResultTable | null> {
+/** `scans`: the snapshot's rows of each range of the plan (statements/run-select.ts). */
+export async function runRows(plan: TablePlan, ctx: RunContext, scans: readonly RangeScan[]): Promise<ResultTable | null> {
   const times = new ColumnBuilder('timestamp');
   const columns = plan.outputs.map((o) => new ColumnBuilder(o.expr.type));
   const partitions = plan.partition.length === 0 ? null : new PartitionKeys(plan.partition);
@@ -31,21 +30,21 @@ export async function runRows(plan: TablePlan, ctx: RunContext, scans: readonly 
   /** With partitions: each kept row's range and partition, for the output order. */
   const rowRanges: number[] = [];
   const rowPartitions: number[] = [];
-  // Without WHERE the row count is known before reading a value: size the columns once.
-  if (plan.where === null) {
-    const rows = scans.reduce((n, slices) => n + rowsIn(slices), 0);
+  // Without WHERE (or join) the row count is known before reading a value: size the columns once.
+  if (plan.where === null && scans.every((s) => s.slices !== null)) {
+    const rows = scans.reduce((n, s) => n + rowsIn(s.slices!), 0);
     ctx.budget.rows(0, Math.min(rows, wanted));
     ColumnBuilder.preallocate([times, ...columns], Math.min(rows, wanted));
   }
   for (let r = 0; r < scans.length; r++) {
     runner?.reset();
-    for (const slice of scans[r]) {
-      ctx.scannedRowsCount += (slice.hi - slice.lo) * plan.referencedColumns;
+    for (const chunk of scans[r].chunks(plan.columnTypes, ctx.scratch)) {
+      ctx.scannedRowsCount += (chunk.hi - chunk.lo) * plan.referencedColumns;
       if (times.length >= wanted) continue;
       if (ctx.isDue()) await ctx.pause();
       ctx.deadline.check();
-      const frame = new BatchFrame(slice.view, plan.columnTypes, ctx.scratch);
-      let rows: Rows = { sel: null, lo: slice.lo, hi: slice.hi };
+      const frame = chunk.frame;
+      let rows: Rows = { sel: null, lo: chunk.lo, hi: chunk.hi };
       if (plan.where !== null) rows = evalCondition(plan.where, frame, rows, ctx.deadline);
       const room = wanted - times.length;
       if (rows.hi - rows.lo > room) rows = { ...rows, hi: rows.lo + room };
