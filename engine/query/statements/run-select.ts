@@ -61,10 +61,12 @@ export async function runSelect(ast: Select, catalog: QueryCatalog, nowNs: bigin
  */
 function joinSnapshot(join: JoinPlan, driving: (table: Table) => Slice[], range: TimeRange | null): RangeScan {
   const drives = (i: number): boolean => join.type === 'full' || (join.type === 'right' ? i === 1 : i === 0);
+  // A table's history is what other tables' rows are matched to: every table's in FULL, else the looked-up ones'.
+  const isLookedUp = (i: number): boolean => join.type === 'full' || !drives(i);
   return joinScan(join.type, join.sides.map((side, i) => ({
     firstColumn: side.firstColumn,
     types: ['TIMESTAMP', ...side.table.columns.map((c) => c.type)],
-    history: historySlices(side.table, range),
+    history: isLookedUp(i) ? historySlices(side.table, range) : [],
     driving: drives(i) ? driving(side.table) : null,
   })));
 }

@@ -7,6 +7,51 @@ import type { Slice } from '../scan/scan-slices.js';
 import type { TsHalves } from '../scan/ts-search.js';
 import { tsHalves } from '../scan/ts-search.js';
 
+/**
+ * Matches of driving positions, as runs: run r covers positions [starts[r], starts[r + 1]) (the
+ * last one up to the chunk's end), all matched to batch row rows[r] of slice slices[r] (-1: no row).
+ */
+export class MatchRuns {
+  count = 0;
+  starts = new Int32Array(64);
+  slices = new Int32Array(64);
+  rows = new Int32Array(64);
+
+  push(start: number, slice: number, row: number): void {
+    let n = this.count;
+    // A later run at the same position replaces the earlier one.
+    if (n > 0 && this.starts[n - 1] === start) n--;
+    if (n === this.starts.length) this.grow();
+    this.starts[n] = start;
+    this.slices[n] = slice;
+    this.rows[n] = row;
+    this.count = n + 1;
+  }
+
+  /** The end of run r within a chunk ending at `hi`. */
+  end(r: number, hi: number): number {
+    return r + 1 < this.count ? this.starts[r + 1] : hi;
+  }
+
+  grow(): void {
+    const size = this.starts.length * 2;
+    for (const key of ['starts', 'slices', 'rows'] as const) {
+      const a = new Int32Array(size);
+      a.set(this[key]);
+      this[key] = a;
+    }
+  }
+}
+
+/** Whether driving position i is before the time (nh, nl): it keeps the current match. */
+function isBefore(th: Int32Array, tl: Uint32Array, i: number, nh: number, nl: number): boolean {
+  const h = th[(i << 1) | 1];
+  return h < nh || (h === nh && tl[i << 1] < nl);
+}
+
+const EMPTY_HI = new Int32Array(0);
+const EMPTY_LO = new Uint32Array(0);
+
 export class AsofCursor {
   /** The slice and batch row of the last row at or before the time moved to; -1 before any. */
   slice = -1;
@@ -32,36 +77,100 @@ export class AsofCursor {
   }
 
   /**
-   * Fills rows[k] for the driving positions k in [lo, hi) whose times are `times` (ascending):
-   * the batch row of this table's last row at or before each, and `runs` with where the slice
-   * changes (pairs: first position, slice index or -1 for no row yet).
+   * Matches the driving positions [lo, hi), whose times are `times` (ascending): for each, this
+   * table's last row at or before it, written to `out` as runs (a run per matched row, so the
+   * walk writes only when the match changes, about once per row of the sparser table).
    */
-  match(times: TsHalves, lo: number, hi: number, rows: Int32Array, runs: number[]): void {
-    runs.length = 0;
+  match(times: TsHalves, lo: number, hi: number, out: MatchRuns): void {
+    out.count = 0;
+    out.push(lo, this.slice, this.row);
+    // The walk keeps its state in locals (a method call or a property write per step costs
+    // more than the comparison itself): the current slice's end and times, the next row's time.
+    const slices = this.slices;
+    const halves = this.halves;
+    const lastSlice = slices.length - 1;
     let slice = this.slice;
     let row = this.row;
+    let sliceEnd = slice >= 0 ? slices[slice].hi : -1;
+    let curHi = slice >= 0 ? halves[slice].hi : EMPTY_HI;
+    let curLo = slice >= 0 ? halves[slice].lo : EMPTY_LO;
     let nextHi = this.nextHi;
     let nextLo = this.nextLo;
-    runs.push(lo, slice);
     const th = times.hi;
     const tl = times.lo;
-    for (let k = lo; k < hi; k++) {
-      const h = th[(k << 1) | 1];
-      const l = tl[k << 1];
-      if (nextHi < h || (nextHi === h && nextLo <= l)) {
-        this.slice = slice;
-        this.row = row;
-        this.advance(h, l);
-        if (this.slice !== slice) runs.push(k, this.slice);
-        slice = this.slice;
-        row = this.row;
-        nextHi = this.nextHi;
-        nextLo = this.nextLo;
+    // The runs are appended in place too: a call per change costs ~10 ns, a row ~3.
+    let n = out.count;
+    let starts = out.starts;
+    let runSlices = out.slices;
+    let runRows = out.rows;
+    // Each run is found by a search, not row by row: from the guess of the previous run's length,
+    // galloping on or bisecting back, so a run of r positions costs about log2(r) comparisons.
+    let guess = 1;
+    let k = lo;
+    while (k < hi) {
+      let end: number;
+      if (nextHi === Infinity) end = hi;
+      else if (!isBefore(th, tl, k, nextHi, nextLo)) end = k;
+      else {
+        let a = k + 1;
+        let b = hi;
+        const g = k + guess < hi ? k + guess : hi - 1;
+        if (isBefore(th, tl, g, nextHi, nextLo)) {
+          let step = 1;
+          a = g + 1;
+          while (g + step < hi && isBefore(th, tl, g + step, nextHi, nextLo)) { a = g + step + 1; step <<= 1; }
+          b = g + step < hi ? g + step : hi;
+        } else b = g;
+        while (a < b) {
+          const m = (a + b) >>> 1;
+          if (isBefore(th, tl, m, nextHi, nextLo)) a = m + 1;
+          else b = m;
+        }
+        end = a;
       }
-      rows[k] = row;
+      if (end >= hi) break;
+      if (end > k) guess = end - k;
+      // Position `end` is at or after the next row: step to its last row at or before it.
+      const h = th[(end << 1) | 1];
+      const l = tl[end << 1];
+      do {
+        if (row + 1 < sliceEnd) row++;
+        else {
+          slice++;
+          row = slices[slice].lo;
+          sliceEnd = slices[slice].hi;
+          curHi = halves[slice].hi;
+          curLo = halves[slice].lo;
+        }
+        const after = row + 1;
+        if (after < sliceEnd) {
+          nextHi = curHi[(after << 1) | 1];
+          nextLo = curLo[after << 1];
+        } else if (slice < lastSlice) {
+          const first = slices[slice + 1].lo;
+          nextHi = halves[slice + 1].hi[(first << 1) | 1];
+          nextLo = halves[slice + 1].lo[first << 1];
+        } else nextHi = Infinity;
+      } while (nextHi < h || (nextHi === h && nextLo <= l));
+      if (n > 0 && starts[n - 1] === end) n--;
+      if (n === starts.length) {
+        out.count = n;
+        out.grow();
+        starts = out.starts;
+        runSlices = out.slices;
+        runRows = out.rows;
+      }
+      starts[n] = end;
+      runSlices[n] = slice;
+      runRows[n] = row;
+      n++;
+      k = end;
     }
+    out.count = n;
     this.slice = slice;
     this.row = row;
+    this.nextHi = nextHi;
+    this.nextLo = nextLo;
   }
 
   /** Moves to the last row at or before (h, l). */

@@ -1,13 +1,14 @@
 // Row context over a chunk of joined rows: the ASOF JOIN's frame. A column of the table whose rows
 // the chunk is (the driving table) is read straight from its batch; a column of a joined table is
-// gathered, once per chunk and column, from the batches of the rows the merge matched (runs of
-// positions per batch, so the copy is a plain loop per run). Positions without a match read null.
+// gathered, once per chunk and column, from the rows the merge matched: one value read per run of
+// positions matched to the same row, written over the run. Positions without a match read null.
 import type { ColumnType } from '../../../types.js';
 import { scalarAt } from '../../vector/scalars.js';
 import type { Rows, Vec } from '../../vector/vec.js';
 import { isValidAt, setValid } from '../../vector/vec.js';
 import type { Scratch } from '../run/scratch.js';
 import type { BatchFrame, Frame } from '../scan/frame.js';
+import type { MatchRuns } from './asof-cursor.js';
 
 /** One joined table as a chunk sees it. */
 export interface SideView {
@@ -18,10 +19,8 @@ export interface SideView {
   readonly direct: BatchFrame | null;
   /** The batch of a slice rows are matched in (by slice index). */
   readonly frame: (slice: number) => BatchFrame;
-  /** Batch row of each position's match. */
-  readonly rows: Int32Array;
-  /** Pairs (first position, slice index or -1 for no match) where the matched slice changes. */
-  readonly runs: readonly number[];
+  /** The row each position is matched to, as runs. */
+  readonly matches: MatchRuns;
 }
 
 export class JoinFrame implements Frame {
@@ -56,7 +55,8 @@ export class JoinFrame implements Frame {
   /** Column `local` of a joined table at every position of the chunk. */
   private gather(side: SideView, local: number, index: number): Vec {
     const { lo, hi } = this.rows;
-    const { rows, runs, frame } = side;
+    const { matches, frame } = side;
+    const { starts, slices, rows } = matches;
     const type = side.types[local];
     const isDouble = type === 'DOUBLE' || type === 'BOOLEAN';
     const isInt = type === 'INT64' || type === 'TIMESTAMP';
@@ -65,31 +65,35 @@ export class JoinFrame implements Frame {
     const list: (string | Uint8Array | null)[] | null = isDouble || isInt ? null : new Array(this.size).fill(null);
     const isText = type !== 'BLOB';
     // Values first; validity bits only when some position is null (no match, or a null value).
+    // A run is often a few positions long (one per row of the sparser table): the source column
+    // is looked up once per batch, not per run.
     let hasNull = false;
-    for (let r = 0; r < runs.length; r += 2) {
-      const from = Math.max(lo, runs[r]);
-      const to = Math.min(hi, r + 2 < runs.length ? runs[r + 2] : hi);
-      const slice = runs[r + 1];
+    let srcSlice = -1;
+    let src: Vec | null = null;
+    const count = matches.count;
+    for (let r = 0; r < count; r++) {
+      const from = r === 0 && starts[0] < lo ? lo : starts[r];
+      const to = r + 1 < count ? (starts[r + 1] < hi ? starts[r + 1] : hi) : hi;
+      const slice = slices[r];
       if (from >= to) continue;
       if (slice < 0) { hasNull = true; continue; }
-      const src = frame(slice).column(local);
-      if (f !== null && src.kind === 'f64') {
-        const values = src.values;
-        for (let k = from; k < to; k++) f[k] = values[rows[k]];
-        hasNull ||= src.validity !== null;
-      } else if (n !== null && src.kind === 'i64') {
-        const sl = src.lo;
-        const sh = src.hi;
-        const dl = n.lo;
-        const dh = n.hi;
+      if (slice !== srcSlice) { src = frame(slice).column(local); srcSlice = slice; }
+      const row = rows[r];
+      if (f !== null && src!.kind === 'f64') {
+        const v = src!.values[row];
+        for (let k = from; k < to; k++) f[k] = v;
+        hasNull ||= src!.validity !== null && !isValidAt(src!.validity, row);
+      } else if (n !== null && src!.kind === 'i64') {
+        const vl = src!.lo[row << 1];
+        const vh = src!.hi[(row << 1) | 1];
         for (let k = from; k < to; k++) {
-          const i = rows[k];
-          dl[k << 1] = sl[i << 1];
-          dh[(k << 1) | 1] = sh[(i << 1) | 1];
+          n.lo[k << 1] = vl;
+          n.hi[(k << 1) | 1] = vh;
         }
-        hasNull ||= src.validity !== null;
+        hasNull ||= src!.validity !== null && !isValidAt(src!.validity, row);
       } else {
-        for (let k = from; k < to; k++) list![k] = scalarAt(src, rows[k], isText) as string | Uint8Array | null;
+        const v = scalarAt(src!, row, isText) as string | Uint8Array | null;
+        for (let k = from; k < to; k++) list![k] = v;
       }
     }
     if (list !== null) return { kind: 'list', values: list };
@@ -100,15 +104,15 @@ export class JoinFrame implements Frame {
   /** Validity of a gathered column: the matched row's, none where nothing matched. */
   private validity(side: SideView, local: number, index: number): Uint8Array {
     const { lo, hi } = this.rows;
-    const { rows, runs, frame } = side;
+    const { matches, frame } = side;
     const valid = this.scratch.bits(index, this.size, 'join');
-    for (let r = 0; r < runs.length; r += 2) {
-      const from = Math.max(lo, runs[r]);
-      const to = Math.min(hi, r + 2 < runs.length ? runs[r + 2] : hi);
-      const slice = runs[r + 1];
+    for (let r = 0; r < matches.count; r++) {
+      const from = Math.max(lo, matches.starts[r]);
+      const to = Math.min(hi, matches.end(r, hi));
+      const slice = matches.slices[r];
       const src = slice < 0 ? null : frame(slice).column(local);
-      const validity = src === null || src.kind === 'const' || src.kind === 'list' ? null : src.validity;
-      for (let k = from; k < to; k++) setValid(valid, k, src !== null && isValidAt(validity, rows[k]));
+      const isValid = src !== null && (src.kind === 'const' || src.kind === 'list' || isValidAt(src.validity, matches.rows[r]));
+      for (let k = from; k < to; k++) setValid(valid, k, isValid);
     }
     return valid;
   }

@@ -18,7 +18,7 @@ import type { Slice } from '../scan/scan-slices.js';
 import { scanSlices } from '../scan/scan-slices.js';
 import type { TsHalves } from '../scan/ts-search.js';
 import { tsHalves } from '../scan/ts-search.js';
-import { AsofCursor } from './asof-cursor.js';
+import { AsofCursor, MatchRuns } from './asof-cursor.js';
 import { JoinFrame } from './join-frame.js';
 import type { SideView } from './join-frame.js';
 
@@ -49,7 +49,6 @@ export function historySlices(table: Table, range: TimeRange | null): Slice[] {
 
 /** Output rows of a FULL join per chunk. */
 const FULL_CHUNK = 65_536;
-const NO_ROWS = new Int32Array(0);
 
 export function joinScan(type: JoinPlan['type'], sides: readonly JoinSideScan[]): RangeScan {
   return { slices: null, chunks: (_types, scratch) => (type === 'full' ? fullChunks(sides, scratch) : drivenChunks(type, sides, scratch)) };
@@ -66,18 +65,17 @@ function* drivenChunks(type: JoinPlan['type'], sides: readonly JoinSideScan[], s
   const d = type === 'right' ? 1 : 0;
   const cursors = sides.map((s, i) => (i === d ? null : new AsofCursor(s.history)));
   const frames = sides.map((s) => framesOf(s.history, s.types, scratch));
+  const matches = sides.map(() => new MatchRuns());
   for (const slice of sides[d].driving!) {
     const view = slice.view;
     const halves = tsHalves(view.ts);
     const direct = new BatchFrame(view, sides[d].types, scratch);
     let lo = slice.lo;
     const views: SideView[] = sides.map((s, i) => {
-      if (i === d) return { firstColumn: s.firstColumn, types: s.types, direct, frame: frames[i], rows: NO_ROWS, runs: [] };
-      const rows = scratch.sel(i, view.rowCount, 'join');
-      const runs: number[] = [];
-      cursors[i]!.match(halves, slice.lo, slice.hi, rows, runs);
-      if (type === 'inner') lo = Math.max(lo, firstMatched(runs, slice.hi));
-      return { firstColumn: s.firstColumn, types: s.types, direct: null, frame: frames[i], rows, runs };
+      if (i === d) return { firstColumn: s.firstColumn, types: s.types, direct, frame: frames[i], matches: matches[i] };
+      cursors[i]!.match(halves, slice.lo, slice.hi, matches[i]);
+      if (type === 'inner') lo = Math.max(lo, firstMatched(matches[i], slice.hi));
+      return { firstColumn: s.firstColumn, types: s.types, direct: null, frame: frames[i], matches: matches[i] };
     });
     if (lo >= slice.hi) continue;
     const rows: Rows = { sel: null, lo, hi: slice.hi };
@@ -85,9 +83,9 @@ function* drivenChunks(type: JoinPlan['type'], sides: readonly JoinSideScan[], s
   }
 }
 
-/** The first position with a match (runs hold -1 only before the table's first row). */
-function firstMatched(runs: readonly number[], hi: number): number {
-  for (let r = 0; r < runs.length; r += 2) if (runs[r + 1] >= 0) return runs[r];
+/** The first position with a match (only runs before the table's first row have none). */
+function firstMatched(matches: MatchRuns, hi: number): number {
+  for (let r = 0; r < matches.count; r++) if (matches.slices[r] >= 0) return matches.starts[r];
   return hi;
 }
 
@@ -127,11 +125,12 @@ function* fullChunks(sides: readonly JoinSideScan[], scratch: Scratch): Generato
   const driving = sides.map((s) => new DrivingRows(s.driving ?? []));
   // A side's matches index its history slices, then its driving slices.
   const frames = sides.map((s) => framesOf([...s.history, ...(s.driving ?? [])], s.types, scratch));
+  const matches = sides.map(() => new MatchRuns());
   for (;;) {
     const times = scratch.i64(-1, FULL_CHUNK, 'join');
-    const rows = sides.map((_, i) => scratch.sel(i, FULL_CHUNK, 'join'));
-    const runs: number[][] = sides.map(() => []);
-    const last = sides.map(() => NaN);
+    for (const m of matches) m.count = 0;
+    const lastSlice = sides.map(() => NaN);
+    const lastRow = sides.map(() => NaN);
     let n = 0;
     while (n < FULL_CHUNK) {
       let best = -1;
@@ -155,15 +154,19 @@ function* fullChunks(sides: readonly JoinSideScan[], scratch: Scratch): Generato
         for (let j = 0; j < sides.length; j++) {
           const own = j === best;
           const slice = own ? sides[j].history.length + driving[j].slice : cursors[j].slice;
-          rows[j][n] = own ? driving[j].row : cursors[j].row;
-          if (slice !== last[j]) { runs[j].push(n, slice); last[j] = slice; }
+          const row = own ? driving[j].row : cursors[j].row;
+          if (slice !== lastSlice[j] || row !== lastRow[j]) {
+            matches[j].push(n, slice, row);
+            lastSlice[j] = slice;
+            lastRow[j] = row;
+          }
         }
         n++;
       }
       driving[best].next();
     }
     if (n === 0) return;
-    const views: SideView[] = sides.map((s, j) => ({ firstColumn: s.firstColumn, types: s.types, direct: null, frame: frames[j], rows: rows[j], runs: runs[j] }));
+    const views: SideView[] = sides.map((s, j) => ({ firstColumn: s.firstColumn, types: s.types, direct: null, frame: frames[j], matches: matches[j] }));
     const ts = times.values.subarray(0, n);
     yield { frame: new JoinFrame(n, scratch, i64Vec(ts, null), views, { sel: null, lo: 0, hi: n }), ts, lo: 0, hi: n, slice: null };
     if (n < FULL_CHUNK) return;
