@@ -2,8 +2,13 @@
 // (svc, a hand-written merge loop over svc's own batches, DuckDB's ASOF JOIN), GROUP BY 1min
 // FILL(LINEAR) over a month with gaps, derivative(max(x)) GROUP BY 1min over the trades, and the
 // parse + plan of a dashboard query whose literals change at each run (the parse-shape cache
-// beside nearley's full Earley parse). Answers are checked against the hand loops before timing.
-import { Database } from '../../engine/index.js';
+// beside nearley's full Earley parse; a run is one refresh, so ms/run is per query). Answers are
+// checked against the hand loops before timing.
+import { catalogOf } from '../../engine/database.js';
+import { Database, DEFAULT_QUERY_LIMITS } from '../../engine/index.js';
+import { planSelect } from '../../engine/query/plan/plan-select.js';
+import { parse, parseShaped } from '../../grammar/index.js';
+import type { Select } from '../../grammar/index.js';
 import { compareAnswers, svcAnswer } from '../answer.js';
 import type { Answer } from '../answer.js';
 import { benchRows, isoNs, makeSeries, MINUTE_NS, tempDir, toBatches } from '../data.js';
@@ -155,6 +160,38 @@ function suiteOf(spec: Spec): Suite {
   };
 }
 
-export const languageSuites: readonly Suite[] = SPECS.map(suiteOf);
+export const PARSE_SUITE = 'language: parse + plan of a dashboard query, fresh literals';
+
+/** A dashboard's query (about 150 characters) with the literals of refresh `i`. */
+export function dashboardQuery(i: number): string {
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  const from = `2021-03-${pad(1 + (i % 28))}T${pad(i % 24)}:${pad(i % 60)}:${pad((i * 7) % 60)}`;
+  return `SELECT $timestamp, avg(price), max(price), count(price) FROM trades IN RANGE(${from}, +1d) WHERE price > 0.${100 + (i % 900)} GROUP BY 5min LIMIT 500`;
+}
+
+/** Parse + plan of one refresh, by the shape cache or by a full Earley parse. */
+function parseAndPlan(isShaped: boolean): () => number {
+  let refresh = 0;
+  return () => {
+    const text = dashboardQuery(refresh++);
+    const ast = (isShaped ? parseShaped(text) : parse(text)) as Select;
+    return planSelect(ast, catalogOf(fixture!.db), 0n, DEFAULT_QUERY_LIMITS).tables.length;
+  };
+}
+
+const parseSuite: Suite = {
+  name: PARSE_SUITE,
+  mode: 'ops',
+  rounds: 2,
+  async setup() {
+    await loadFixture();
+  },
+  cases: [
+    defineCase({ name: 'shape cache', vs: ['earley parse'], run: parseAndPlan(true) }),
+    defineCase({ name: 'earley parse', run: parseAndPlan(false) }),
+  ],
+};
+
+export const languageSuites: readonly Suite[] = [...SPECS.map(suiteOf), parseSuite];
 
 export const LANGUAGE_TEXTS: Readonly<Record<string, { svc: string; duck: string }>> = Object.fromEntries(SPECS.map((s) => [s.suite, { svc: s.svc, duck: s.duck }]));
