@@ -40,7 +40,13 @@ const shapes = new Map<string, Shape | null>();
 
 /** `parse(text)`, answered from a kept shape when a text of the same shape was parsed before. */
 export function parseShaped(text: string): Statement {
-  const tokens = tokenize(text);
+  let tokens: Token[];
+  try {
+    tokens = tokenize(text);
+  } catch {
+    // A bad token: the Earley parse reports what it meets first (it lexes as it goes).
+    return parse(text);
+  }
   const key = shapeKey(tokens);
   const shape = shapes.get(key);
   if (shape !== undefined) {

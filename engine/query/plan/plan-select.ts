@@ -125,7 +125,10 @@ function planTable(
   const binder = new Binder(columns, nowNs, scope, sequences);
   const keys = grouping.columns.map((c) => binder.column(c.name, c.offset));
   for (const k of keys) keyColumns.push((k as PlanExpr & { kind: 'column' }).index);
-  const { bounds: timeBounds, rest: where } = splitTimeBounds(ast.where === null ? null : binder.condition(ast.where, false, 'WHERE'));
+  const boundWhere = ast.where === null ? null : binder.condition(ast.where, false, 'WHERE');
+  // A join's rows in the range are what it scans (SPEC §7); counting them as a narrowed scan
+  // would take a second merge, so its time terms stay conditions (IN RANGE still narrows it).
+  const { bounds: timeBounds, rest: where } = join === null ? splitTimeBounds(boundWhere) : { bounds: null, rest: boundWhere };
   const outputs: OutputColumn[] = [];
   for (const item of ast.columns) outputs.push(...selectItem(item, binder, scope, isMulti, collector));
   const isColumn = (n: string) => n.startsWith('$') || columns.has(n);
