@@ -17,6 +17,7 @@ import { duckThreads, QUERY_TEXTS, querySuites, releaseQueryFixture } from './ca
 import { storageSuite } from './cases/storage.js';
 import { LANGUAGE_TEXTS, languageSuites, releaseLanguageFixture } from './cases/language.js';
 import { blobStorageSuite } from './cases/blob-storage.js';
+import { clusterFailoverSuite, clusterSkipReason, clusterSuite, releaseClusterFixture } from './cases/cluster.js';
 import { ingestHttpSuite, parserSuite, remoteWriteSuite } from './cases/ingest-http.js';
 import { benchRows } from './data.js';
 import { recordedMetrics, runSuite } from './harness.js';
@@ -24,7 +25,7 @@ import type { CaseResult, Suite } from './harness.js';
 import { printMetrics, printTable, printTargets, writeJson } from './report.js';
 import { evaluateTargets } from './targets.js';
 
-const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, blobStorageSuite, ...querySuites, ...languageSuites, ...httpSuites, ...dashboardSuites, parserSuite, ingestHttpSuite, remoteWriteSuite];
+const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, blobStorageSuite, ...querySuites, ...languageSuites, ...httpSuites, ...dashboardSuites, parserSuite, ingestHttpSuite, remoteWriteSuite, ...(clusterSkipReason === null ? [clusterSuite, clusterFailoverSuite] : [])];
 const RESULTS_PATH = fileURLToPath(new URL('../../bench-results.json', import.meta.url));
 
 /** The suites to run, each reduced to its cases matching a filter (all when the suite name matches). */
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
   if ((globalThis as { gc?: unknown }).gc === undefined) log('warning: run node with --expose-gc, or memory figures include garbage');
   log(`svc bench: ${rows.toLocaleString('en-US')} rows, node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`);
   if (dashboardSkipReason !== null) log(`dashboard suite skipped: ${dashboardSkipReason}`);
+  if (clusterSkipReason !== null) log(`cluster suites skipped: ${clusterSkipReason}`);
   log(`suites: ${suites.map((s) => s.name).join(', ') || '(none match the filter)'}\n`);
   const started = performance.now();
   const results: CaseResult[] = [];
@@ -63,6 +65,7 @@ async function main(): Promise<void> {
   await releaseQueryFixture();
   await releaseLanguageFixture();
   await releaseHttpServers();
+  await releaseClusterFixture();
   const metrics = recordedMetrics();
   const targets = evaluateTargets(results, metrics);
   log('');

@@ -9,13 +9,14 @@ import type { AliasPage, PageOptions } from './catalog/alias-page.js';
 import { TIMESTAMP_COLUMN } from './storage/arrow-schema.js';
 import { toTableRows } from './write/columnar-input.js';
 import type { ColumnarBatch } from './write/columnar-input.js';
-import { Checkpointer, removeWalBefore } from './durability/checkpoint/checkpoint.js';
+import { Checkpointer, removeWalBefore, takeSnapshot } from './durability/checkpoint/checkpoint.js';
 import { CheckpointScheduler } from './durability/checkpoint/checkpoint-scheduler.js';
 import { checkpointsDir } from './durability/checkpoint/manifest.js';
 import { storageFailure } from './durability/storage-failure.js';
 import { isExpired, nowSeconds } from './catalog/expiry.js';
 import { incompatible, toBytes, toNs } from './input-checks.js';
 import { EntryStore } from './catalog/entry-store.js';
+import { MemoryBudget } from './memory/index.js';
 import type { Entry, EntryType } from './catalog/entry-store.js';
 import { SvcError } from './errors.js';
 import { acquireLock } from './durability/lock-file.js';
@@ -32,8 +33,10 @@ import type { Table } from './storage/table.js';
 import type { ColumnDef, Durability } from './types.js';
 import { replayWal } from './durability/wal/wal-replay.js';
 import { WalWriter } from './durability/wal/wal-writer.js';
+import { MemoryPressure } from './write/memory-pressure.js';
 import { WritePath } from './write/write-path.js';
 import type { WriteOp } from './write/write-ops.js';
+import type { Replication, ReplicationFactory } from './replication.js';
 
 export type { OpenOptions } from './open-options.js';
 
@@ -82,6 +85,8 @@ export class Database {
   private isClosed = false;
   private sweepTimer: NodeJS.Timeout | null = null;
   private readonly counters = new EngineCounters();
+  /** Set in a cluster: records go to the replicated log and come back through it (replication.ts). */
+  private replication: Replication | null = null;
 
   private constructor(
     readonly dataDir: string,
@@ -90,11 +95,11 @@ export class Database {
     store: EntryStore,
     private readonly releaseLock: () => Promise<void>,
     private readonly options: ResolvedOptions,
-    checkpointer: Checkpointer,
+    private readonly checkpointer: Checkpointer,
   ) {
     this.store = store;
     this.checkpoints = new CheckpointScheduler(dataDir, wal, store, checkpointer, options, this.counters);
-    this.writes = new WritePath(store, wal, this.checkpoints, this.counters);
+    this.writes = new WritePath(store, wal, this.checkpoints, this.counters, new MemoryPressure(store.context.budget, this.checkpoints, options.log));
     this.catalog = {
       table: (name) => {
         const e = this.liveEntry(name);
@@ -123,9 +128,9 @@ export class Database {
       throw storageFailure(e, `could not open data directory ${dataDir}`);
     }
     try {
-      const store = new EntryStore(batchRows);
       const checkpointer = new Checkpointer(dataDir);
-      const walStart = await checkpointer.load(store, batchRows);
+      const store = new EntryStore({ batchRows, budget: new MemoryBudget(resolved.memoryLimit), leases: checkpointer.reads });
+      const walStart = await checkpointer.load(store);
       const replay = await replayWal(walDir, walStart, (r) => store.apply(r));
       if (replay.tornAt !== null) resolved.log?.(`cut a torn record at the end of ${replay.tornAt.file} (offset ${replay.tornAt.offset})`);
       await removeWalBefore(dataDir, walStart);
@@ -140,6 +145,71 @@ export class Database {
   }
 
   /**
+   * Opens a replica of a cluster's database: its state comes only from the replicated log that
+   * `start` follows (engine/cluster/ with `--cluster nats://…`), not from this directory's WAL or
+   * checkpoints; the directory is locked so that two nodes never share it.
+   * @example
+   * const db = await Database.openReplicated({ dataDir: './node1' }, (apply, view) => startReplication(apply, view));
+   */
+  static async openReplicated(options: OpenOptions, start: ReplicationFactory): Promise<Database> {
+    const resolved = resolveOpenOptions({ ...options, durability: 'none' });
+    const { dataDir, batchRows } = resolved;
+    let releaseLock: () => Promise<void>;
+    try {
+      await mkdir(dataDir, { recursive: true });
+      releaseLock = await acquireLock(dataDir);
+    } catch (e) {
+      throw storageFailure(e, `could not open data directory ${dataDir}`);
+    }
+    const checkpointer = new Checkpointer(dataDir);
+    const store = new EntryStore({ batchRows, budget: new MemoryBudget(resolved.memoryLimit), leases: checkpointer.reads });
+    const db = new Database(dataDir, 'none', new WalWriter(join(dataDir, 'wal'), 0, 'none'), store, releaseLock, resolved, checkpointer);
+    try {
+      await mkdir(checkpointsDir(dataDir), { recursive: true });
+      db.replication = await start((r) => store.apply(r), {
+        typeOf: (alias) => db.store.entries.get(alias)?.type ?? null,
+        columnsOf: (table) => {
+          const e = db.store.entries.get(table);
+          return e?.type === 'ts' ? e.table.columns : null;
+        },
+      }, {
+        dir: checkpointsDir(dataDir),
+        take: (n) => checkpointer.write(n, takeSnapshot(store, n)),
+        load: async () => { await checkpointer.load(store); },
+      });
+      db.writes.replicate(db.replication);
+    } catch (e) {
+      await releaseLock().catch(() => undefined);
+      throw e;
+    }
+    db.startSweep();
+    return db;
+  }
+
+  /**
+   * In a cluster: resolves once this node has applied every write acknowledged anywhere before the
+   * call (the server awaits it before a request reads). Null on a single node: nothing to wait for.
+   */
+  readBarrier(): Promise<void> | null {
+    return this.replication?.readBarrier() ?? null;
+  }
+
+  /**
+   * In a cluster whose nodes serve only some table groups (`serve=`): the node that should run
+   * `text`, when this one does not hold the rows of every table it reads; null = run it here.
+   * @example
+   * const target = await db.queryNode('SELECT count(v) FROM t'); // null on a single node
+   */
+  queryNode(text: string): Promise<{ readonly id: string; readonly url: string } | null> {
+    return this.replication?.placeQuery(text) ?? Promise.resolve(null);
+  }
+
+  /** False while a cluster node is still catching up with the log (readiness says 503). */
+  get isCaughtUp(): boolean {
+    return this.replication?.isCaughtUp ?? true;
+  }
+
+  /**
    * Finishes pending writes, takes a checkpoint and releases the data directory.
    * @example
    * await db.close();
@@ -148,6 +218,15 @@ export class Database {
     if (this.isClosed) return;
     this.isClosed = true;
     if (this.sweepTimer !== null) clearInterval(this.sweepTimer);
+    if (this.replication !== null) {
+      for (const e of this.store.entries.values()) if (e.type === 'ts') e.table.stopCompaction();
+      try {
+        await this.replication.close();
+      } finally {
+        await this.releaseLock().catch(() => undefined);
+      }
+      return;
+    }
     // Late runs not yet compacted are checkpointed as they are; the next open compacts them.
     for (const e of this.store.entries.values()) if (e.type === 'ts') e.table.stopCompaction();
     try {
@@ -157,6 +236,7 @@ export class Database {
       throw storageFailure(e, 'the checkpoint on close failed');
     } finally {
       await this.wal.close();
+      await this.checkpointer.reads.close().catch(() => undefined);
       await this.releaseLock().catch(() => undefined);
     }
   }
@@ -186,12 +266,13 @@ export class Database {
   }
 
   /**
-   * The content of a blob (AliasNotFound, or IncompatibleType for another entry type).
+   * The content of a blob (AliasNotFound, or IncompatibleType for another entry type), read back
+   * from its checkpoint file when the memory budget evicted it.
    * @example
-   * const bytes = db.getBlob('reports/q3.json');
+   * const bytes = await db.getBlob('reports/q3.json');
    */
-  getBlob(alias: string): Uint8Array {
-    return this.blob(alias).data;
+  async getBlob(alias: string): Promise<Uint8Array> {
+    return this.blob(alias).content.read();
   }
 
   /**
@@ -201,7 +282,7 @@ export class Database {
    */
   describeBlob(alias: string): BlobDescription {
     const b = this.blob(alias);
-    return { alias, type: 'blob', size: b.data.length, mime: b.mime, expiry: b.expiry };
+    return { alias, type: 'blob', size: b.content.size, mime: b.mime, expiry: b.expiry };
   }
 
   /**
@@ -214,15 +295,18 @@ export class Database {
   }
 
   /**
-   * Blobs whose content contains `pattern` (bytes, or a string as UTF-8), in alias order.
+   * Blobs whose content contains `pattern` (bytes, or a string as UTF-8), in alias order; blobs
+   * evicted from memory are read back one at a time.
    * @example
-   * db.findBlobs('"ok"', { skip: 0, limit: 100 }); // { aliases, hasMore }
+   * await db.findBlobs('"ok"', { skip: 0, limit: 100 }); // { aliases, hasMore }
    */
-  findBlobs(pattern: Uint8Array | string, options?: PageOptions): AliasPage {
+  async findBlobs(pattern: Uint8Array | string, options?: PageOptions): Promise<AliasPage> {
     const needle = Buffer.from(toBytes(pattern));
+    const blobs = [...this.live()].filter((pair): pair is [string, Entry & { type: 'blob' }] => pair[1].type === 'blob');
     const found: string[] = [];
-    for (const [alias, e] of this.live()) {
-      if (e.type === 'blob' && Buffer.from(e.data.buffer, e.data.byteOffset, e.data.byteLength).indexOf(needle) >= 0) found.push(alias);
+    for (const [alias, e] of blobs) {
+      const data = await e.content.read();
+      if (Buffer.from(data.buffer, data.byteOffset, data.byteLength).indexOf(needle) >= 0) found.push(alias);
     }
     return page(found, options);
   }
@@ -374,10 +458,13 @@ export class Database {
   }
 
   /**
-   * What the engine did since it opened (GET /metrics reads it): rows ingested, WAL bytes and
-   * fdatasync rounds, checkpoints and their durations, queries and their durations.
+   * What the engine did since it opened and holds now (GET /metrics and readiness read it): rows
+   * ingested, WAL bytes and fdatasync rounds, checkpoints and their durations, queries and their
+   * durations, and the memory budget — used, held (cannot leave memory yet), cached (evictable),
+   * evictions and read-backs from checkpoint files.
    * @example
    * db.figures().rowsIngested;
+   * db.figures().memory; // { limit, used, held, tails, cached, evictions, evictedBytes, readBacks, readBackBytes }
    */
   figures(): EngineFigures {
     const c = this.counters;
@@ -392,6 +479,7 @@ export class Database {
       queries: c.queries,
       querySeconds: c.querySeconds,
       queryFailures: c.queryFailures,
+      memory: this.store.context.budget.figures,
     };
   }
 
@@ -417,6 +505,11 @@ export class Database {
    */
   async checkpoint(): Promise<void> {
     this.checkOpen();
+    if (this.replication !== null) {
+      // A replica's checkpoint is the cluster's: tagged with the log positions, shared, streams trimmed.
+      await this.replication.checkpoint();
+      return;
+    }
     try {
       await this.checkpoints.run();
     } catch (e) {
@@ -426,7 +519,7 @@ export class Database {
 
   /** True once a WAL write failed: the database then refuses writes. */
   get hasFailed(): boolean {
-    return this.wal.hasFailed;
+    return this.wal.hasFailed || this.replication?.failure != null;
   }
 
   /**

@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'WalCorrupt', //          damaged WAL record before the end of the log
   'CheckpointCorrupt', //   checkpoint file fails its checksum
   'StorageFailed', //       disk write/fsync failed: the engine stops accepting writes
+  'MemoryLimit', //         a write cannot fit in the memory budget even after a checkpoint (retry later)
   'ClusterUnavailable', //  cluster mode: the log (NATS JetStream) did not acknowledge in time, or no node serves a table
 ] as const;
 

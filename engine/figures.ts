@@ -1,6 +1,8 @@
 // What the engine did since it opened, as one plain object (Database.figures()): the server's
 // GET /metrics and readiness read it. Counters only grow; the engine parts that do the work bump
-// them (the write path, the WAL writer, the checkpoint scheduler, queries).
+// them (the write path, the WAL writer, the checkpoint scheduler, queries). The memory budget's
+// figures (memory/memory-budget.ts) are what it holds now.
+import type { MemoryFigures } from './memory/index.js';
 
 export interface EngineFigures {
   /** Rows applied by writes (inserts, line protocol, remote write), replay not counted. */
@@ -17,6 +19,8 @@ export interface EngineFigures {
   readonly queries: number;
   readonly querySeconds: number;
   readonly queryFailures: number;
+  /** The memory budget: limit, used, held, cached, evictions and read-backs. */
+  readonly memory: MemoryFigures;
 }
 
 /** The mutable counters behind EngineFigures, shared by the parts that bump them. */

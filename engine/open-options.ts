@@ -3,6 +3,7 @@
 // (a batchRows of 0 used to loop forever, a NaN threshold to checkpoint never).
 import { DEFAULT_SEGMENT_BYTES } from './durability/wal/wal-writer.js';
 import { SvcError } from './errors.js';
+import { defaultMemoryLimit } from './memory/index.js';
 import { resolveLimits } from './query/index.js';
 import type { QueryLimits } from './query/index.js';
 import { DEFAULT_BATCH_ROWS } from './storage/table.js';
@@ -25,6 +26,12 @@ export interface OpenOptions {
   readonly log?: (message: string) => void;
   /** Default resource limits of every query (engine/query/limits.ts); a query's options override them. */
   readonly queryLimits?: Partial<QueryLimits>;
+  /**
+   * Bytes that table column data, tails, runs and blob contents may take in memory (at least
+   * 1 MiB; default 60 % of the smaller of the machine's memory and its cgroup limit). Data in
+   * checkpoint files beyond it is read back when needed; see docs/memory.md.
+   */
+  readonly memoryLimit?: number;
 }
 
 /** OpenOptions with every default filled in. */
@@ -36,6 +43,7 @@ export type ResolvedOptions = Required<Omit<OpenOptions, 'log' | 'queryLimits'>>
  */
 const DEFAULT_CHECKPOINT_WAL_BYTES = 1024 * 1024 * 1024;
 const MAX_BATCH_ROWS = 1 << 24;
+const MIN_MEMORY_LIMIT = 1024 * 1024;
 const MIN_SEGMENT_BYTES = 1024;
 const DURABILITIES: readonly Durability[] = ['fsync', 'os', 'none'];
 
@@ -53,6 +61,7 @@ export function resolveOpenOptions(options: OpenOptions): ResolvedOptions {
     checkpointWalBytes: integer('checkpointWalBytes', options.checkpointWalBytes ?? DEFAULT_CHECKPOINT_WAL_BYTES, 1, Number.MAX_SAFE_INTEGER),
     walSegmentBytes: integer('walSegmentBytes', options.walSegmentBytes ?? DEFAULT_SEGMENT_BYTES, MIN_SEGMENT_BYTES, 2 ** 31 - 1),
     sweepIntervalMs: integer('sweepIntervalMs', options.sweepIntervalMs ?? 1000, 0, 2 ** 31 - 1),
+    memoryLimit: integer('memoryLimit', options.memoryLimit ?? defaultMemoryLimit(), MIN_MEMORY_LIMIT, Number.MAX_SAFE_INTEGER),
     log,
     queryLimits: resolveLimits(options.queryLimits),
   };

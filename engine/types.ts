@@ -1,6 +1,5 @@
-// Shared engine types: the table schema, per-batch statistics and the read view that the query
-// layer consumes. Kept free of storage internals so the executor depends only on this file.
-import type { RecordBatch } from 'apache-arrow';
+// Shared engine types: the table schema, per-batch statistics and plain column vectors. Kept free
+// of storage internals.
 
 /** Column types of SPEC §2. `$timestamp` is implicit and always TIMESTAMP. */
 export type ColumnType = 'DOUBLE' | 'INT64' | 'TIMESTAMP' | 'STRING' | 'BLOB' | 'SYMBOL' | 'BOOLEAN';
@@ -19,7 +18,9 @@ export type Durability = 'fsync' | 'os' | 'none';
  * Row indexes are positions inside the batch (which is sorted by timestamp), -1 when the column
  * has no non-null value. `min`/`max`/`sum` are numbers for DOUBLE, bigints for INT64/TIMESTAMP
  * (the sum is exact), 0/1 for BOOLEAN (false/true; no sum), null for STRING/BLOB/SYMBOL. NaN is
- * skipped by min/max but poisons sum.
+ * skipped by min/max but poisons sum. The times of the rows they name and the first/last values
+ * (of number columns) are kept too, so min/max/first/last answer from statistics without reading
+ * the batch back from disk.
  */
 export interface ColumnStats {
   readonly count: number;
@@ -33,21 +34,14 @@ export interface ColumnStats {
   /** First and last non-null rows. */
   readonly firstRow: number;
   readonly lastRow: number;
-}
-
-/**
- * One immutable, timestamp-sorted batch of a table. Column 0 of `batch` is `$timestamp`;
- * column i+1 is schema column i. `stats[0]` describes `$timestamp`, `stats[i+1]` column i.
- * Batches returned by a scan are in timestamp order and never overlap: for consecutive batches
- * a, b: a.maxTs <= b.minTs, and rows with equal timestamps keep insertion order.
- */
-export interface BatchView {
-  readonly batch: RecordBatch;
-  readonly ts: BigInt64Array;
-  readonly rowCount: number;
-  readonly minTs: bigint;
-  readonly maxTs: bigint;
-  readonly stats: readonly ColumnStats[];
+  /** `$timestamp` of rows minRow, maxRow, firstRow and lastRow (null where the row is -1). */
+  readonly minTime: bigint | null;
+  readonly maxTime: bigint | null;
+  readonly firstTime: bigint | null;
+  readonly lastTime: bigint | null;
+  /** Values of rows firstRow and lastRow for DOUBLE, INT64 and TIMESTAMP; null otherwise. */
+  readonly first: number | bigint | null;
+  readonly last: number | bigint | null;
 }
 
 /** Column data of one batch as plain typed arrays: what hot loops read. */

@@ -43,6 +43,7 @@ export const STATUS_OF: Record<ErrorCode | HttpErrorCode, number> = {
   WalCorrupt: 503,
   CheckpointCorrupt: 503,
   StorageFailed: 503,
+  MemoryLimit: 503, // with Retry-After: memory frees up as checkpoints complete
   ClusterUnavailable: 503,
   BadRequest: 400,
   Unauthorized: 401,
@@ -74,11 +75,14 @@ export interface ErrorReply {
   readonly isBug: boolean;
 }
 
+/** A write refused for memory may succeed once a checkpoint has made memory evictable. */
+const RETRY_LATER: Readonly<Record<string, string>> = { 'Retry-After': '1' };
+
 export function errorReply(e: unknown): ErrorReply {
   if (e instanceof HttpError) return reply(e.code, e.message, undefined, e.headers, false);
   if (isSvcError(e)) {
     const message = e.code === 'ReadOnlyQuery' ? `${e.message}; send writes to POST /api/query` : e.message;
-    return reply(e.code, message, e.position, {}, false);
+    return reply(e.code, message, e.position, e.code === 'MemoryLimit' ? RETRY_LATER : {}, false);
   }
   return reply('InternalError', 'internal server error; the server logged the details', undefined, {}, true);
 }

@@ -5,6 +5,7 @@
 // environment variable or the config key (the CLI exits 2).
 import { readFileSync } from 'node:fs';
 import minimist from 'minimist';
+import { defaultMemoryLimit, parseBytes } from '../engine/index.js';
 import type { Durability } from '../engine/index.js';
 import { ConfigError } from './config-error.js';
 import { DEFAULT_MAX_IN_BUFFER_SIZE, DEFAULT_PARALLELISM_COUNT, DEFAULT_PORT, DEFAULT_TLS_PORT } from './start-server.js';
@@ -14,6 +15,7 @@ import type { ServerOptions } from './start-server.js';
 export interface Config {
   allowed_origins: string[];
   cluster_uri: string;
+  node_id: string;
   cluster_public_key_file: string;
   users_file: string;
   tls_certificate: string;
@@ -27,11 +29,12 @@ export interface Config {
   durability: Durability;
   max_in_buffer_size: number;
   parallelism_count: number;
+  memory_limit: number;
   metrics: boolean;
 }
 
 /** `switch`: an on/off config key, `--NAME` / `--no-NAME` on the command line. */
-type Kind = 'flag' | 'switch' | 'string' | 'port' | 'positive-integer' | 'durability' | 'origins';
+type Kind = 'flag' | 'switch' | 'string' | 'port' | 'positive-integer' | 'durability' | 'origins' | 'bytes';
 interface Mode { readonly local: boolean; readonly secure: boolean }
 
 interface OptionRow {
@@ -59,7 +62,8 @@ export const OPTION_TABLE: readonly OptionRow[] = [
   { name: 'gen-config', kind: 'flag', defaultText: '', help: 'print a complete configuration (every key, resolved) and exit' },
   { name: 'interactive', short: 'i', kind: 'flag', defaultText: '', help: 'with --gen-config: ask for each value, then write --config-file' },
   { name: 'allowed-origins', key: 'allowed_origins', kind: 'origins', default: () => [], defaultText: 'none', help: 'origins allowed for cross-origin requests, comma-separated, repeatable; * = any' },
-  { name: 'cluster', short: 'c', env: 'SVC_CLUSTER_URI', key: 'cluster_uri', kind: 'string', default: () => 'svc://127.0.0.1:2836', defaultText: 'svc://127.0.0.1:2836', help: 'URI of the cluster (its host:port is the node id)' },
+  { name: 'cluster', short: 'c', env: 'SVC_CLUSTER_URI', key: 'cluster_uri', kind: 'string', default: () => 'svc://127.0.0.1:2836', defaultText: 'svc://127.0.0.1:2836', help: 'URI of the cluster: svc://host:port (one node, whose id is host:port) or nats://h1:p1,h2:p2[?groups=N&serve=g,…] (a cluster on NATS JetStream)' },
+  { name: 'node-id', env: 'SVC_NODE_ID', key: 'node_id', kind: 'string', default: () => '', defaultText: 'host:port of the server', help: 'this node\'s id in a cluster on NATS JetStream (--cluster nats://…)' },
   { name: 'cluster-public-key-file', env: 'SVC_CLUSTER_PUBLIC_KEY_FILE', key: 'cluster_public_key_file', kind: 'string', default: secureOr('/usr/share/svc/cluster_public.key', `${WIN}/share/cluster_public.key`), defaultText: 'with --secure: /usr/share/svc/cluster_public.key', help: 'cluster public key: turns security on (the users file must carry its signature)' },
   { name: 'users-file', env: 'SVC_USERS_FILE', key: 'users_file', kind: 'string', default: secureOr('/etc/svc/users.json', `${WIN}/conf/users.json`), defaultText: 'with --secure: /etc/svc/users.json', help: 'users and their public keys (written by svc_keygen)' },
   { name: 'tls-certificate', env: 'TLS_CERTIFICATE', key: 'tls_certificate', kind: 'string', default: secureOr('/etc/svc/svc_rest.cert.pem', `${WIN}/conf/svc_rest.cert.pem`), defaultText: 'with --secure: /etc/svc/svc_rest.cert.pem', help: 'PEM certificate for HTTPS' },
@@ -73,6 +77,7 @@ export const OPTION_TABLE: readonly OptionRow[] = [
   { name: 'durability', env: 'SVC_DURABILITY', key: 'durability', kind: 'durability', default: () => 'fsync', defaultText: 'fsync', help: 'fsync | os | none: when a write is acknowledged' },
   { name: 'max-in-buffer-size', env: 'SVC_MAX_IN_BUFFER_SIZE', key: 'max_in_buffer_size', kind: 'positive-integer', default: () => DEFAULT_MAX_IN_BUFFER_SIZE, defaultText: String(DEFAULT_MAX_IN_BUFFER_SIZE), help: 'largest request body (and blob), in bytes' },
   { name: 'parallelism-count', env: 'SVC_PARALLELISM_COUNT', key: 'parallelism_count', kind: 'positive-integer', default: () => DEFAULT_PARALLELISM_COUNT, defaultText: String(DEFAULT_PARALLELISM_COUNT), help: 'answered by GET /api/option/parallelism' },
+  { name: 'memory-limit', env: 'SVC_MEMORY_LIMIT', key: 'memory_limit', kind: 'bytes', default: () => defaultMemoryLimit(), defaultText: "60 % of the smaller of the machine's memory and its cgroup limit", help: 'memory for table data, tails and blobs, in bytes or like 512MiB, 8GiB (at least 1MiB); data beyond it stays on disk and is read back' },
   { name: 'metrics', env: 'SVC_METRICS', key: 'metrics', kind: 'switch', default: () => true, defaultText: 'on', help: 'GET /metrics: Prometheus text of svc itself, no token (--no-metrics turns it off)' },
 ];
 
@@ -168,8 +173,8 @@ export function toServerOptions(c: Config): ServerOptions & { host: string } {
   const orNull = (s: string): string | null => (s === '' ? null : s);
   return {
     host: c.host, port: c.port, dataDir: c.data_dir, durability: c.durability, logFile: orNull(c.log),
-    maxInBufferSize: c.max_in_buffer_size, parallelismCount: c.parallelism_count, assetsDir: orNull(c.assets),
-    clusterUri: c.cluster_uri, allowedOrigins: c.allowed_origins, tlsPort: c.tls_port,
+    maxInBufferSize: c.max_in_buffer_size, parallelismCount: c.parallelism_count, memoryLimit: c.memory_limit, assetsDir: orNull(c.assets),
+    clusterUri: c.cluster_uri, nodeId: orNull(c.node_id), allowedOrigins: c.allowed_origins, tlsPort: c.tls_port,
     tlsCertificate: orNull(c.tls_certificate), tlsKey: orNull(c.tls_key),
     clusterPublicKeyFile: orNull(c.cluster_public_key_file), usersFile: orNull(c.users_file),
     metrics: c.metrics,
@@ -248,6 +253,7 @@ function parseText(row: OptionRow, text: string, where: string): Config[keyof Co
     case 'durability': return oneOf(where, text, ['fsync', 'os', 'none'] as const);
     case 'origins': return parseOrigins(text);
     case 'string': return text;
+    case 'bytes': return bytes(where, text);
     case 'switch': {
       const on = ['true', '1', 'on', 'yes'].includes(text.toLowerCase());
       if (!on && !['false', '0', 'off', 'no'].includes(text.toLowerCase())) throw new ConfigError(`${where} must be true or false, got '${text}'`);
@@ -255,6 +261,15 @@ function parseText(row: OptionRow, text: string, where: string): Config[keyof Co
     }
     case 'flag': throw new Error(`${row.name} is a flag`);
   }
+}
+
+/** At least a MiB: Database.open refuses a smaller memory limit. */
+const MIN_MEMORY_LIMIT = 1024 * 1024;
+
+function bytes(where: string, text: string): number {
+  const n = parseBytes(text);
+  if (n === null || n < MIN_MEMORY_LIMIT) throw new ConfigError(`${where} must be a number of bytes of at least 1MiB, like 1073741824, 512MiB or 8GiB, got ${JSON.stringify(text)}`);
+  return n;
 }
 
 function checkJson(row: OptionRow, v: unknown, where: string): Config[keyof Config] {
@@ -270,6 +285,9 @@ function checkJson(row: OptionRow, v: unknown, where: string): Config[keyof Conf
     case 'string':
       if (typeof v !== 'string') throw new ConfigError(`${where} must be a string, got ${JSON.stringify(v)}`);
       return parseText(row, v, where);
+    case 'bytes':
+      if (typeof v !== 'string' && !(typeof v === 'number' && Number.isInteger(v))) throw new ConfigError(`${where} must be a number of bytes or a string like "8GiB", got ${JSON.stringify(v)}`);
+      return parseText(row, String(v), where);
     case 'switch':
       if (typeof v !== 'boolean') throw new ConfigError(`${where} must be true or false, got ${JSON.stringify(v)}`);
       return v;

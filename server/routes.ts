@@ -89,15 +89,15 @@ const ACCEPT = ['accept'] as const;
 export const LOGIN_MAX_BODY = 16 * 1024;
 
 export const ROUTES: readonly Route[] = [
-  { ...rest('POST', PATHS.login, login, 'public'), maxBody: LOGIN_MAX_BODY },
+  { ...rest('POST', PATHS.login, login, 'public'), maxBody: LOGIN_MAX_BODY, isData: false },
   { ...rest('POST', PATHS.query, apiQuery), reads: ACCEPT },
-  rest('GET', PATHS.cluster, clusterInfo),
-  rest('GET', PATHS.node, nodeInfo),
-  rest('GET', PATHS.clusterNode, nodeInfo),
-  rest('GET', PATHS.optionMaxInBufferSize, readOption('max-in-buffer-size')),
-  rest('GET', PATHS.optionParallelism, readOption('parallelism')),
-  rest('GET', PATHS.liveness, liveness, 'public'),
-  rest('GET', PATHS.readiness, readiness, 'public'),
+  { ...rest('GET', PATHS.cluster, clusterInfo), isData: false },
+  { ...rest('GET', PATHS.node, nodeInfo), isData: false },
+  { ...rest('GET', PATHS.clusterNode, nodeInfo), isData: false },
+  { ...rest('GET', PATHS.optionMaxInBufferSize, readOption('max-in-buffer-size')), isData: false },
+  { ...rest('GET', PATHS.optionParallelism, readOption('parallelism')), isData: false },
+  { ...rest('GET', PATHS.liveness, liveness, 'public'), isData: false },
+  { ...rest('GET', PATHS.readiness, readiness, 'public'), isData: false },
   rest('GET', PATHS.tags, listTags),
 
   bridge('GET', PATHS.entries, listEntries),
@@ -127,9 +127,9 @@ export const ROUTES: readonly Route[] = [
   bridge('GET', PATHS.queryFind, queryFindGet),
   bridge('POST', PATHS.queryFind, queryFindPost),
 
-  ingest('GET', PATHS.ping, ping, 'public'),
-  ingest('GET', PATHS.health, health, 'public'),
-  ingest('GET', PATHS.settings, questdbSettings, 'public'),
+  { ...ingest('GET', PATHS.ping, ping, 'public'), isData: false },
+  { ...ingest('GET', PATHS.health, health, 'public'), isData: false },
+  { ...ingest('GET', PATHS.settings, questdbSettings, 'public'), isData: false },
   ingest('GET', PATHS.influxQuery, influxQuery),
   ingest('POST', PATHS.influxQuery, influxQuery),
   { ...ingest('POST', PATHS.influxWrite, lineProtocolWrite(1)), reads: CONTENT_ENCODING },
@@ -137,11 +137,11 @@ export const ROUTES: readonly Route[] = [
   // Snappy bodies both ways: never gzip the answer (Prometheus reads it as snappy).
   { ...ingest('POST', PATHS.prometheusWrite, prometheusWrite), compress: 'never' },
   { ...ingest('POST', PATHS.prometheusRead, prometheusRead), compress: 'never' },
-  ingest('GET', PATHS.metrics, metrics, 'public'),
+  { ...ingest('GET', PATHS.metrics, metrics, 'public'), isData: false },
 ];
 
 /** GET/HEAD of any other path: a file of the assets directory (the dashboard), no token needed. */
 export const ASSETS_ROUTE: Route = {
-  method: 'GET', path: '/*', handler: (ctx) => serveAsset(ctx, ctx.state.settings.assetsDir), access: 'public', compress: 'large', hasBody: false,
+  method: 'GET', path: '/*', handler: (ctx) => serveAsset(ctx, ctx.state.settings.assetsDir), access: 'public', compress: 'large', hasBody: false, isData: false,
   reads: ['if-none-match'],
 };

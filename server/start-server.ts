@@ -8,13 +8,14 @@ import { X509Certificate, createPrivateKey } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { Database } from '../engine/index.js';
-import type { Durability } from '../engine/index.js';
+import { Database, openClusterNode } from '../engine/index.js';
+import type { ClusterNode, Durability } from '../engine/index.js';
 import { securityOff, securityOn } from './auth/auth-policy.js';
 import type { AuthPolicy } from './auth/auth-policy.js';
 import { TokenAuthority } from './auth/token-authority.js';
 import { UserDirectory, loadUsers } from './auth/user-keys.js';
 import { ConfigError } from './config-error.js';
+import { machineFigures } from './handlers/api/cluster.js';
 import type { Route, ServerState } from './handlers/context.js';
 import { dispatch } from './http/dispatch.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
@@ -35,14 +36,21 @@ export interface ServerOptions {
   durability?: Durability;
   /** Largest request body and blob, in bytes (default 131072000). */
   maxInBufferSize?: number;
+  /** Database.open's memoryLimit (bytes; default 60 % of the machine's or cgroup's memory). */
+  memoryLimit?: number;
   /** Answered by GET /api/option/parallelism (default 1). */
   parallelismCount?: number;
   /** Request log file, appended to (default none: stderr only). */
   logFile?: string | null;
   /** Served for non-API GET/HEAD paths (the dashboard); default none (404). */
   assetsDir?: string | null;
-  /** The cluster's URI; its host:port is this node's id (default svc://127.0.0.1:2836). */
+  /**
+   * The cluster's URI: svc://host:port (one node; host:port is its id; the default
+   * svc://127.0.0.1:2836) or nats://h1:p1,h2:p2[?groups=N&serve=g,…] (a cluster on NATS JetStream).
+   */
   clusterUri?: string;
+  /** This node's id in a cluster on NATS JetStream (default host:port of this server). */
+  nodeId?: string | null;
   /** Origins that get CORS headers (`*` = any; default none). */
   allowedOrigins?: readonly string[];
   /** HTTPS port (default 40493; 0 = ephemeral), used when tlsCertificate and tlsKey are set. */
@@ -68,6 +76,10 @@ export interface RunningServer {
   /** Reopens the log file (SIGHUP). */
   reopenLog(): void;
   readonly db: Database;
+  /** The cluster side of this node (null on a single node). */
+  readonly cluster: ClusterNode | null;
+  /** This node's id. */
+  readonly nodeId: string;
   /** Stops accepting, finishes in-flight requests, closes the database (checkpoint). */
   close(): Promise<void>;
 }
@@ -78,6 +90,25 @@ export const DEFAULT_MAX_IN_BUFFER_SIZE = 131_072_000;
 export const DEFAULT_PARALLELISM_COUNT = 1;
 export const DEFAULT_TLS_PORT = 40493;
 export const DEFAULT_CLUSTER_URI = 'svc://127.0.0.1:2836';
+
+/** A `nats://h1:p1,h2:p2[?groups=N&serve=g,…&checkpoint=bytes]` cluster URI, read; null for any other scheme. */
+export function natsClusterOf(clusterUri: string): { servers: string[]; groups: number | undefined; serve: number[] | null; checkpoint: number | undefined } | null {
+  if (!clusterUri.startsWith('nats://')) return null;
+  const [list, query = ''] = clusterUri.slice('nats://'.length).split('?', 2);
+  const servers = list.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (servers.length === 0) throw new ConfigError(`cluster URI '${clusterUri}' names no NATS server (nats://host:port[,host:port…])`);
+  for (const s of servers) if (!/^[^:/\s]+:\d+$/.test(s)) throw new ConfigError(`cluster URI '${clusterUri}': '${s}' is not host:port`);
+  const params = new URLSearchParams(query);
+  for (const k of params.keys()) if (k !== 'groups' && k !== 'serve' && k !== 'checkpoint') throw new ConfigError(`cluster URI '${clusterUri}': unknown parameter '${k}' (groups, serve, checkpoint)`);
+  const int = (text: string, what: string): number => {
+    if (!/^\d+$/.test(text)) throw new ConfigError(`cluster URI '${clusterUri}': ${what} must be a whole number, got '${text}'`);
+    return Number(text);
+  };
+  const groups = params.has('groups') ? int(params.get('groups')!, 'groups') : undefined;
+  const serve = params.has('serve') ? params.get('serve')!.split(',').filter((g) => g !== '').map((g) => int(g, 'serve')) : null;
+  const checkpoint = params.has('checkpoint') ? int(params.get('checkpoint')!, 'checkpoint') : undefined;
+  return { servers, groups, serve, checkpoint };
+}
 
 /** The node id of a cluster URI: its host:port. */
 export function nodeIdOf(clusterUri: string): string {
@@ -148,7 +179,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Configuration mistakes surface before anything listens or opens.
   const policy = policyOf(options);
   const tls = checkTls(options);
-  const nodeId = nodeIdOf(options.clusterUri ?? DEFAULT_CLUSTER_URI);
+  const natsCluster = natsClusterOf(options.clusterUri ?? DEFAULT_CLUSTER_URI);
+  let nodeId = natsCluster === null ? nodeIdOf(options.clusterUri ?? DEFAULT_CLUSTER_URI) : options.nodeId ?? '';
   const isSecureMode = tls !== null && policy !== securityOff;
   const log = new RequestLog(options.logFile ?? null, options.logToStderr ?? true);
   if (policy !== securityOff && tls === null) log.info('security is on without TLS: secret keys and tokens cross the network in clear; configure --tls-certificate and --tls-key');
@@ -168,6 +200,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     authority: await TokenAuthority.open(dataDir),
     policy,
     metrics: null,
+    cluster: null,
   };
   if (options.metrics !== false) state.metrics = new ServerMetrics(() => state.db?.figures() ?? null);
   const inFlight = new Set<Promise<void>>();
@@ -209,8 +242,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   const port = uws().us_socket_local_port(sockets.at(-1) as never);
   let db: Database;
+  let cluster: ClusterNode | null = null;
   try {
-    db = await Database.open({ dataDir, durability: options.durability ?? 'fsync', log: (m) => log.info(m) });
+    if (natsCluster === null) {
+      db = await Database.open({ dataDir, durability: options.durability ?? 'fsync', memoryLimit: options.memoryLimit, log: (m) => log.info(m) });
+    } else {
+      if (nodeId === '') nodeId = `${host}:${port}`;
+      state.settings.nodeId = nodeId;
+      ({ db, cluster } = await openClusterNode({ dataDir, memoryLimit: options.memoryLimit, log: (m) => log.info(m) }, {
+        servers: natsCluster.servers, nodeId, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, groups: natsCluster.groups, serveGroups: natsCluster.serve, checkpointBytes: natsCluster.checkpoint,
+        figures: () => machineFigures(dataDir), log: (m) => log.info(m),
+      }));
+      state.cluster = cluster;
+      state.authority = TokenAuthority.withKey(await cluster.sharedSecret('jwt-key', 32));
+    }
   } catch (e) {
     closeAll();
     await log.close();
@@ -236,6 +281,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     tlsPort,
     reopenLog: () => log.reopen(),
     db,
+    cluster,
+    nodeId,
     close: () => (closing ??= close()),
   };
 }

@@ -1,10 +1,12 @@
 // The line chart of a result with row times: one uPlot series per numeric column and per source
-// table, x in seconds (uPlot's time scale). Dragging across the plot zooms in, a double click
+// table, x in seconds (uPlot's time scale), booleans as steps. Dragging across the plot zooms in, a double click
 // zooms out; the legend shows each series' value under the cursor. Several tables are put on one
 // x axis with uPlot.join (each keeps its own points, gaps elsewhere).
 import uPlot from 'uplot';
 import type { AlignedData, Options } from 'uplot';
 import type { ResultTable } from './result.js';
+
+const stepped = uPlot.paths.stepped!({ align: 1 });
 
 const PALETTE = ['#2f7ed8', '#e4572e', '#29a36a', '#a05cc5', '#f2a900', '#17becf', '#d62780', '#7f7f7f'];
 
@@ -37,7 +39,9 @@ export function renderChart(host: HTMLElement, tables: readonly ResultTable[], o
     parts.push([seconds(t.time!), ...ys.map((c) => c.numbers!)] as unknown as AlignedData);
     for (const c of ys) {
       const color = PALETTE[(series.length - 1) % PALETTE.length]!;
-      series.push({ label: drawable.length > 1 ? `${t.name}: ${c.name}` : c.name, stroke: color, width: 1.5, spanGaps: true, points: { show: false } });
+      // A boolean holds its value until the next row: drawn as steps, not slopes between 0 and 1.
+      const paths = c.type === 'boolean' ? stepped : undefined;
+      series.push({ label: drawable.length > 1 ? `${t.name}: ${c.name}` : c.name, stroke: color, width: 1.5, spanGaps: true, points: { show: false }, paths });
     }
   }
   const data = parts.length === 1 ? parts[0]! : uPlot.join(parts);

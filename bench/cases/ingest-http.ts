@@ -21,7 +21,8 @@ export const REMOTE_WRITE_SUITE = 'ingest: Prometheus remote write';
 export const SVC_CASE = 'svc fsync /write';
 export const INFLUXD_CASE = 'influxd 1.6.7 /write';
 export const VM_CASE = 'VictoriaMetrics /write';
-export const PARSER_CASE = 'parser alone, one core';
+export const PARSER_CASE = 'parser alone, one core, Telegraf-like lines';
+export const SHORT_PARSER_CASE = 'parser alone, one core, short lines (1 tag, 1 field)';
 export const REMOTE_WRITE_CASE = 'svc fsync /api/prometheus/write';
 
 const CONNECTIONS = 4;
@@ -134,8 +135,34 @@ export const parserSuite: Suite = {
       },
       check: (lines) => (lines === data().lines ? [] : [`parsed ${lines} lines of ${data().lines}`]),
     }),
+    defineCase<LineProtocolParser, number>({
+      name: SHORT_PARSER_CASE,
+      rows: () => shortLines().lines,
+      setup: () => new LineProtocolParser(),
+      run: (parser) => {
+        let lines = 0;
+        const options = { multiplier: 1, now: 0n, schemaOf: () => null };
+        for (const r of shortLines().requests) lines += parser.parse(r, options).lines;
+        return lines;
+      },
+      check: (lines) => (lines === shortLines().lines ? [] : [`parsed ${lines} lines of ${shortLines().lines}`]),
+    }),
   ],
 };
+
+/** The same number of lines as `temp,host=h42 value=12.3 1700000000000000000` (about 45 bytes each). */
+let short: { requests: Buffer[]; lines: number } | null = null;
+function shortLines(): { requests: Buffer[]; lines: number } {
+  if (short !== null) return short;
+  const total = linesWanted();
+  const requests: Buffer[] = [];
+  for (let start = 0; start < total; start += 5_000) {
+    const lines: string[] = [];
+    for (let k = start; k < Math.min(total, start + 5_000); k++) lines.push(`temp,host=h${k % 100} value=${(k % 997) / 10} ${1_700_000_000_000_000_000n + BigInt(k) * 1_000_000_000n}`);
+    requests.push(Buffer.from(`${lines.join('\n')}\n`));
+  }
+  return (short = { requests, lines: total });
+}
 
 /** Remote-write requests: `series` series of node-exporter-like labels, 5,000 samples a request. */
 function remoteWriteRequests(samples: number): Uint8Array[] {

@@ -3,7 +3,7 @@
 // as-of merge keeps the current quote in a local and compares times by their 32-bit halves; the
 // GROUP BY loops find each minute's edge by walking the sorted rows.
 import type { Database } from '../../engine/index.js';
-import type { BatchView } from '../../engine/types.js';
+import type { SealedBatch } from '../../engine/storage/sealed-batch.js';
 import type { Answer, Value } from '../answer.js';
 import { scanTable, valuesOf } from './hand.js';
 
@@ -52,7 +52,7 @@ export function handAsofSpread(db: Database): Answer {
 }
 
 /** Per-bucket aggregate of column 1 over [from, to) (`merge` folds a value into the bucket's state). */
-function buckets(views: readonly BatchView[], from: bigint, to: bigint, width: bigint, merge: (state: number, v: number, isFirst: boolean) => number): { starts: bigint[]; states: number[]; counts: number[] } {
+function buckets(views: readonly SealedBatch[], from: bigint, to: bigint, width: bigint, merge: (state: number, v: number, isFirst: boolean) => number): { starts: bigint[]; states: number[]; counts: number[] } {
   const starts: bigint[] = [];
   const states: number[] = [];
   const counts: number[] = [];

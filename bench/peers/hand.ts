@@ -10,7 +10,7 @@
 import { catalogOf } from '../../engine/database.js';
 import type { Database } from '../../engine/index.js';
 import { columnVector } from '../../engine/storage/column-vector.js';
-import type { BatchView } from '../../engine/types.js';
+import type { SealedBatch } from '../../engine/storage/sealed-batch.js';
 import type { Answer } from '../answer.js';
 import { MAX_TS, MIN_TS } from '../data.js';
 
@@ -26,9 +26,17 @@ export function lowerBound(ts: BigInt64Array, t: bigint, lo: number, hi: number)
 
 const TWO32 = 4294967296;
 
-/** The batches of `table` overlapping [from, to), in time order (engine-internal: Table.scan). */
-export function scanTable(db: Database, table: string, from = MIN_TS, to = MAX_TS): BatchView[] {
-  return catalogOf(db).table(table)!.scan(from, to);
+/**
+ * The batches of `table` overlapping [from, to), in time order (engine-internal: Table.scan),
+ * made resident (the bench's tables fit their budget: they stay so).
+ */
+export function scanTable(db: Database, table: string, from = MIN_TS, to = MAX_TS): SealedBatch[] {
+  const views = catalogOf(db).table(table)!.scan(from, to);
+  for (const v of views) {
+    v.loadSync(v.allColumns);
+    v.unpin(v.allColumns);
+  }
+  return views;
 }
 
 function floorTo(t: bigint, unit: bigint): bigint {
@@ -209,7 +217,7 @@ export function handRangeLimit(db: Database, table: string, column: number, from
 }
 
 /** Column `column` (1-based: 0 is `$timestamp`) of a batch as a Float64Array; no nulls in bench data. */
-export function valuesOf(view: BatchView, column: number): Float64Array {
+export function valuesOf(view: SealedBatch, column: number): Float64Array {
   const vector = columnVector(view, column, 'DOUBLE');
   if (vector.type !== 'DOUBLE') throw new Error('expected a DOUBLE column');
   if (vector.validity !== null) throw new Error('bench data has no nulls');

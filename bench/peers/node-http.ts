@@ -46,7 +46,7 @@ async function handle(db: Database, req: IncomingMessage, res: ServerResponse): 
   if (path.startsWith(BLOB_PREFIX) && path.endsWith(CONTENT_SUFFIX)) {
     const alias = decodeURIComponent(path.slice(BLOB_PREFIX.length, -CONTENT_SUFFIX.length));
     const { mime } = db.describeBlob(alias);
-    const data = db.getBlob(alias);
+    const data = await db.getBlob(alias);
     res.writeHead(200, { 'Content-Type': mime, 'Content-Length': data.byteLength });
     res.end(data);
     return;

@@ -3,12 +3,14 @@
 // rebuilds exactly the state that acknowledged those writes. Validation happens before a record
 // is made (in database.ts); `apply` trusts its record.
 import { Table } from '../storage/table.js';
+import type { StorageContext } from '../storage/storage-context.js';
+import { BlobContent } from './blob-content.js';
 import type { WalRecord } from '../durability/wal/records.js';
 
 export type EntryType = 'blob' | 'tag' | 'ts';
 
 export type Entry =
-  | { readonly type: 'blob'; readonly data: Uint8Array; readonly mime: string; expiry: number }
+  | { readonly type: 'blob'; readonly content: BlobContent; readonly mime: string; expiry: number }
   | { readonly type: 'tag' }
   | { readonly type: 'ts'; readonly table: Table };
 
@@ -18,12 +20,13 @@ export class EntryStore {
   readonly tagsOf = new Map<string, Set<string>>();
   readonly entriesOf = new Map<string, Set<string>>();
 
-  constructor(private readonly batchRows: number) {}
+  constructor(readonly context: StorageContext) {}
 
   apply(r: WalRecord): void {
     switch (r.kind) {
       case 'BlobPut':
-        this.entries.set(r.alias, { type: 'blob', data: r.data, mime: r.mime, expiry: r.expiry });
+        this.release(r.alias);
+        this.entries.set(r.alias, { type: 'blob', content: new BlobContent(r.data, r.data.length, this.context.budget), mime: r.mime, expiry: r.expiry });
         return;
       case 'Remove':
         return this.remove(r.alias);
@@ -42,7 +45,7 @@ export class EntryStore {
         return;
       }
       case 'TableCreate':
-        this.entries.set(r.name, { type: 'ts', table: new Table(r.name, r.columns, r.shardSize, this.batchRows) });
+        this.entries.set(r.name, { type: 'ts', table: new Table(r.name, r.columns, r.shardSize, this.context) });
         return;
       case 'TableAddColumns': {
         const e = this.entries.get(r.name);
@@ -59,9 +62,15 @@ export class EntryStore {
     }
   }
 
-  private remove(alias: string): void {
+  /** The entry `alias` leaves the store: its data leaves the memory budget. */
+  private release(alias: string): void {
     const e = this.entries.get(alias);
-    if (e?.type === 'ts') e.table.stopCompaction();
+    if (e?.type === 'ts') e.table.drop();
+    else if (e?.type === 'blob') e.content.retire();
+  }
+
+  private remove(alias: string): void {
+    this.release(alias);
     this.entries.delete(alias);
     for (const tag of this.tagsOf.get(alias) ?? []) unlink(this.entriesOf, tag, alias);
     this.tagsOf.delete(alias);

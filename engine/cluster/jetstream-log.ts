@@ -21,17 +21,38 @@ import type { EntryPart } from './entry-chunks.js';
 export const DUPLICATE_WINDOW_MS = 120_000;
 /** How long an append keeps retrying before it fails (well inside the duplicate window). */
 export const PUBLISH_DEADLINE_MS = 30_000;
-/** One publish attempt waits this long for the stream's acknowledgement. */
-const ATTEMPT_TIMEOUT_MS = 5_000;
+/**
+ * One publish attempt waits this long for the stream's acknowledgement, then publishes again with
+ * the same message id: an attempt sent to a leader that was just killed is given up quickly (a
+ * 5 s wait made the write pause on a leader kill ~10 s, election included).
+ */
+const ATTEMPT_TIMEOUT_MS = 2_000;
 
 export interface StreamSpec {
   readonly name: string;
-  readonly subject: string;
+  readonly subjects: readonly string[];
   readonly replicas: number;
 }
 
-/** Creates the stream if it is missing (every node may race to: the first wins, the others find it). */
-export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Promise<void> {
+/**
+ * Creates the stream if it is missing (every node may race to: the first wins, the others find
+ * it). Right after the servers start, JetStream may not know all its peers yet ("no suitable
+ * peers"), or a request may time out: asked again for up to `deadlineMs`.
+ */
+export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec, deadlineMs = 60_000): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  for (let delay = 100; ; delay = Math.min(delay * 2, 1_000)) {
+    try {
+      await addStream(jsm, spec);
+      return;
+    } catch (e) {
+      if (Date.now() + delay > deadline) throw e;
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}
+
+async function addStream(jsm: JetStreamManager, spec: StreamSpec): Promise<void> {
   try {
     await jsm.streams.info(spec.name);
     return;
@@ -41,7 +62,7 @@ export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Pro
   try {
     await jsm.streams.add({
       name: spec.name,
-      subjects: [spec.subject],
+      subjects: [...spec.subjects],
       num_replicas: spec.replicas,
       storage: StorageType.File,
       retention: RetentionPolicy.Limits,
@@ -71,9 +92,11 @@ export class JetStreamLog implements RecordLog {
   duplicates = 0;
   private isClosed = false;
 
+  /** Appends go to `subject`, one of the subjects of `stream`. */
   constructor(
     private readonly js: JetStreamClient,
-    readonly stream: StreamSpec,
+    readonly stream: string,
+    readonly subject: string,
     private readonly maxPayload: number,
     private readonly deadlineMs = PUBLISH_DEADLINE_MS,
   ) {}
@@ -115,17 +138,17 @@ export class JetStreamLog implements RecordLog {
     let delay = 50;
     for (;;) {
       try {
-        const ack = await this.js.publish(this.stream.subject, part.data, {
+        const ack = await this.js.publish(this.subject, part.data, {
           msgID: part.msgId,
           headers: part.headers,
           timeout: Math.max(100, Math.min(ATTEMPT_TIMEOUT_MS, deadline - Date.now())),
-          expect: { streamName: this.stream.name },
+          expect: { streamName: this.stream },
         });
         if (ack.duplicate) this.duplicates++;
         return ack;
       } catch (e) {
         if (Date.now() + delay >= deadline) {
-          throw new SvcError('ClusterUnavailable', `the cluster log (stream ${this.stream.name}) did not acknowledge a write within ${this.deadlineMs} ms: ${(e as Error).message}`, { cause: e });
+          throw new SvcError('ClusterUnavailable', `the cluster log (stream ${this.stream}) did not acknowledge a write within ${this.deadlineMs} ms: ${(e as Error).message}`, { cause: e });
         }
         this.retries++;
         await new Promise((r) => setTimeout(r, delay));

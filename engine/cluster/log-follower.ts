@@ -17,6 +17,9 @@ import { DUPLICATE_WINDOW_MS } from './jetstream-log.js';
 
 export type ApplyEntry = (records: WalRecord[], seq: number) => void;
 
+/** A consumer that delivers nothing this long while someone waits is replaced. */
+const STALL_MS = 1_500;
+
 interface Waiter {
   readonly seq: number;
   readonly resolve: () => void;
@@ -30,6 +33,9 @@ export class LogFollower {
   /** Bytes of message data applied (for the bench's replay figure). */
   bytesApplied = 0;
   entriesApplied = 0;
+  /** When the follower started, and how long it took to catch up the first time (ms; null until then). */
+  private startedAt = 0;
+  catchUpMs: number | null = null;
   private readonly reassembler = new Reassembler(DUPLICATE_WINDOW_MS);
   private waiters: Waiter[] = [];
   private caughtUpWaiters: (() => void)[] = [];
@@ -38,15 +44,28 @@ export class LogFollower {
   private running: Promise<void> | null = null;
   private failure: unknown = null;
   private isStopped = false;
+  private watchdog: NodeJS.Timeout | null = null;
+  /** When the current consumer last delivered (or was made). */
+  private lastProgressAt = 0;
+  /** Which consumer is current: a replaced one's messages are not applied. */
+  private generation = 0;
+  /** Consumers replaced after missed heartbeats (a figure for tests). */
+  reopens = 0;
 
-  /** `fromSeq`: the first sequence to apply (1 for a whole stream). */
+  /** `fromSeq`: the first sequence to apply (1 for a whole stream); `subject`: only messages of it. */
   constructor(
     private readonly js: JetStreamClient,
     readonly stream: string,
     fromSeq: number,
     private readonly apply: ApplyEntry,
+    private readonly subject: string | null = null,
   ) {
     this.appliedSeq = fromSeq - 1;
+  }
+
+  /** Entries cut into parts whose last part has not arrived yet. */
+  get partsPending(): number {
+    return this.reassembler.pendingEntries;
   }
 
   get isCaughtUp(): boolean {
@@ -63,15 +82,79 @@ export class LogFollower {
   }
 
   async start(): Promise<void> {
+    this.startedAt = performance.now();
+    await this.open();
+    void this.checkPending();
+    this.watchdog = setInterval(() => this.checkStall(), 1_000);
+    this.watchdog.unref();
+  }
+
+  /**
+   * Someone waits for a sequence the stream has (it was acknowledged, or the stream reported it),
+   * yet nothing arrived for STALL_MS: the consumer is stuck — typically it lived on a server that
+   * was killed, and the client went on asking that consumer after reconnecting elsewhere, so no
+   * heartbeat was ever reported missing. Replace it.
+   */
+  private checkStall(): void {
+    if (this.waiters.length === 0 || this.isStopped) return;
+    const now = Date.now();
+    if (now - this.lastProgressAt > STALL_MS) {
+      this.lastProgressAt = now;
+      void this.reopen(this.generation);
+    }
+  }
+
+  /**
+   * A consumer from the next sequence to apply. Short pulls with heartbeats: the client notices a
+   * lost consumer within seconds. It recreates an ordered consumer whose server still answers,
+   * but one that lived on a server that was killed only answers timeouts until that server is back,
+   * and the client keeps asking it: after two missed heartbeats this side drops it and makes a new
+   * one (placed on a live server) from the last sequence it applied.
+   */
+  private async open(): Promise<void> {
+    const generation = ++this.generation;
+    this.lastProgressAt = Date.now();
     this.consumer = await this.js.consumers.get(this.stream, {
       deliver_policy: DeliverPolicy.StartSequence,
       opt_start_seq: this.appliedSeq + 1,
+      ...(this.subject === null ? {} : { filter_subjects: [this.subject] }),
     });
-    // Short pulls with heartbeats: a consumer lost with its server (a killed leader) is noticed and
-    // recreated from the last delivered sequence within seconds, not after the default 30 s pull.
-    this.messages = await this.consumer.consume({ max_bytes: 8 * 1024 * 1024, expires: 4_000, idle_heartbeat: 1_000 });
-    this.running = this.loop(this.messages);
-    void this.checkPending();
+    const messages = await this.consumer.consume({ max_bytes: 16 * 1024 * 1024, expires: 4_000, idle_heartbeat: 1_000 });
+    this.messages = messages;
+    this.running = this.loop(messages, generation);
+    void (async () => {
+      for await (const s of messages.status()) {
+        if (s.type === 'heartbeats_missed' && s.count >= 2 && generation === this.generation) {
+          void this.reopen(generation);
+          return;
+        }
+      }
+    })().catch(() => undefined);
+  }
+
+  /**
+   * After the connection moved to another server: the consumer may have lived on the one that
+   * went away, so make a new one at once rather than wait for the stall check.
+   */
+  renew(): void {
+    void this.reopen(this.generation);
+  }
+
+  /** Replaces the consumer of `generation` (unless replaced already), retrying until it works. */
+  private async reopen(generation: number): Promise<void> {
+    if (generation !== this.generation || this.isStopped) return;
+    this.reopens++;
+    this.generation++; // the old loop stops applying from now on
+    await this.messages?.close().catch(() => undefined);
+    await this.running?.catch(() => undefined);
+    for (let delay = 250; !this.isStopped; delay = Math.min(delay * 2, 2_000)) {
+      try {
+        await this.open();
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
   }
 
   /** Resolves once every entry up to `seq` is applied here (rejects after `timeoutMs`). */
@@ -99,14 +182,19 @@ export class LogFollower {
 
   async stop(): Promise<void> {
     this.isStopped = true;
+    if (this.watchdog !== null) clearInterval(this.watchdog);
     await this.messages?.close().catch(() => undefined);
     await this.running?.catch(() => undefined);
   }
 
-  private async loop(messages: ConsumerMessages): Promise<void> {
+  private async loop(messages: ConsumerMessages, generation: number): Promise<void> {
     try {
       for await (const m of messages) {
-        if (this.isStopped) break;
+        if (this.isStopped || generation !== this.generation) break;
+        if (this.subject === null && m.seq > this.appliedSeq + 1) {
+          // The stream was trimmed past this node's position: what lies between is lost to it.
+          throw new Error(`stream ${this.stream} starts at sequence ${m.seq}, after ${this.appliedSeq + 1} which this node needs next: restart it to load the newest checkpoint`);
+        }
         const body = this.reassembler.push({ seq: m.seq, timeMs: m.info.timestampNanos / 1e6, headers: m.headers, data: m.data });
         if (body !== null) {
           const records = framesOf(body).flatMap((payload) => decodeRecords(payload));
@@ -116,10 +204,11 @@ export class LogFollower {
         }
         this.appliedSeq = m.seq;
         this.pending = m.info.pending;
+        this.lastProgressAt = Date.now();
         this.wake();
       }
     } catch (e) {
-      if (!this.isStopped) this.fail(e);
+      if (!this.isStopped && generation === this.generation) this.fail(e);
     }
   }
 
@@ -129,19 +218,21 @@ export class LogFollower {
    * has not applied yet is compared by sequence.
    */
   private async checkPending(): Promise<void> {
-    for (let attempt = 0; attempt < 50 && !this.isStopped && !this.isCaughtUp; attempt++) {
+    for (let delay = 100; !this.isStopped && !this.isCaughtUp; delay = Math.min(delay * 2, 1_000)) {
+      if (this.pending !== Number.POSITIVE_INFINITY) return; // messages carry the count from now on
       try {
         const info = await this.consumer!.info();
-        if (info.num_pending === 0 && info.delivered.stream_seq <= this.appliedSeq) {
+        // Nothing delivered by this consumer yet, or nothing delivered that is not applied.
+        const isAllApplied = info.delivered.consumer_seq === 0 || info.delivered.stream_seq <= this.appliedSeq;
+        if (info.num_pending === 0 && isAllApplied && this.pending === Number.POSITIVE_INFINITY) {
           this.pending = 0;
           this.wake();
           return;
         }
-        if (this.pending !== Number.POSITIVE_INFINITY) return; // messages carry the count from now on
       } catch {
         // the ordered consumer is being (re)created: ask again
       }
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, delay));
     }
   }
 
@@ -153,6 +244,7 @@ export class LogFollower {
         for (const w of ready) w.resolve();
       }
     }
+    if (this.isCaughtUp && this.catchUpMs === null) this.catchUpMs = performance.now() - this.startedAt;
     if (this.isCaughtUp && this.caughtUpWaiters.length > 0) for (const f of this.caughtUpWaiters.splice(0)) f();
   }
 

@@ -1,36 +1,30 @@
-// Turns sorted plain columns into an immutable Arrow RecordBatch plus its statistics. The typed
-// arrays are handed to Arrow without copying; strings and blobs are packed into offset buffers.
-import { makeData, RecordBatch, Struct, vectorFromArray } from 'apache-arrow';
+// Turns sorted plain columns into an immutable sealed batch (Arrow column data plus statistics).
+// The typed arrays are handed to Arrow without copying; strings and blobs are packed into offset
+// buffers; SYMBOL values become indexes into the table's dictionary.
+import { makeData, vectorFromArray } from 'apache-arrow';
 import type { Data, Schema } from 'apache-arrow';
 import { columnStats, timestampStats } from './batch-stats.js';
 import type { ColumnValues } from './column-values.js';
+import { SealedBatch } from './sealed-batch.js';
 import type { SymbolDictionary } from './symbol-dictionary.js';
-import type { BatchView } from '../types.js';
+import type { TableLayout } from './table-layout.js';
 
 /**
- * Builds a batch from `ts` (sorted ascending) and one ColumnValues per schema column.
- * `dictionaries[c]` is the table-wide dictionary of SYMBOL column c (null for other types).
+ * A batch of `layout`'s table from `ts` (sorted ascending) and one ColumnValues per schema
+ * column, counted in the table's memory budget — unless `isTailView`: a tail's sorted view,
+ * whose memory the tail counts.
  */
-export function buildBatch(
-  schema: Schema, ts: BigInt64Array, columns: readonly ColumnValues[], dictionaries: readonly (SymbolDictionary | null)[],
-): BatchView {
+export function buildBatch(layout: TableLayout, ts: BigInt64Array, columns: readonly ColumnValues[], isTailView = false): SealedBatch {
   const n = ts.length;
-  const fields = schema.fields;
+  const fields = layout.schema.fields;
   const children: Data[] = [makeData({ type: fields[0].type, length: n, nullCount: 0, data: ts })];
   const stats = [timestampStats(ts)];
   for (let c = 0; c < columns.length; c++) {
-    const s = columnStats(columns[c], n);
+    const s = columnStats(columns[c], ts);
     stats.push(s);
-    children.push(columnData(fields[c + 1].type, columns[c], n, s.nullCount, dictionaries[c]));
+    children.push(columnData(fields[c + 1].type, columns[c], n, s.nullCount, layout.dictionaries[c]));
   }
-  const batch = new RecordBatch(schema, makeData({ type: new Struct(fields), length: n, nullCount: 0, children }));
-  return { batch, ts, rowCount: n, minTs: ts[0], maxTs: ts[n - 1], stats };
-}
-
-/** Rebuilds the view of a batch loaded from a checkpoint, with its stored statistics. */
-export function viewOfBatch(batch: RecordBatch, stats: BatchView['stats']): BatchView {
-  const ts = batch.data.children[0].values as BigInt64Array;
-  return { batch, ts, rowCount: batch.numRows, minTs: ts[0], maxTs: ts[batch.numRows - 1], stats };
+  return new SealedBatch(layout, n, ts[0], ts[n - 1], stats, children, isTailView ? null : layout.budget);
 }
 
 /** One column's Arrow data (`nullCount` of its rows null; `dictionary` for SYMBOL columns). */

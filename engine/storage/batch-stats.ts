@@ -1,19 +1,24 @@
 // Per-column statistics of a sorted batch, computed once at seal time. They let the executor
-// answer count/sum/min/max/first/last/avg over whole batches without reading values.
+// answer count/sum/min/max/first/last/avg over whole batches without reading values — without
+// even reading them back from disk, since they carry the times and values those answers report.
 import type { ColumnValues } from './column-values.js';
 import type { ColumnStats } from '../types.js';
 
+type RowStats = Omit<ColumnStats, 'minTime' | 'maxTime' | 'firstTime' | 'lastTime' | 'first' | 'last'>;
+
 const NO_STATS = { min: null, max: null, minRow: -1, maxRow: -1, sum: null } as const;
 
-export function columnStats(col: ColumnValues, n: number): ColumnStats {
+/** Statistics of column `col` of a batch whose sorted timestamps are `ts`. */
+export function columnStats(col: ColumnValues, ts: BigInt64Array): ColumnStats {
+  const n = ts.length;
   switch (col.type) {
     case 'DOUBLE':
-      return doubleStats(col.values, col.nulls, n);
+      return withPoints(doubleStats(col.values, col.nulls, n), ts, col.values);
     case 'INT64':
     case 'TIMESTAMP':
-      return bigintStats(col.values, col.nulls, n, col.type === 'INT64');
+      return withPoints(bigintStats(col.values, col.nulls, n, col.type === 'INT64'), ts, col.values);
     case 'BOOLEAN':
-      return booleanStats(col.values, n);
+      return withPoints(booleanStats(col.values, n), ts, null);
     default: {
       let count = 0;
       let firstRow = -1;
@@ -25,13 +30,13 @@ export function columnStats(col: ColumnValues, n: number): ColumnStats {
         if (firstRow < 0) firstRow = i;
         lastRow = i;
       }
-      return { count, nullCount: n - count, ...NO_STATS, firstRow, lastRow };
+      return withPoints({ count, nullCount: n - count, ...NO_STATS, firstRow, lastRow }, ts, null);
     }
   }
 }
 
 /** false < true: min/max are 0/1 at their first row, so min and max answer from statistics. */
-function booleanStats(values: readonly (boolean | null)[], n: number): ColumnStats {
+function booleanStats(values: readonly (boolean | null)[], n: number): RowStats {
   let count = 0;
   let firstRow = -1;
   let lastRow = -1;
@@ -58,10 +63,21 @@ function booleanStats(values: readonly (boolean | null)[], n: number): ColumnSta
 /** Stats of the `$timestamp` column: sorted and never null, so its bounds are its ends. */
 export function timestampStats(ts: BigInt64Array): ColumnStats {
   const n = ts.length;
-  return { count: n, nullCount: 0, min: ts[0], max: ts[n - 1], minRow: 0, maxRow: n - 1, sum: null, firstRow: 0, lastRow: n - 1 };
+  return withPoints({ count: n, nullCount: 0, min: ts[0], max: ts[n - 1], minRow: 0, maxRow: n - 1, sum: null, firstRow: 0, lastRow: n - 1 }, ts, ts);
 }
 
-function doubleStats(values: Float64Array, nulls: Uint8Array | null, n: number): ColumnStats {
+/** `s` with the times of the rows it names, and the first/last values of a number column. */
+function withPoints(s: RowStats, ts: BigInt64Array, values: Float64Array | BigInt64Array | null): ColumnStats {
+  const at = (row: number) => (row < 0 ? null : ts[row]);
+  return {
+    ...s,
+    minTime: at(s.minRow), maxTime: at(s.maxRow), firstTime: at(s.firstRow), lastTime: at(s.lastRow),
+    first: values === null || s.firstRow < 0 ? null : values[s.firstRow],
+    last: values === null || s.lastRow < 0 ? null : values[s.lastRow],
+  };
+}
+
+function doubleStats(values: Float64Array, nulls: Uint8Array | null, n: number): RowStats {
   if (nulls === null) return denseDoubleStats(values, n);
   let count = 0;
   let sum = 0;
@@ -90,7 +106,7 @@ function doubleStats(values: Float64Array, nulls: Uint8Array | null, n: number):
 }
 
 /** The no-null case, the common one at ingestion: a tight loop without per-row branches on nulls. */
-function denseDoubleStats(values: Float64Array, n: number): ColumnStats {
+function denseDoubleStats(values: Float64Array, n: number): RowStats {
   let sum = 0;
   let min = Infinity;
   let max = -Infinity;
@@ -112,7 +128,7 @@ function denseDoubleStats(values: Float64Array, n: number): ColumnStats {
   };
 }
 
-function bigintStats(values: BigInt64Array, nulls: Uint8Array | null, n: number, hasSum: boolean): ColumnStats {
+function bigintStats(values: BigInt64Array, nulls: Uint8Array | null, n: number, hasSum: boolean): RowStats {
   let count = 0;
   let sum = 0n;
   let min = 0n;

@@ -1,14 +1,14 @@
 // Reads one column of a batch as plain typed arrays, the form every hot loop works on. Arrow's
 // per-value accessors (Vector.get) are 20–70× slower and never used on a scan path.
-import type { Data, Vector } from 'apache-arrow';
-import type { BatchView, ColumnType, ColumnVector } from '../types.js';
+import type { Vector } from 'apache-arrow';
+import type { SealedBatch } from './sealed-batch.js';
+import type { ColumnType, ColumnVector } from '../types.js';
 
 const dictionaryCache = new WeakMap<object, string[]>();
 
-/** Column `index` of `view` (0 = `$timestamp`, i+1 = schema column i) of type `type`. */
-export function columnVector(view: BatchView, index: number, type: ColumnType): ColumnVector {
-  // batch.data.children, not getChildAt(): that builds a Vector object on every call.
-  const data = view.batch.data.children[index] as Data;
+/** Column `index` of `view` (0 = `$timestamp`, i+1 = schema column i; loaded) of type `type`. */
+export function columnVector(view: SealedBatch, index: number, type: ColumnType): ColumnVector {
+  const data = view.column(index);
   const validity = data.nullCount > 0 ? (data.nullBitmap as Uint8Array) : null;
   switch (type) {
     case 'DOUBLE':

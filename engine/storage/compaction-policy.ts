@@ -12,7 +12,7 @@
 //   they wait stays bounded;
 // - else nothing now: the compactor comes back when more runs arrive, or merges them into `main`
 //   once the shard has had no new run for a while (compactor.ts).
-import type { BatchView } from '../types.js';
+import type { SealedBatch } from './sealed-batch.js';
 
 /** `main` merges rewrite at most this many of its rows per late row (amortized). */
 export const MAIN_SHARE = 8;
@@ -35,7 +35,7 @@ export type JobChoice =
  * The next job for `runs` (in seal order), `mainRows` being the rows of the `main` batches they
  * overlap; `isForced`: a reader needs them merged into `main` now.
  */
-export function chooseJob(runs: readonly BatchView[], mainRows: number, batchRows: number, isForced: boolean): JobChoice {
+export function chooseJob(runs: readonly SealedBatch[], mainRows: number, batchRows: number, isForced: boolean): JobChoice {
   if (runs.length === 0) return null;
   let runRows = 0;
   for (const r of runs) runRows += r.rowCount;

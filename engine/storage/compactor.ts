@@ -7,7 +7,8 @@
 // runs). Then its runs are merged into `main` whatever their size, so a shard left alone ends up
 // fully merged. The immediate and the timer are unref'd (they never keep a process alive) and
 // stop() ends them at once: closing or checkpointing never waits for a compaction, and one cut
-// short leaves the shard as it was (a job swaps its result in only when it is complete).
+// short leaves the shard as it was (a job swaps its result in only when it is complete). Batches a
+// step reads that were evicted are read back first, asynchronously, the step waiting for them.
 import type { Shard } from './shard.js';
 
 /** Work per turn of the event loop before yielding. */
@@ -30,6 +31,8 @@ export class Compactor {
   /** Per shard with runs: when its latest run came, and the gap before it (ms). */
   private readonly arrivals = new Map<Shard, { at: number; gap: number }>();
   private pending: NodeJS.Immediate | null = null;
+  /** A step waits for its batches to be read back from disk. */
+  private loading: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   /** When the timer fires (performance.now()). */
   private timerAt = 0;
@@ -65,7 +68,7 @@ export class Compactor {
   }
 
   private wake(): void {
-    if (this.pending !== null || this.queue.size === 0) return;
+    if (this.pending !== null || this.loading !== null || this.queue.size === 0) return;
     this.pending = setImmediate(() => this.run());
     this.pending.unref();
   }
@@ -77,14 +80,35 @@ export class Compactor {
     // At least one step per turn, then more while the slice lasts.
     do {
       const shard = this.queue.values().next().value as Shard;
-      const isDue = shard.hasRuns && shard.compactStep(this.forced.has(shard));
-      if (isDue) continue;
-      this.queue.delete(shard);
-      this.forced.delete(shard);
-      if (shard.hasRuns) this.wait(shard);
-      else this.arrivals.delete(shard);
+      const warm = shard.hasRuns ? shard.warmStep(this.forced.has(shard)) : null;
+      if (warm !== null && warm.ready !== null) {
+        this.loading = warm.ready.then(
+          () => { if (!this.isStopped) this.step(shard); },
+          () => { this.queue.delete(shard); }, // Unreadable: left as it is; its readers see the error.
+        ).finally(() => {
+          for (const b of warm.batches) b.unpin(b.allColumns);
+          this.loading = null;
+          if (!this.isStopped) this.wake();
+        });
+        return;
+      }
+      try {
+        this.step(shard);
+      } finally {
+        for (const b of warm?.batches ?? []) b.unpin(b.allColumns);
+      }
     } while (this.queue.size > 0 && performance.now() < until);
     if (!this.isStopped) this.wake();
+  }
+
+  /** One step of `shard`'s compaction; the shard leaves the queue when no more are due now. */
+  private step(shard: Shard): void {
+    const isDue = shard.hasRuns && shard.compactStep(this.forced.has(shard));
+    if (isDue) return;
+    this.queue.delete(shard);
+    this.forced.delete(shard);
+    if (shard.hasRuns) this.wait(shard);
+    else this.arrivals.delete(shard);
   }
 
   private wait(shard: Shard): void {

@@ -5,8 +5,9 @@
 // newest. An insert only appends to the tail; a sealed tail becomes a run for its late part and
 // joins `main` for the rest. Compaction merges the runs into `main`, or small runs with each
 // other (compaction-policy.ts), a window at a time (compaction.ts) and swaps the result in at
-// the end. No sealed BatchView is ever changed: the lists are replaced, so anything a reader
-// holds stays valid.
+// the end. No sealed batch is ever changed: the lists are replaced, so anything a reader holds
+// stays valid; batches replaced are retired (their memory leaves the budget once no reader pins
+// them). The tail's bytes are counted in the memory budget as held data.
 import { buildBatch } from './batch-builder.js';
 import type { NormalizedBatch } from './batch-input.js';
 import { Compaction } from './compaction.js';
@@ -17,14 +18,15 @@ import { minTimestamp } from './shard-partition.js';
 import { Tail } from './tail.js';
 import type { SourceRows } from './tail.js';
 import type { TableLayout } from './table-layout.js';
-import type { BatchView, ColumnDef } from '../types.js';
+import type { SealedBatch } from './sealed-batch.js';
+import type { ColumnDef } from '../types.js';
 
 export class Shard {
-  private main: readonly BatchView[] = [];
-  private runs: readonly BatchView[] = [];
+  private main: readonly SealedBatch[] = [];
+  private runs: readonly SealedBatch[] = [];
   private readonly tail: Tail;
   /** The tail materialized as a batch for readers; dropped whenever the tail changes. */
-  private tailView: BatchView | null = null;
+  private tailView: SealedBatch | null = null;
   private job: Compaction | null = null;
   /** Into `main`: where the job's part of `main` starts (`main` only grows at its end while a job runs). */
   private jobStart = 0;
@@ -32,6 +34,8 @@ export class Shard {
   private jobRuns = -1;
   /** The latest timestamp of any run (meaningful while runs exist). */
   private runsMaxTs = 0n;
+  /** The tail's bytes as last counted in the budget. */
+  private tailBytes = 0;
 
   /** `onRun` is told when a late run appears, so compaction can be scheduled. */
   constructor(private readonly layout: TableLayout, private readonly onRun: (shard: Shard) => void) {
@@ -63,6 +67,15 @@ export class Shard {
       if (this.tail.length >= this.layout.batchRows) this.seal();
       start = stop;
     }
+    this.countTail();
+  }
+
+  /** Brings the budget's count of the tail's bytes up to date (after any change to the tail). */
+  countTail(): void {
+    const bytes = this.tail.bytes;
+    if (bytes === this.tailBytes) return;
+    this.layout.budget.holdTail(bytes - this.tailBytes);
+    this.tailBytes = bytes;
   }
 
   /**
@@ -95,40 +108,62 @@ export class Shard {
     }
     if (split > 0) this.addRun(this.build(sliceRows(rows, 0, split)));
     if (split < n) this.main = [...this.main, this.build(sliceRows(rows, split, n))];
+    this.countTail();
   }
 
   /**
    * Batches in time order, never overlapping, ties in insertion order: what ordered reads need.
    * Late rows are merged first (finishing the compaction they are waiting for). A fresh array.
    */
-  orderedViews(): BatchView[] {
+  orderedViews(): SealedBatch[] {
     const mainMax = this.main.length === 0 ? null : this.main[this.main.length - 1].maxTs;
     const tailMin = this.tail.minTs;
     if (this.tail.length > 0 && mainMax !== null && (tailMin < mainMax || (this.runs.length > 0 && tailMin <= this.runsMaxTs))) this.seal();
     while (this.runs.length > 0) this.compactStep(true);
     const out = [...this.main];
-    if (this.tail.length > 0) out.push(this.tailView ??= this.build(this.tail.sorted()));
+    if (this.tail.length > 0) out.push(this.viewOfTail());
     return out;
   }
 
-  /** The table's schema grew: the tail takes null columns; sealed batches are widened when read. */
+  /** The table's schema grew: the tail takes null columns; sealed batches read them as null. */
   addColumns(columns: readonly ColumnDef[]): void {
     this.tail.addColumns(columns);
     this.tailView = null;
+    this.countTail();
   }
 
   /** Every batch as stored: `main`, then the runs in seal order, then the tail. A fresh array. */
-  storedViews(): BatchView[] {
+  storedViews(): SealedBatch[] {
     const out = [...this.main, ...this.runs];
-    if (this.tail.length > 0) out.push(this.tailView ??= this.build(this.tail.sorted()));
+    if (this.tail.length > 0) out.push(this.viewOfTail());
     return out;
+  }
+
+  /** The tail's rows as a batch (sharing its buffers, counted as the tail's), made once per change. */
+  private viewOfTail(): SealedBatch {
+    if (this.tailView === null) {
+      const rows = this.tail.sorted();
+      this.tailView = buildBatch(this.layout, rows.ts, rows.columns, true);
+      this.countTail();
+    }
+    return this.tailView;
+  }
+
+  /** The shard leaves its table (dropped): its batches and tail leave the budget. */
+  drop(): void {
+    for (const b of this.main) b.retire();
+    for (const b of this.runs) b.retire();
+    this.main = [];
+    this.runs = [];
+    this.layout.budget.holdTail(-this.tailBytes);
+    this.tailBytes = 0;
   }
 
   /**
    * Takes back a batch of storedViews() (in that order): it extends `main` while it does not
    * overlap it, and is a run from the first one that does.
    */
-  restore(view: BatchView): void {
+  restore(view: SealedBatch): void {
     const mainMax = this.main.length === 0 ? null : this.main[this.main.length - 1].maxTs;
     if (this.runs.length === 0 && (mainMax === null || view.minTs >= mainMax)) this.main = [...this.main, view];
     else this.addRun(view);
@@ -141,14 +176,12 @@ export class Shard {
    * more runs (or for the compactor to force them in once the shard is quiet).
    */
   compactStep(isForced = false): boolean {
-    if (this.job === null) {
-      const choice = this.nextJob(isForced);
-      if (choice === null) return false;
-      this.job = this.startJob(choice);
-    }
-    const job = this.job;
+    const job = this.currentJob(isForced);
+    if (job === null) return false;
     if (!job.isDone) job.step();
     if (!job.isDone) return true;
+    const kept = new Set(job.out);
+    for (const source of job.sources) for (const b of source) if (!kept.has(b)) b.retire();
     if (this.jobRuns >= 0) {
       // The merged run takes the place of the runs it merged (runs sealed meanwhile come after).
       const from = this.jobRuns;
@@ -162,6 +195,29 @@ export class Shard {
     }
     this.job = null;
     return this.nextJob(isForced) !== null;
+  }
+
+  /**
+   * The batches the next compaction step will read, loaded and pinned (Compaction.nextSources):
+   * the background compactor awaits `ready`, runs the step and unpins `batches`. Null when no
+   * step is due.
+   */
+  warmStep(isForced: boolean): { readonly batches: SealedBatch[]; readonly ready: Promise<unknown> | null } | null {
+    const job = this.currentJob(isForced);
+    if (job === null || job.isDone) return null;
+    const batches = job.nextSources();
+    const loads = batches.map((b) => b.load(b.allColumns)).filter((p) => p !== null);
+    return { batches, ready: loads.length === 0 ? null : Promise.all(loads) };
+  }
+
+  /** The job under way, or a new one as compaction-policy.ts chooses (null: nothing to do). */
+  private currentJob(isForced: boolean): Compaction | null {
+    if (this.job === null) {
+      const choice = this.nextJob(isForced);
+      if (choice === null) return null;
+      this.job = this.startJob(choice);
+    }
+    return this.job;
   }
 
   /** What compaction-policy.ts chooses for the runs now. */
@@ -210,13 +266,13 @@ export class Shard {
     return i;
   }
 
-  private addRun(view: BatchView): void {
+  private addRun(view: SealedBatch): void {
     if (this.runs.length === 0 || view.maxTs > this.runsMaxTs) this.runsMaxTs = view.maxTs;
     this.runs = [...this.runs, view];
     this.onRun(this);
   }
 
-  private build(rows: NormalizedBatch): BatchView {
-    return buildBatch(this.layout.schema, rows.ts, rows.columns, this.layout.dictionaries);
+  private build(rows: NormalizedBatch): SealedBatch {
+    return buildBatch(this.layout, rows.ts, rows.columns);
   }
 }

@@ -11,8 +11,10 @@ import { Shard } from './shard.js';
 import { sourceRows, Tail } from './tail.js';
 import type { SourceRows } from './tail.js';
 import { TableLayout } from './table-layout.js';
-import { widenView } from './widen-view.js';
-import type { BatchView, ColumnDef } from '../types.js';
+import type { SealedBatch } from './sealed-batch.js';
+import { unboundedContext } from './storage-context.js';
+import type { StorageContext } from './storage-context.js';
+import type { ColumnDef } from '../types.js';
 
 export const DAY_NS = 86_400_000_000_000n;
 export const DEFAULT_BATCH_ROWS = 65_536;
@@ -30,9 +32,9 @@ export class Table {
     readonly name: string,
     columns: readonly ColumnDef[],
     readonly shardSize: bigint = DAY_NS,
-    batchRows: number = DEFAULT_BATCH_ROWS,
+    readonly context: StorageContext = unboundedContext(DEFAULT_BATCH_ROWS),
   ) {
-    this.layout = new TableLayout(columns, batchRows);
+    this.layout = new TableLayout(columns, context.batchRows, context.budget);
   }
 
   /** The schema, `$timestamp` aside; it only grows (addColumns). */
@@ -42,7 +44,7 @@ export class Table {
 
   /**
    * Appends columns: rows already in the table read them as null. Tails grow a null column;
-   * sealed batches stay as written and are read through widenView (widen-view.ts).
+   * sealed batches stay as written and read the new columns as null (SealedBatch.column).
    */
   addColumns(columns: readonly ColumnDef[]): void {
     this.layout.addColumns(columns);
@@ -83,7 +85,9 @@ export class Table {
     const tails = parts.ids.map((id, k) => this.shard(id).openTail(parts.starts[k + 1] - parts.starts[k], mins[k]));
     Tail.scatter(src, parts.part!, tails);
     tails.forEach((t, k) => {
-      if (t === null) this.shard(parts.ids[k]).insert(src, parts.perm, parts.starts[k], parts.starts[k + 1], false);
+      const shard = this.shard(parts.ids[k]);
+      if (t === null) shard.insert(src, parts.perm, parts.starts[k], parts.starts[k + 1], false);
+      else shard.countTail();
     });
     this.sealPassed(parts.ids);
   }
@@ -110,7 +114,7 @@ export class Table {
    * insertion order. A batch may extend past the range. The array is the caller's to keep, and
    * no batch in it ever changes.
    */
-  scan(from: bigint, to: bigint): BatchView[] {
+  scan(from: bigint, to: bigint): SealedBatch[] {
     return this.viewsIn(from, to, (shard) => shard.orderedViews());
   }
 
@@ -122,7 +126,7 @@ export class Table {
    * scan() it neither seals a tail nor merges pending runs: the read does not pay for the
    * compaction. The array is the caller's to keep, and no batch in it ever changes.
    */
-  scanUnordered(from: bigint, to: bigint): BatchView[] {
+  scanUnordered(from: bigint, to: bigint): SealedBatch[] {
     return this.viewsIn(from, to, (shard) => shard.storedViews());
   }
 
@@ -131,8 +135,8 @@ export class Table {
    * The first shard is found by bisection: a narrow range of a table of many shards looks at a
    * few, not at every id.
    */
-  private viewsIn(from: bigint, to: bigint, views: (shard: Shard) => BatchView[]): BatchView[] {
-    const out: BatchView[] = [];
+  private viewsIn(from: bigint, to: bigint, views: (shard: Shard) => SealedBatch[]): SealedBatch[] {
+    const out: SealedBatch[] = [];
     if (from >= to) return out;
     const first = this.shardId(from);
     const last = this.shardId(to - 1n);
@@ -143,7 +147,7 @@ export class Table {
       else hi = m;
     }
     for (; k < this.order.length && this.order[k] <= last; k++) {
-      for (const v of views(this.shards.get(this.order[k])!)) if (v.maxTs >= from && v.minTs < to) out.push(widenView(v, this.layout));
+      for (const v of views(this.shards.get(this.order[k])!)) if (v.maxTs >= from && v.minTs < to) out.push(v);
     }
     return out;
   }
@@ -159,12 +163,12 @@ export class Table {
    * its merged batches, then its late runs in the order they were sealed (they may overlap).
    * Each is immutable, so a checkpoint may tell written ones apart by identity.
    */
-  allBatches(): BatchView[] {
+  allBatches(): SealedBatch[] {
     return this.order.flatMap((id) => this.shards.get(id)!.storedViews());
   }
 
   /** Takes back a batch of allBatches(), called in the order allBatches() gave them. */
-  restore(view: BatchView): void {
+  restore(view: SealedBatch): void {
     this.shard(this.shardId(view.minTs)).restore(view);
   }
 
@@ -176,6 +180,17 @@ export class Table {
   /** Stops background compaction for good (the table is closed or dropped); data stays readable. */
   stopCompaction(): void {
     this.compactor.stop();
+  }
+
+  /** Seals every shard's tail (memory pressure: sealed rows can be checkpointed, then evicted). */
+  sealTails(): void {
+    for (const s of this.shards.values()) s.seal();
+  }
+
+  /** The table is dropped: compaction stops and its data leaves the memory budget. */
+  drop(): void {
+    this.compactor.stop();
+    for (const s of this.shards.values()) s.drop();
   }
 
   private shardId(ts: bigint): bigint {

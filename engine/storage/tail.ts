@@ -47,6 +47,19 @@ export class Tail {
   }
 
   /**
+   * Bytes the tail holds: its buffers, and 32 per string, symbol or blob value (a list slot and
+   * a short string: an estimate, so that appends never walk the values' contents).
+   */
+  get bytes(): number {
+    let bytes = this.ts.byteLength;
+    for (const col of this.columns) {
+      if ('nulls' in col) bytes += col.values.byteLength + (col.nulls?.byteLength ?? 0);
+      else bytes += col.values.length * LIST_VALUE_BYTES;
+    }
+    return bytes;
+  }
+
+  /**
    * Copies rows [start, end) of a batch into the tail, or with `perm` the rows perm[start..end);
    * `min` is their earliest timestamp and `isSorted` says whether they are in time order. Late
    * rows (`isLate`: older than the shard's sealed data) trickle in, so their tail grows by
@@ -354,6 +367,9 @@ function words64(values: Numeric): Int32Array {
   return new Int32Array(values.buffer, values.byteOffset, values.length * 2);
 }
 
+
+/** What a tail counts per string, symbol or blob value it holds (see Tail.bytes). */
+const LIST_VALUE_BYTES = 32;
 
 /** Appends of fewer rows than this that are out of order just mark the tail unsorted. */
 const MERGE_ROWS = 64;

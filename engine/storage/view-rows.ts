@@ -1,16 +1,17 @@
 // Reads rows [lo, hi) of a sealed batch back as plain columns, the form the batch builder takes:
 // what compaction merges. Numbers are views of the batch's own buffers (the merge copies them
 // once, into its output); strings are decoded from the Arrow offsets, symbols looked up in the
-// table dictionary, blobs copied. Nothing goes through Arrow's per-value accessors.
+// table dictionary, blobs copied. The batch's columns must be loaded. Nothing goes through Arrow's per-value accessors.
 import { columnVector } from './column-vector.js';
 import type { ColumnValues } from './column-values.js';
 import type { NormalizedBatch } from './batch-input.js';
-import type { BatchView, ColumnDef } from '../types.js';
+import type { SealedBatch } from './sealed-batch.js';
+import type { ColumnDef } from '../types.js';
 import { isValid } from '../types.js';
 
 const decoder = new TextDecoder();
 
-export function viewRows(view: BatchView, schema: readonly ColumnDef[], lo: number, hi: number): NormalizedBatch {
+export function viewRows(view: SealedBatch, schema: readonly ColumnDef[], lo: number, hi: number): NormalizedBatch {
   const columns = schema.map((def, c): ColumnValues => {
     const col = columnVector(view, c + 1, def.type);
     if (col.type === 'DOUBLE' || col.type === 'INT64' || col.type === 'TIMESTAMP') {

@@ -25,20 +25,34 @@ export interface ValidatedWrite {
   readonly records: WalRecord[];
   /** Per op: whether it changes anything (false: an existing table kept, a tag already attached, …). */
   readonly changes: boolean[];
-  /** Bytes of column data and blob content the records add (what the memory budget admits). */
-  readonly bytes: number;
 }
 
 /** The records of `ops` against `store` at `now` (UNIX seconds), or the first op's error. */
 export function validateOps(store: EntryStore, ops: readonly WriteOp[], now: number): ValidatedWrite {
   const v = new Validation(store, now);
   const changes = ops.map((op) => v.op(op));
-  return { records: v.records, changes, bytes: v.bytes };
+  return { records: v.records, changes };
+}
+
+/**
+ * Memory an op's data takes once applied, as the budget admits it (before validation): 8 bytes
+ * per number and its null mask, 32 per string or symbol value, blob bytes.
+ */
+export function opBytes(op: WriteOp): number {
+  if (op.kind === 'putBlob') return op.data?.length ?? 0;
+  if (op.kind !== 'insert') return 0;
+  let bytes = op.rows?.ts?.byteLength ?? 0;
+  for (const col of Object.values(op.rows?.columns ?? {})) {
+    if (typeof col !== 'object' || col === null || !Array.isArray(col.values) && !ArrayBuffer.isView(col.values)) continue;
+    if (col.type === 'BLOB') for (const v of col.values) bytes += 32 + (v?.byteLength ?? 0);
+    else if ('nulls' in col) bytes += col.values.byteLength + (col.nulls?.byteLength ?? 0);
+    else bytes += col.values.length * 32;
+  }
+  return bytes;
 }
 
 class Validation {
   readonly records: WalRecord[] = [];
-  bytes = 0;
   /** Entries the write created (a Staged) or removed (null). */
   private readonly entries = new Map<string, Staged | null>();
   /** Tag attachments the write changed, by `alias\0tag`. */
@@ -134,7 +148,6 @@ class Validation {
     if (e.type !== 'ts') throw incompatible(name, e.type, 'ts');
     const batch = normalizeRows(name, e.columns, rows);
     if (batch.ts.length === 0) return false;
-    this.bytes += batchBytes(batch);
     this.records.push({ kind: 'TableInsert', name, batch });
     return true;
   }
@@ -147,7 +160,6 @@ class Validation {
     if (e !== undefined && e.type !== 'blob') throw incompatible(alias, e.type, 'blob');
     const kept = checked ?? (expiry === undefined ? (e?.type === 'blob' ? e.expiry : 0) : this.checkExpiry(expiry));
     this.entries.set(alias, { type: 'blob', expiry: kept });
-    this.bytes += data.length;
     this.records.push({ kind: 'BlobPut', alias, data, mime, expiry: kept });
     return true;
   }
@@ -242,29 +254,6 @@ function normalizeRows(table: string, schema: readonly ColumnDef[], rows: TableR
     return col;
   });
   return { ts: rows.ts, columns };
-}
-
-/** Bytes the batch's columns take: 8 per number plus its null mask, the UTF-8 length + 16 per string or blob. */
-function batchBytes(batch: NormalizedBatch): number {
-  let bytes = batch.ts.byteLength;
-  for (const col of batch.columns) {
-    switch (col.type) {
-      case 'DOUBLE':
-      case 'INT64':
-      case 'TIMESTAMP':
-        bytes += col.values.byteLength + (col.nulls?.byteLength ?? 0);
-        break;
-      case 'BLOB':
-        for (const v of col.values) bytes += 16 + (v?.byteLength ?? 0);
-        break;
-      case 'BOOLEAN':
-        bytes += 8 * col.values.length;
-        break;
-      default:
-        for (const v of col.values) bytes += 16 + (v?.length ?? 0);
-    }
-  }
-  return bytes;
 }
 
 function assertNever(x: never): never {

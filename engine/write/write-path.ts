@@ -8,9 +8,11 @@
 import type { EntryStore } from '../catalog/entry-store.js';
 import { nowSeconds } from '../catalog/expiry.js';
 import type { RecordLog } from '../durability/wal/record-log.js';
+import type { WalRecord } from '../durability/wal/records.js';
 import { SvcError } from '../errors.js';
-import { validateOps } from './validate-ops.js';
-import type { WriteOp } from './write-ops.js';
+import type { MemoryPressure } from './memory-pressure.js';
+import { opBytes, validateOps } from './validate-ops.js';
+import type { TableRows, WriteOp } from './write-ops.js';
 import type { EngineCounters } from '../figures.js';
 
 /**
@@ -20,18 +22,43 @@ import type { EngineCounters } from '../figures.js';
  */
 export type WriteLog = Pick<RecordLog, 'append' | 'hasFailed'>;
 
+/**
+ * A cluster's log (engine/replication.ts): `commit` appends the records and resolves once they have
+ * come back and been applied here, in the log's order — the write path then applies nothing itself.
+ */
+export interface ReplicatedLog {
+  commit(records: readonly WalRecord[]): Promise<void>;
+  readBarrier(): Promise<void>;
+}
+
+/** A write validated against a state the log had moved past: validate it again (cluster only). */
+export class StaleWrite extends Error {
+  override readonly name = 'StaleWrite';
+}
+
+const MAX_STALE_ATTEMPTS = 30;
+
 /** What the write path tells the checkpoint scheduler. */
 export interface WriteObserver {
   afterWrite(): void;
 }
 
 export class WritePath {
+  private replicated: ReplicatedLog | null = null;
+
   constructor(
     private readonly store: EntryStore,
     private readonly wal: WriteLog,
     private readonly checkpoints: WriteObserver,
     private readonly counters: EngineCounters,
+    /** Null: no memory budget to keep (a catalog of tests without a database). */
+    private readonly pressure: MemoryPressure | null = null,
   ) {}
+
+  /** From now on writes go to a cluster's log instead of the local WAL (Database.openReplicated). */
+  replicate(log: ReplicatedLog): void {
+    this.replicated = log;
+  }
 
   /**
    * Applies `ops` as one atomic write, durable when the promise resolves. Resolves, per op,
@@ -44,6 +71,22 @@ export class WritePath {
    */
   async write(ops: readonly WriteOp[]): Promise<boolean[]> {
     if (this.wal.hasFailed) throw new SvcError('StorageFailed', 'the database stopped accepting writes after a storage failure');
+    if (this.pressure !== null) {
+      const bytes = ops.reduce((n, op) => n + opBytes(op), 0);
+      let wait = this.pressure.admit(bytes);
+      // The caller may reuse its arrays once the call returns: a write that waits copies them.
+      if (wait !== null) ops = ops.map(detached);
+      while (wait !== null) {
+        await wait;
+        wait = this.pressure.admit(bytes);
+      }
+      if (this.wal.hasFailed) throw new SvcError('StorageFailed', 'the database stopped accepting writes after a storage failure');
+    }
+    if (this.replicated !== null) {
+      const changes = await this.writeReplicated(this.replicated, ops);
+      this.pressure?.afterWrite();
+      return changes;
+    }
     const { records, changes } = validateOps(this.store, ops, nowSeconds());
     if (records.length === 0) return changes;
     const durable = this.wal.append(records);
@@ -56,7 +99,42 @@ export class WritePath {
       if (r.kind === 'TableInsert') this.counters.rowsIngested += r.batch.ts.length;
     }
     this.checkpoints.afterWrite();
+    this.pressure?.afterWrite();
     await durable;
     return changes;
   }
+
+  /**
+   * In a cluster this node's state may be behind the log when a write is validated: another node's
+   * create or schema change may land first. The log then refuses the entry (StaleWrite, the same
+   * decision on every node), and the write is validated again once this node has caught up.
+   */
+  private async writeReplicated(log: ReplicatedLog, ops: readonly WriteOp[]): Promise<boolean[]> {
+    for (let attempt = 1; ; attempt++) {
+      const { records, changes } = validateOps(this.store, ops, nowSeconds());
+      if (records.length === 0) return changes;
+      try {
+        await log.commit(records);
+        for (const r of records) if (r.kind === 'TableInsert') this.counters.rowsIngested += r.batch.ts.length;
+        return changes;
+      } catch (e) {
+        if (!(e instanceof StaleWrite)) throw e;
+        if (attempt >= MAX_STALE_ATTEMPTS) throw new SvcError('ClusterUnavailable', `the write met concurrent changes to the same tables ${attempt} times: ${e.message}`);
+        await log.readBarrier();
+        await new Promise((r) => setTimeout(r, Math.min(500, 10 * attempt)));
+      }
+    }
+  }
+}
+
+/** `op` with copies of the caller's arrays (blob data is already the database's own copy). */
+function detached(op: WriteOp): WriteOp {
+  if (op.kind !== 'insert') return op;
+  const columns: Record<string, TableRows['columns'][string]> = {};
+  for (const [name, col] of Object.entries(op.rows.columns)) {
+    columns[name] = 'nulls' in col
+      ? { ...col, values: col.values.slice(), nulls: col.nulls?.slice() ?? null } as typeof col
+      : { ...col, values: col.values.slice() } as typeof col;
+  }
+  return { ...op, rows: { ts: op.rows.ts.slice(), columns } };
 }

@@ -30,6 +30,15 @@ export class TokenAuthority {
     return new TokenAuthority(new Uint8Array(key));
   }
 
+  /**
+   * An authority signing with `key` — in a cluster, the key every node shares (kept in the
+   * cluster's catalog bucket), so a token issued by one node is valid on all of them.
+   */
+  static withKey(key: Uint8Array): TokenAuthority {
+    if (key.length < KEY_BYTES) throw new Error(`a signing key has ${KEY_BYTES} bytes, this one ${key.length}`);
+    return new TokenAuthority(key);
+  }
+
   /** A token for `subject`, expiring in 12 hours. */
   issue(subject: string): Promise<string> {
     return new SignJWT({})

@@ -1,7 +1,7 @@
 // What a handler gets: the request (already copied out of uWS), the decoded `:alias`, the reply,
 // the body (received in full before the handler runs), and the server's state. Handlers are short: read the
 // request, call one engine method, send the reply.
-import type { Database } from '../../engine/index.js';
+import type { ClusterNode, Database } from '../../engine/index.js';
 import type { AuthPolicy, RouteAccess } from '../auth/auth-policy.js';
 import type { TokenAuthority } from '../auth/token-authority.js';
 import { HttpError } from '../errors.js';
@@ -16,8 +16,8 @@ export interface ServerSettings {
   readonly parallelismCount: number;
   /** The directory served for non-API GET/HEAD paths (the dashboard); null = none. */
   readonly assetsDir: string | null;
-  /** This node's id: host:port of cluster_uri (GET /api/nodes/:id). */
-  readonly nodeId: string;
+  /** This node's id: host:port of cluster_uri, or in a cluster --node-id (GET /api/nodes/:id). */
+  nodeId: string;
   /** The data directory: api/cluster's disk figures are of its file system. */
   readonly dataDir: string;
   /** The package version (svcVersion). */
@@ -32,10 +32,13 @@ export interface ServerState {
   /** Set once close() began: readiness turns 503 so load balancers stop sending. */
   isClosing: boolean;
   readonly settings: ServerSettings;
-  readonly authority: TokenAuthority;
+  /** Issues and checks tokens; in a cluster, with the key the nodes share. */
+  authority: TokenAuthority;
   readonly policy: AuthPolicy;
   /** GET /metrics' registry; null with --no-metrics. */
   metrics: ServerMetrics | null;
+  /** The cluster side of this node with --cluster nats://…; null on a single node. */
+  cluster: ClusterNode | null;
 }
 
 export interface RouteContext {
@@ -60,6 +63,12 @@ export interface Route {
   readonly access: RouteAccess;
   readonly compress: CompressPolicy;
   readonly hasBody: boolean;
+  /**
+   * In a cluster, a route that reads or writes the database first waits until this node has
+   * applied every write acknowledged before the request (Database.readBarrier); routes about the
+   * node or the cluster itself say false, so they answer even while the log is unreachable.
+   */
+  readonly isData?: false;
   /** A body limit of its own, below max_in_buffer_size (login: a key file is small). */
   readonly maxBody?: number;
   /** Request headers beyond the common ones the handler reads (the others stay '' in ctx.request). */

@@ -82,6 +82,9 @@ async function handle(route: Route, alias: string, request: RequestInfo, reply: 
     const queryToken = request.query.get('token') ?? request.query.get('p');
     const user = deps.state.policy.requiresToken(route.access) ? await authorize(deps.state.policy, deps.state.authority, route.access, request.authorization, queryToken) : '';
     if (body !== null) await body.body;
+    // A cluster node first applies every write acknowledged before this request (null: one node).
+    const barrier = route.isData === false ? null : deps.state.db?.readBarrier() ?? null;
+    if (barrier !== null) await barrier;
     const ctx: RouteContext = {
       request,
       alias,

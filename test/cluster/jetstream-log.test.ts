@@ -19,7 +19,7 @@ import { prng } from '../prng.js';
 import { missingNatsServer, NatsCluster, natsServerPath } from './nats-cluster.js';
 
 const missing = missingNatsServer();
-const SPEC = { name: 'svc_test', subject: 'svc.test', replicas: 3 };
+const SPEC = { name: 'svc_test', subjects: ['svc.test'], replicas: 3 };
 
 function blob(alias: string, size: number, fill: number): WalRecord {
   return { kind: 'BlobPut', alias, data: new Uint8Array(size).fill(fill), mime: 'application/octet-stream', expiry: 0 };
@@ -72,7 +72,7 @@ describe('JetStream log (3 nats-servers, R3)', { skip: missing ?? false }, () =>
   });
 
   it('entries small and over the 1 MiB message limit come back whole, in order, at the acknowledged sequence', async () => {
-    const log = new JetStreamLog(jetstream(nc), SPEC, nc.info!.max_payload);
+    const log = new JetStreamLog(jetstream(nc), SPEC.name, 'svc.test', nc.info!.max_payload);
     const { follower, seen, sizes } = await follow(nc);
     const sizesIn = [0, 10, 1 << 20, 3 * (1 << 20) + 17, 100, 2_500_000];
     const positions: number[] = [];
@@ -87,7 +87,7 @@ describe('JetStream log (3 nats-servers, R3)', { skip: missing ?? false }, () =>
   });
 
   it('SIGKILL of the stream leader, then of a follower, under publish load: every acknowledged entry exactly once', async (t) => {
-    const log = new JetStreamLog(jetstream(nc), SPEC, nc.info!.max_payload);
+    const log = new JetStreamLog(jetstream(nc), SPEC.name, 'svc.test', nc.info!.max_payload);
     const live = await follow(nc);
     const rand = prng(18);
     const acked = new Set<string>();

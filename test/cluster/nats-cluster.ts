@@ -57,7 +57,8 @@ export class NatsCluster {
   private constructor(readonly dir: string, private readonly binary: string, private readonly slots: ServerSlot[]) {}
 
   /** Starts `size` servers (3 by default) and waits until JetStream answers on every one. */
-  static async start(options: { size?: number; binary?: string; timeoutMs?: number } = {}): Promise<NatsCluster> {
+  /** `isSyncAlways: false` leaves out `sync_interval`, which servers before 2.10 do not know. */
+  static async start(options: { size?: number; binary?: string; timeoutMs?: number; isSyncAlways?: boolean } = {}): Promise<NatsCluster> {
     const size = options.size ?? 3;
     const binary = options.binary ?? natsServerPath();
     const dir = await mkdtemp(join(tmpdir(), 'svc-nats-'));
@@ -73,7 +74,7 @@ export class NatsCluster {
         `server_name: ${s.name}`,
         `listen: 127.0.0.1:${s.port}`,
         `http: 127.0.0.1:${s.monitorPort}`,
-        `jetstream { store_dir: "${join(dir, s.name)}", sync_interval: always }`,
+        `jetstream { store_dir: "${join(dir, s.name)}"${options.isSyncAlways === false ? '' : ', sync_interval: always'} }`,
         size > 1 ? `cluster { name: svc, listen: 127.0.0.1:${s.clusterPort}, routes: [${routes.join(', ')}] }` : '',
         '',
       ].join('\n'));
@@ -81,7 +82,7 @@ export class NatsCluster {
     const cluster = new NatsCluster(dir, binary, slots);
     try {
       for (let i = 0; i < size; i++) cluster.spawn(i);
-      await cluster.waitHealthy(options.timeoutMs ?? 30_000);
+      await cluster.waitHealthy(options.timeoutMs ?? 90_000);
     } catch (e) {
       await cluster.stop();
       throw e;
@@ -137,7 +138,7 @@ export class NatsCluster {
   }
 
   /** Starts server i again on its ports and store, and waits until it reports healthy. */
-  async restart(i: number, timeoutMs = 30_000): Promise<void> {
+  async restart(i: number, timeoutMs = 90_000): Promise<void> {
     await this.kill(i);
     this.spawn(i);
     await this.waitHealthy(timeoutMs, [i]);

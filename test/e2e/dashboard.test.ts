@@ -90,6 +90,21 @@ describe('dashboard in Chromium', { skip: missing ?? false }, () => {
     await screenshot(page, '02-group-by');
   });
 
+  it('shows a BOOLEAN column written through line protocol: true/false in the grid, a 1/0 series on the chart', async () => {
+    const lines = Array.from({ length: 12 }, (_, i) => `doors,room=hall open=${i % 3 === 0 ? 'f' : 't'} ${Date.parse(startIso) / 1000 + i * 60}`).join('\n');
+    assert.equal((await request(server.base, 'POST', '/write?precision=s', { body: lines })).status, 204);
+    const query = `SELECT open FROM doors IN RANGE(${startIso}, 1h)`;
+    await runQuery(page, query);
+    await page.waitForSelector('.chart[data-drawn]');
+    const api = await request(server.base, 'GET', `/query_exp?date_format=js&query=${encodeURIComponent(query)}`);
+    const expected = (api.json().tables[0].results as unknown[][]).map((row) => row.map((v) => String(v)));
+    assert.deepEqual(expected.map((r) => r[1]), ['false', 'true', 'true', 'false', 'true', 'true', 'false', 'true', 'true', 'false', 'true', 'true']);
+    assert.deepEqual(await gridRows(page), expected);
+    assert.equal(await page.evaluate(() => window.svcLastRun!.seriesCount), 1);
+    assert.ok(await inkedPixels(page) > 100, 'the boolean series is drawn');
+    await screenshot(page, '02b-boolean');
+  });
+
   it('draws one series per column and per source table', async () => {
     await runQuery(page, `SELECT temp, hum FROM sensors.room1, sensors.room2 IN RANGE(${startIso}, 6h)`);
     await page.waitForSelector('.chart[data-drawn]');

@@ -19,7 +19,7 @@ describe('blobs', () => {
 
   it('creates, reads and describes a blob', async () => {
     await db.createBlob('b/one', bytes(1, 2, 3));
-    assert.deepEqual(db.getBlob('b/one'), bytes(1, 2, 3));
+    assert.deepEqual(await db.getBlob('b/one'), bytes(1, 2, 3));
     assert.equal(db.entryType('b/one'), 'blob');
     const d = db.describeBlob('b/one');
     assert.deepEqual(d, { alias: 'b/one', type: 'blob', size: 3, mime: 'application/octet-stream', expiry: 0 });
@@ -27,7 +27,7 @@ describe('blobs', () => {
 
   it('stores strings as UTF-8', async () => {
     await db.createBlob('b/utf8', 'héllo €');
-    assert.deepEqual(db.getBlob('b/utf8'), new Uint8Array(Buffer.from('héllo €', 'utf8')));
+    assert.deepEqual(await db.getBlob('b/utf8'), new Uint8Array(Buffer.from('héllo €', 'utf8')));
     assert.equal(db.describeBlob('b/utf8').size, Buffer.byteLength('héllo €'));
   });
 
@@ -35,13 +35,13 @@ describe('blobs', () => {
     const input = bytes(9, 9, 9);
     await db.createBlob('b/copy', input);
     input[0] = 0;
-    assert.deepEqual(db.getBlob('b/copy'), bytes(9, 9, 9));
+    assert.deepEqual(await db.getBlob('b/copy'), bytes(9, 9, 9));
     const buffer = Buffer.from([4, 5, 6]);
     await db.createBlob('b/copy-buffer', buffer);
     await db.updateBlob('b/copy-buffer2', buffer);
     buffer[0] = 0;
-    assert.deepEqual(db.getBlob('b/copy-buffer'), bytes(4, 5, 6));
-    assert.deepEqual(db.getBlob('b/copy-buffer2'), bytes(4, 5, 6));
+    assert.deepEqual(await db.getBlob('b/copy-buffer'), bytes(4, 5, 6));
+    assert.deepEqual(await db.getBlob('b/copy-buffer2'), bytes(4, 5, 6));
   });
 
   it('fails with AliasAlreadyExists when the alias is in use, whatever its type', async () => {
@@ -49,16 +49,16 @@ describe('blobs', () => {
     for (const alias of ['b/dup', 'a.table', 'a.tag']) {
       await expectCode(() => db.createBlob(alias, 'second'), 'AliasAlreadyExists', new RegExp(alias.replace('.', '\\.')));
     }
-    assert.equal(Buffer.from(db.getBlob('b/dup')).toString(), 'first');
+    assert.equal(Buffer.from(await db.getBlob('b/dup')).toString(), 'first');
     assert.equal(db.entryType('a.table'), 'ts');
     assert.equal(db.entryType('a.tag'), 'tag');
   });
 
   it('update replaces the content, or creates the blob when absent (upsert)', async () => {
     await db.updateBlob('b/upsert', 'created');
-    assert.equal(Buffer.from(db.getBlob('b/upsert')).toString(), 'created');
+    assert.equal(Buffer.from(await db.getBlob('b/upsert')).toString(), 'created');
     await db.updateBlob('b/upsert', '{"now":"json"}');
-    assert.equal(Buffer.from(db.getBlob('b/upsert')).toString(), '{"now":"json"}');
+    assert.equal(Buffer.from(await db.getBlob('b/upsert')).toString(), '{"now":"json"}');
     assert.equal(db.describeBlob('b/upsert').mime, 'application/json');
   });
 
@@ -70,7 +70,7 @@ describe('blobs', () => {
     await db.updateBlob('b/exp', 'z', { expiry: 0 });
     assert.equal(db.describeBlob('b/exp').expiry, 0);
     await expectCode(() => db.updateBlob('b/exp', 'w', { expiry: 1 }), 'ExpiryInPast');
-    assert.equal(Buffer.from(db.getBlob('b/exp')).toString(), 'z');
+    assert.equal(Buffer.from(await db.getBlob('b/exp')).toString(), 'z');
   });
 
   it('update of a tag or a table fails with IncompatibleType and changes nothing', async () => {
@@ -147,22 +147,22 @@ describe('blobs', () => {
       await db.createBlob('find/bin', bytes(0, 0xff, 0x00, 0x10, 7));
     });
 
-    it('finds blobs containing a string, in alias order', () => {
-      assert.deepEqual(db.findBlobs('needle'), { aliases: ['find/0', 'find/2', 'find/4', 'find/6'], hasMore: false });
+    it('finds blobs containing a string, in alias order', async () => {
+      assert.deepEqual(await db.findBlobs('needle'), { aliases: ['find/0', 'find/2', 'find/4', 'find/6'], hasMore: false });
     });
-    it('pages with skip/limit and reports hasMore', () => {
-      assert.deepEqual(db.findBlobs('needle', { limit: 3 }), { aliases: ['find/0', 'find/2', 'find/4'], hasMore: true });
-      assert.deepEqual(db.findBlobs('needle', { skip: 3, limit: 3 }), { aliases: ['find/6'], hasMore: false });
-      assert.deepEqual(db.findBlobs('needle', { skip: 2, limit: 2 }), { aliases: ['find/4', 'find/6'], hasMore: false });
-      assert.deepEqual(db.findBlobs('needle', { skip: 10 }), { aliases: [], hasMore: false });
+    it('pages with skip/limit and reports hasMore', async () => {
+      assert.deepEqual(await db.findBlobs('needle', { limit: 3 }), { aliases: ['find/0', 'find/2', 'find/4'], hasMore: true });
+      assert.deepEqual(await db.findBlobs('needle', { skip: 3, limit: 3 }), { aliases: ['find/6'], hasMore: false });
+      assert.deepEqual(await db.findBlobs('needle', { skip: 2, limit: 2 }), { aliases: ['find/4', 'find/6'], hasMore: false });
+      assert.deepEqual(await db.findBlobs('needle', { skip: 10 }), { aliases: [], hasMore: false });
     });
-    it('matches raw byte sequences, including zero bytes', () => {
-      assert.deepEqual(db.findBlobs(bytes(0xff, 0x00, 0x10)).aliases, ['find/bin']);
-      assert.deepEqual(db.findBlobs(bytes(0x10, 0xff)).aliases, []);
+    it('matches raw byte sequences, including zero bytes', async () => {
+      assert.deepEqual((await db.findBlobs(bytes(0xff, 0x00, 0x10))).aliases, ['find/bin']);
+      assert.deepEqual((await db.findBlobs(bytes(0x10, 0xff))).aliases, []);
     });
-    it('never returns tags or tables, and finds nothing for an absent sequence', () => {
-      assert.deepEqual(db.findBlobs('a.tag').aliases, []);
-      assert.deepEqual(db.findBlobs('no such bytes anywhere').aliases, []);
+    it('never returns tags or tables, and finds nothing for an absent sequence', async () => {
+      assert.deepEqual((await db.findBlobs('a.tag')).aliases, []);
+      assert.deepEqual((await db.findBlobs('no such bytes anywhere')).aliases, []);
     });
     it('rejects bad paging options with InvalidArgument', async () => {
       for (const o of [{ skip: -1 }, { limit: 0 }, { limit: 1.5 }, { skip: Number.NaN }]) {

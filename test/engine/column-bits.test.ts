@@ -59,6 +59,7 @@ describe('64-bit values moved as float64 bits', () => {
           const gotI: bigint[] = [];
           const gotD: bigint[] = [];
           for (const view of scanOf(db, 't', MIN_TS, MAX_TS)) {
+            view.loadSync(view.allColumns);
             const i = (columnVector(view, 1, 'INT64') as { values: BigInt64Array }).values;
             const d = (columnVector(view, 2, 'DOUBLE') as { values: Float64Array }).values;
             gotI.push(...i.subarray(0, view.rowCount));

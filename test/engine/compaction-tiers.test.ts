@@ -9,16 +9,16 @@ import { catalogOf, Database } from '../../engine/database.js';
 import { chooseJob, MAX_SMALL_RUNS, MIN_SMALL_RUNS } from '../../engine/storage/compaction-policy.js';
 import { Compactor } from '../../engine/storage/compactor.js';
 import type { JobChoice } from '../../engine/storage/compaction-policy.js';
-import type { BatchView } from '../../engine/types.js';
+import type { SealedBatch } from '../../engine/storage/sealed-batch.js';
 import { prng, readRows, sortedByTs, tempDir } from './helpers.js';
 import type { Row } from './helpers.js';
 
-const runsOf = (...sizes: number[]): BatchView[] => sizes.map((rowCount) => ({ rowCount }) as BatchView);
+const runsOf = (...sizes: number[]): SealedBatch[] => sizes.map((rowCount) => ({ rowCount }) as SealedBatch);
 const times = (n: number, size: number): number[] => Array.from({ length: n }, () => size);
 
 describe('compaction policy', () => {
   const B = 100;
-  const CASES: [string, BatchView[], number, boolean, JobChoice][] = [
+  const CASES: [string, SealedBatch[], number, boolean, JobChoice][] = [
     ['no runs', [], 10_000, false, null],
     ['a small part of main: merged in at once', runsOf(1), 2 * B, false, { kind: 'main' }],
     ['runs an eighth of the rows they overlap', runsOf(600, 650), 10_000, false, { kind: 'main' }],

@@ -77,7 +77,7 @@ async function runChild(dataDir: string, firstId: number, seed: number, walBytes
   return log;
 }
 
-function verify(db: Database, known: Known, rounds: RoundLog[]): void {
+async function verify(db: Database, known: Known, rounds: RoundLog[]): Promise<void> {
   const batchCache = new Map<number, CrashBatch>();
   const batchOf = (id: number) => {
     let b = batchCache.get(id);
@@ -92,6 +92,7 @@ function verify(db: Database, known: Known, rounds: RoundLog[]): void {
   const views = !hasTable(db) ? [] : scanOf(db, TABLE, MIN_TS, MAX_TS);
   if (views.length === 0 && !hasTable(db)) assert.equal(started.size + known.batches.size, 0, 'the table is missing');
   for (const view of views) {
+    view.loadSync(view.allColumns);
     const ts = view.ts;
     const [bidV, kV, vV, sV, strV, bV] = COLUMNS.map((c, i) => columnVector(view, i + 1, c.type)) as [any, any, any, any, any, any];
     for (let r = 0; r < view.rowCount; r++) {
@@ -140,7 +141,7 @@ function verify(db: Database, known: Known, rounds: RoundLog[]): void {
   const presentBlobs = new Map<number, number>();
   for (const alias of db.listAliases('b/', { limit: 1_000_000 }).aliases) {
     const id = Number(alias.slice(2));
-    const content = db.getBlob(alias);
+    const content = await db.getBlob(alias);
     const candidates = [...(startedBlobs.get(id) ?? []), ...(known.blobs.has(id) ? [known.blobs.get(id)!] : [])];
     const version = candidates.find((v) => Buffer.compare(Buffer.from(blobFor(id, v)), Buffer.from(content)) === 0);
     assert.ok(version !== undefined, `blob ${alias} holds content that was never written (candidates ${candidates})`);
@@ -180,7 +181,7 @@ describe('crash recovery', () => {
               assert.deepEqual(db.describeTable(TABLE).columns, COLUMNS);
               assert.equal(db.describeTable(TABLE).shardSize, SHARD_SIZE);
             }
-            verify(db, known, unverified);
+            await verify(db, known, unverified);
           } finally {
             await db.close();
           }

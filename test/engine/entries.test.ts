@@ -164,7 +164,7 @@ describe('expiry', () => {
       await expectCode(() => db.getTags(alias), 'AliasNotFound');
     }
     assert.deepEqual(db.listAliases('e/').aliases, ['e/created-tag-holder', 'e/kept', 'e/tag']);
-    assert.deepEqual(db.findBlobs('needle').aliases, ['e/kept']);
+    assert.deepEqual((await db.findBlobs('needle')).aliases, ['e/kept']);
     assert.deepEqual(db.getTagged('e/tag').aliases, ['e/kept']);
   });
 
@@ -181,7 +181,7 @@ describe('expiry', () => {
     assert.deepEqual(db.getTags('e/set').aliases, []);
     await db.updateBlob('e/expired-update', 'new');
     assert.equal(db.describeBlob('e/expired-update').expiry, 0);
-    assert.equal(Buffer.from(db.getBlob('e/expired-update')).toString(), 'new');
+    assert.equal(Buffer.from(await db.getBlob('e/expired-update')).toString(), 'new');
     assert.equal(await db.attachTag('e/kept', 'e/as-tag'), 'changed');
     assert.equal(db.entryType('e/as-tag'), 'tag');
     assert.equal(await db.createTable('e/as-table', [{ name: 'v', type: 'DOUBLE' }]), true);

@@ -13,7 +13,8 @@ import { SvcError } from '../../engine/errors.js';
 import type { ColumnDef } from '../../engine/types.js';
 import type { ErrorCode } from '../../engine/errors.js';
 import { isValid } from '../../engine/types.js';
-import type { BatchView, ColumnStats, ColumnType } from '../../engine/types.js';
+import type { ColumnStats, ColumnType } from '../../engine/types.js';
+import type { SealedBatch } from '../../engine/storage/sealed-batch.js';
 export { prng } from '../prng.js';
 
 export const MIN_TS = -(2n ** 63n);
@@ -28,7 +29,7 @@ after(async () => {
 });
 
 /** The batches of `table` overlapping [from, to) in time order (the query layer's Table.scan). */
-export function scanOf(db: Database, table: string, from = MIN_TS, to = MAX_TS): BatchView[] {
+export function scanOf(db: Database, table: string, from = MIN_TS, to = MAX_TS): SealedBatch[] {
   const t = catalogOf(db).table(table);
   if (t === undefined) throw new SvcError('TableNotFound', `table '${table}' does not exist`);
   return t.scan(from, to);
@@ -65,23 +66,37 @@ export function readRows(db: Database, table: string, from = MIN_TS, to = MAX_TS
 }
 
 /** The batches of a scan with their rows decoded (see readRows for the checks made). */
-export function readBatches(db: Database, table: string, from = MIN_TS, to = MAX_TS): { view: BatchView; rows: Row[] }[] {
-  const out: { view: BatchView; rows: Row[] }[] = [];
+export function readBatches(db: Database, table: string, from = MIN_TS, to = MAX_TS): { view: SealedBatch; rows: Row[] }[] {
+  const out: { view: SealedBatch; rows: Row[] }[] = [];
   let previousMax: bigint | null = null;
   for (const view of scanOf(db, table, from, to)) {
-    assert.equal(view.batch.numRows, view.rowCount);
     assert.ok(view.rowCount > 0, 'empty batch in a scan');
+    const rows = decodeView(db, view, table);
+    view.loadSync([0]);
     assert.equal(view.minTs, view.ts[0]);
     assert.equal(view.maxTs, view.ts[view.rowCount - 1]);
+    view.unpin([0]);
     if (previousMax !== null) assert.ok(previousMax <= view.minTs, `batches overlap: ${previousMax} > ${view.minTs}`);
     previousMax = view.maxTs;
-    out.push({ view, rows: decodeView(db, view, table) });
+    out.push({ view, rows });
   }
   return out;
 }
 
-/** The rows of one batch of `table`, checking that its timestamps are sorted and agree with `ts`. */
-export function decodeView(db: Database, view: BatchView, table = 't'): Row[] {
+/**
+ * The rows of one batch of `table` (read back if evicted), checking that its timestamps are
+ * sorted and agree with `ts`.
+ */
+export function decodeView(db: Database, view: SealedBatch, table = 't'): Row[] {
+  view.loadSync(view.allColumns);
+  try {
+    return decodeLoaded(db, view, table);
+  } finally {
+    view.unpin(view.allColumns);
+  }
+}
+
+function decodeLoaded(db: Database, view: SealedBatch, table: string): Row[] {
   const { columns } = db.describeTable(table);
   const tsVector = columnVector(view, 0, 'TIMESTAMP') as { values: BigInt64Array };
   const vectors = columns.map((c, i) => columnVector(view, i + 1, c.type));
@@ -102,15 +117,21 @@ export function checkStats(db: Database, table: string): void {
   const { columns } = db.describeTable(table);
   for (const { view, rows } of readBatches(db, table)) {
     const n = rows.length;
-    assert.deepEqual({ ...view.stats[0] }, { count: n, nullCount: 0, min: view.ts[0], max: view.ts[n - 1], minRow: 0, maxRow: n - 1, sum: null, firstRow: 0, lastRow: n - 1 });
+    const ts = rows.map((r) => r.$timestamp as bigint);
+    const [first, last] = [ts[0], ts[n - 1]];
+    assert.deepEqual({ ...view.stats[0] }, {
+      count: n, nullCount: 0, min: first, max: last, minRow: 0, maxRow: n - 1, sum: null, firstRow: 0, lastRow: n - 1,
+      minTime: first, maxTime: last, firstTime: first, lastTime: last, first, last,
+    });
     columns.forEach((c, i) => {
       const values = rows.map((r) => r[c.name]);
-      assert.deepEqual({ ...view.stats[i + 1] }, expectedStats(c.type, values), `stats of column ${c.name}`);
+      assert.deepEqual({ ...view.statsOf(i + 1) }, expectedStats(c.type, values, ts), `stats of column ${c.name}`);
     });
   }
 }
 
-function expectedStats(type: ColumnType, values: Value[]): ColumnStats {
+/** Statistics of a column from its values and row times. */
+function expectedStats(type: ColumnType, values: Value[], ts: readonly bigint[]): ColumnStats {
   let count = 0;
   let firstRow = -1;
   let lastRow = -1;
@@ -130,21 +151,28 @@ function expectedStats(type: ColumnType, values: Value[]): ColumnStats {
       if (min === null || x < min) { min = x; minRow = i; }
       if (max === null || x > max) { max = x; maxRow = i; }
     });
-    return { count, nullCount: values.length - count, min, max, minRow, maxRow, sum: null, firstRow, lastRow };
+  } else {
+    values.forEach((v, i) => {
+      if (v === null) return;
+      count++;
+      if (firstRow < 0) firstRow = i;
+      lastRow = i;
+      if (type === 'DOUBLE' || type === 'INT64') sum = (sum as number) + (v as number);
+      if (type === 'DOUBLE' || type === 'INT64' || type === 'TIMESTAMP') {
+        if (typeof v === 'number' && Number.isNaN(v)) return;
+        if (min === null || (v as number) < min) { min = v as number; minRow = i; }
+        if (max === null || (v as number) > max) { max = v as number; maxRow = i; }
+      }
+    });
   }
-  values.forEach((v, i) => {
-    if (v === null) return;
-    count++;
-    if (firstRow < 0) firstRow = i;
-    lastRow = i;
-    if (type === 'DOUBLE' || type === 'INT64') sum = (sum as number) + (v as number);
-    if (type === 'DOUBLE' || type === 'INT64' || type === 'TIMESTAMP') {
-      if (typeof v === 'number' && Number.isNaN(v)) return;
-      if (min === null || (v as number) < min) { min = v as number; minRow = i; }
-      if (max === null || (v as number) > max) { max = v as number; maxRow = i; }
-    }
-  });
-  return { count, nullCount: values.length - count, min, max, minRow, maxRow, sum, firstRow, lastRow };
+  const at = (row: number) => (row < 0 ? null : ts[row]);
+  const isNumber = type === 'DOUBLE' || type === 'INT64' || type === 'TIMESTAMP';
+  return {
+    count, nullCount: values.length - count, min, max, minRow, maxRow, sum, firstRow, lastRow,
+    minTime: at(minRow), maxTime: at(maxRow), firstTime: at(firstRow), lastTime: at(lastRow),
+    first: isNumber && firstRow >= 0 ? (values[firstRow] as number | bigint) : null,
+    last: isNumber && lastRow >= 0 ? (values[lastRow] as number | bigint) : null,
+  };
 }
 
 function cell(v: ReturnType<typeof columnVector>, r: number): Value {

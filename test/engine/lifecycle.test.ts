@@ -79,10 +79,10 @@ describe('close', () => {
     const reopened = await Database.open({ dataDir });
     try {
       assert.equal(reopened.describeTable('t').rowCount, 50);
-      outcomes.forEach((o, i) => {
-        if (o.status === 'fulfilled') assert.equal(Buffer.from(reopened.getBlob(`b${i}`)).toString(), `content ${i}`);
-        else assert.throws(() => reopened.getBlob(`b${i}`), { code: 'AliasNotFound' });
-      });
+      for (const [i, o] of outcomes.entries()) {
+        if (o.status === 'fulfilled') assert.equal(Buffer.from(await reopened.getBlob(`b${i}`)).toString(), `content ${i}`);
+        else await assert.rejects(reopened.getBlob(`b${i}`), { code: 'AliasNotFound' });
+      }
     } finally {
       await reopened.close();
     }
@@ -273,7 +273,7 @@ describe('durability modes', () => {
       // A clean close took a checkpoint: every mode reopens with everything, in any mode.
       for (const reopenAs of ['fsync', 'none'] as const) {
         const reopened = await Database.open({ dataDir, durability: reopenAs });
-        assert.equal(Buffer.from(reopened.getBlob('blob')).toString(), 'content');
+        assert.equal(Buffer.from(await reopened.getBlob('blob')).toString(), 'content');
         assert.deepEqual(reopened.getTagged('tag').aliases, ['blob']);
         assert.deepEqual(readRows(reopened, 't'), expected);
         await reopened.close();

@@ -85,13 +85,13 @@ class Model {
   }
 
   /** Asserts that `db` holds exactly the model's state. */
-  check(db: Database): void {
+  async check(db: Database): Promise<void> {
     assert.deepEqual(db.listAliases('', { limit: 100_000 }).aliases, [...this.entries.keys()].sort(byBytes));
     for (const [alias, e] of this.entries) {
       assert.equal(db.entryType(alias), e.type, alias);
       assert.deepEqual(db.getTags(alias, { limit: 1000 }).aliases, [...(this.tags.get(alias) ?? [])].sort(byBytes), `tags of ${alias}`);
       if (e.type === 'blob') {
-        assert.deepEqual(db.getBlob(alias), e.data, `content of ${alias}`);
+        assert.deepEqual(await db.getBlob(alias), e.data, `content of ${alias}`);
         assert.deepEqual(db.describeBlob(alias), { alias, type: 'blob', size: e.data.length, mime: e.mime, expiry: e.expiry });
       } else if (e.type === 'tag') {
         const tagged = [...this.tags].filter(([, set]) => set.has(alias)).map(([a]) => a).sort(byBytes);
@@ -276,7 +276,7 @@ describe('reopen', () => {
           await scenario.phases[0](db, model);
           if (mode.checkpointBetween) await db.checkpoint();
           await scenario.phases[1](db, model);
-          model.check(db);
+          await model.check(db);
           let recoverFrom = dataDir;
           if (mode.crash) {
             recoverFrom = await copyAside(dataDir);
@@ -289,13 +289,13 @@ describe('reopen', () => {
           await db.close();
 
           const recovered = await Database.open({ dataDir: recoverFrom, batchRows: 4, sweepIntervalMs: 0, ...mode.options });
-          model.check(recovered);
+          await model.check(recovered);
           await scenario.phases[2](recovered, model);
-          model.check(recovered);
+          await model.check(recovered);
           await recovered.close();
 
           const again = await Database.open({ dataDir: recoverFrom, batchRows: 7, sweepIntervalMs: 0 });
-          model.check(again);
+          await model.check(again);
           await again.close();
         });
       }

@@ -195,7 +195,7 @@ describe('WAL segments rotate by size', () => {
     assert.equal(sizes.length, 3);
     assert.ok(sizes[1] > 5000);
     const reopened = await withChunk(13, () => Database.open({ dataDir: copy, sweepIntervalMs: 0 }));
-    assert.deepEqual(reopened.getBlob('big'), new Uint8Array(5000).fill(9));
+    assert.deepEqual(await reopened.getBlob('big'), new Uint8Array(5000).fill(9));
     assert.deepEqual(reopened.listAliases('').aliases, ['after', 'big', 'small']);
     await reopened.close();
   });

@@ -3,6 +3,7 @@
 // `batchRows` makes many batches.
 import { EntryStore } from '../../engine/catalog/entry-store.js';
 import { WalWriter } from '../../engine/durability/wal/wal-writer.js';
+import { unboundedContext } from '../../engine/storage/storage-context.js';
 import { toTableRows } from '../../engine/write/columnar-input.js';
 import type { ColumnarBatch } from '../../engine/write/columnar-input.js';
 import type { Table } from '../../engine/storage/table.js';
@@ -17,7 +18,7 @@ export class FakeCatalog implements QueryCatalog {
   private readonly writes: WritePath;
 
   constructor(batchRows = 8) {
-    this.store = new EntryStore(batchRows);
+    this.store = new EntryStore(unboundedContext(batchRows));
     this.writes = new WritePath(this.store, new WalWriter('', 0, 'none'), { afterWrite: () => undefined }, new EngineCounters());
   }
 

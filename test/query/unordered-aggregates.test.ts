@@ -169,7 +169,7 @@ describe('order-free aggregates over unmerged late runs', () => {
   });
 
   it('bounds the buckets of slices in any order by their earliest and latest rows', () => {
-    const slice = (...ts: bigint[]): Slice => ({ view: { ts: BigInt64Array.from(ts) } as Slice['view'], lo: 0, hi: ts.length });
+    const slice = (...ts: bigint[]): Slice => ({ view: {} as Slice['view'], lo: 0, hi: ts.length, minTs: ts[0], maxTs: ts[ts.length - 1] });
     const hour = { months: 0, nanos: HOUR, calendarUnit: null } as Parameters<typeof maxBuckets>[1];
     const a = slice(BASE, BASE + HOUR, BASE + 2n * HOUR, BASE + 3n * HOUR);
     const b = slice(BASE + 20n * HOUR, BASE + 21n * HOUR, BASE + 22n * HOUR, BASE + 23n * HOUR);

@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
-import protobuf from 'protobufjs';
 import * as snappy from 'snappyjs';
 import { assertError, login, request, startTestServer } from './helpers.js';
 import type { TestServer } from './helpers.js';
+import { prompb } from './protocols/prompb.js';
 
 let t: TestServer;
 let token: string;
@@ -123,23 +123,9 @@ describe('a request is applied whole or not at all', () => {
   });
 });
 
-const PROTO = `
-syntax = "proto3";
-message WriteRequest { repeated TimeSeries timeseries = 1; }
-message TimeSeries { repeated Label labels = 1; repeated Sample samples = 2; }
-message Label { string name = 1; string value = 2; }
-message Sample { double value = 1; int64 timestamp = 2; }
-message ReadRequest { repeated Query queries = 1; }
-message Query { int64 start_timestamp_ms = 1; int64 end_timestamp_ms = 2; repeated LabelMatcher matchers = 3; }
-message LabelMatcher { int32 type = 1; string name = 2; string value = 3; }
-message ReadResponse { repeated QueryResult results = 1; }
-message QueryResult { repeated TimeSeries timeseries = 1; }
-`;
-const root = protobuf.parse(PROTO).root;
-
 describe('Prometheus remote storage', () => {
   test('remote write lands in $qdb.prom.<metric>; remote read answers the matchers', async () => {
-    const req = root.lookupType('WriteRequest').encode({
+    const req = prompb('WriteRequest').encode({
       timeseries: [
         { labels: [{ name: '__name__', value: 'up' }, { name: 'job', value: 'node' }, { name: 'instance', value: 'a:1' }], samples: [{ value: 1, timestamp: 1_700_000_000_000 }, { value: 0, timestamp: 1_700_000_015_000 }] },
         { labels: [{ name: '__name__', value: 'up' }, { name: 'job', value: 'prom' }, { name: 'instance', value: 'b:2' }], samples: [{ value: 1, timestamp: 1_700_000_000_000 }] },
@@ -151,13 +137,13 @@ describe('Prometheus remote storage', () => {
     assert.deepEqual(await select('SELECT $timestamp, value, job, instance FROM "$qdb.prom.up"'), {
       $timestamp: ['2023-11-14T22:13:20Z', '2023-11-14T22:13:20Z', '2023-11-14T22:13:35Z'], value: [1, 1, 0], job: ['node', 'prom', 'node'], instance: ['a:1', 'b:2', 'a:1'],
     });
-    const read = root.lookupType('ReadRequest').encode({
+    const read = prompb('ReadRequest').encode({
       queries: [{ startTimestampMs: 1_700_000_000_000, endTimestampMs: 1_700_000_015_000, matchers: [{ type: 0, name: '__name__', value: 'up' }, { type: 2, name: 'job', value: 'no.*' }] }],
     }).finish();
     const r = await write('/api/prometheus/read', snappy.compress(read), { 'Content-Type': 'application/x-protobuf', 'Content-Encoding': 'snappy' });
     assert.equal(r.status, 200);
     assert.equal(r.headers['content-encoding'], 'snappy');
-    const answer = root.lookupType('ReadResponse').toObject(root.lookupType('ReadResponse').decode(snappy.uncompress(r.body)), { longs: Number });
+    const answer = prompb('ReadResponse').toObject(prompb('ReadResponse').decode(snappy.uncompress(r.body)), { longs: Number });
     assert.deepEqual(answer.results[0].timeseries, [{
       labels: [{ name: '__name__', value: 'up' }, { name: 'instance', value: 'a:1' }, { name: 'job', value: 'node' }],
       samples: [{ value: 1, timestamp: 1_700_000_000_000 }, { timestamp: 1_700_000_015_000 }],

@@ -4,12 +4,15 @@
 // file region by region — each batch's bytes one contiguous piece, so Arrow uses them in place
 // instead of copying a message that straddles two reads — and skips batches no longer live.
 // Chunks are gathered into one writev of about WRITE_BYTES, so neither one huge buffer is built
-// (tableToIPC would copy everything) nor one write call issued per small chunk.
+// (tableToIPC would copy everything) nor one write call issued per small chunk. For each batch it
+// also records where its body and each body buffer lie, and a crc32c of each field's bytes: a
+// batch's column can then be read back alone (ipc-layout.ts), checked.
 import { open } from 'node:fs/promises';
 import { crc32c } from '@node-rs/crc32';
 import { AsyncByteQueue, RecordBatchStreamWriter } from 'apache-arrow';
 import type { RecordBatch } from 'apache-arrow';
 import { writeAll } from '../write-all.js';
+import { ChunkBytes, fieldSpan, firstBuffers, recordBatchLayout } from './ipc-layout.js';
 
 const WRITE_BYTES = 1024 * 1024;
 
@@ -25,6 +28,16 @@ export interface ArrowFileSum extends FileSum {
   readonly crcs: number[];
 }
 
+/** Where one batch lies in its file: what reading its columns back needs. */
+export interface BatchPlace {
+  /** File offset of the batch's message body. */
+  readonly body: number;
+  /** [offset, length] of each body buffer relative to `body`, in field order (flattened). */
+  readonly buffers: number[];
+  /** crc32c of each field's bytes (its buffers, from the first's start to the last's end). */
+  readonly crcs: number[];
+}
+
 /** The writer's sink, collecting its chunks synchronously so each batch's bytes are known at once. */
 class ChunkSink extends AsyncByteQueue {
   chunks: Uint8Array[] = [];
@@ -37,8 +50,11 @@ class ChunkSink extends AsyncByteQueue {
   }
 }
 
-/** Writes `batches` to `path` (fsynced); returns the file's size, crc32c and regions. */
-export async function writeArrowFile(path: string, batches: readonly RecordBatch[]): Promise<ArrowFileSum> {
+/**
+ * Writes `batches` (of one schema) to `path` (fsynced); returns the file's size, crc32c and
+ * regions, and where each batch lies.
+ */
+export async function writeArrowFile(path: string, batches: AsyncIterable<RecordBatch> | Iterable<RecordBatch>): Promise<ArrowFileSum & { places: BatchPlace[] }> {
   const fh = await open(path, 'w');
   try {
     const sink = new ChunkSink();
@@ -48,8 +64,22 @@ export async function writeArrowFile(path: string, batches: readonly RecordBatch
     let crc = 0;
     const ends: number[] = [];
     const crcs: number[] = [];
+    const places: BatchPlace[] = [];
     let pending: Uint8Array[] = [];
     let pendingBytes = 0;
+    let first: number[] | null = null;
+    const place = (batch: RecordBatch) => {
+      const region = new ChunkBytes(sink.chunks);
+      const layout = recordBatchLayout(sink.chunks);
+      first ??= firstBuffers(batch.schema.fields.map((f) => f.type));
+      const fieldCrcs = batch.schema.fields.map((_, f) => {
+        const [start, end] = fieldSpan(layout.buffers, first!, f);
+        let crc = 0;
+        region.each(layout.body + start, end - start, (part) => { crc = crc32c(part, crc); });
+        return crc >>> 0;
+      });
+      places.push({ body: size + layout.body, buffers: layout.buffers, crcs: fieldCrcs });
+    };
     const region = () => {
       let regionCrc = 0;
       for (const c of sink.chunks) {
@@ -71,8 +101,9 @@ export async function writeArrowFile(path: string, batches: readonly RecordBatch
       pendingBytes = 0;
       written += await writeAll(fh, chunks, written);
     };
-    for (const batch of batches) {
+    for await (const batch of batches) {
       writer.write(batch);
+      place(batch);
       region();
       if (pendingBytes >= WRITE_BYTES) await flush();
     }
@@ -80,15 +111,9 @@ export async function writeArrowFile(path: string, batches: readonly RecordBatch
     region();
     await flush();
     await fh.sync();
-    return { size, crc: crc >>> 0, ends, crcs };
+    return { size, crc: crc >>> 0, ends, crcs, places };
   } finally {
     await fh.close();
   }
 }
 
-/** Approximate bytes of a batch's buffers (enough for sizing files). */
-export function batchBytes(batch: RecordBatch): number {
-  let sum = 0;
-  for (const d of batch.data.children) sum += (d.values?.byteLength ?? 0) + (d.valueOffsets?.byteLength ?? 0) + (d.nullBitmap?.byteLength ?? 0);
-  return sum;
-}

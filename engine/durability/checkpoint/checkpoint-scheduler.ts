@@ -51,6 +51,15 @@ export class CheckpointScheduler {
     while (this.running !== null) await this.running.catch(() => undefined);
   }
 
+  /**
+   * A checkpoint for memory pressure: it makes the batches and blobs held in memory evictable.
+   * `sealTails`: the tails are sealed first, so their rows become batches it writes too.
+   */
+  relieve(sealTails: boolean): Promise<void> {
+    if (sealTails) for (const e of this.store.entries.values()) if (e.type === 'ts') e.table.sealTails();
+    return this.run();
+  }
+
   /** After a write: starts a checkpoint in the background once enough WAL has piled up. */
   afterWrite(): void {
     if (this.policy.durability === 'none' || this.running !== null || this.wal.bytesSinceRotate <= this.policy.checkpointWalBytes) return;

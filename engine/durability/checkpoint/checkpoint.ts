@@ -1,7 +1,7 @@
 // Incremental checkpoints. Sealed batches are immutable objects, so a batch written once is never
-// written again: the Checkpointer remembers, by object identity, which file holds each batch it
-// wrote or restored, and a checkpoint writes only batches it has not seen — into Arrow IPC stream
-// files of bounded size, each with the SYMBOL dictionaries of its table at that moment (a
+// written again: each batch knows the file that holds it (SealedBatch.stored, set once the
+// manifest naming it is durable — from then on its columns may leave memory), and a checkpoint
+// writes only batches no kept file holds — into Arrow IPC stream files of bounded size, each with the SYMBOL dictionaries of its table at that moment (a
 // table's dictionary only grows, so a later one is a superset of an earlier one). Its MANIFEST
 // names every file it keeps, those of earlier checkpoints included. A file whose batches are
 // mostly gone (replaced by compaction or late rows) has its live ones rewritten, so dead rows
@@ -10,31 +10,39 @@
 // first saw it, and later manifests name that file with the indexes of its items that died since;
 // a blob file mostly dead has its live blobs rewritten. Tags, attachments and the expiry of kept
 // blobs whose expiry changed are small, and rewritten each time. All of it is streamed as frames.
+// The manifest keeps each batch's statistics and where its columns lie in its file, so `open`
+// reads manifests (and one region per table holding its SYMBOL dictionaries), not column data:
+// batches are read back column by column when a reader needs them (stored-arrow-batch.ts).
 //
 // Crash safety: data files are written and fsynced, the directory fsynced, then the manifest is
 // written to a temporary file, fsynced, renamed and the directory fsynced again. Until that
 // rename the previous manifest is the database, and the new files are leftovers; after it, the
 // files no manifest names are deleted (on open too, for a checkpoint cut short by a crash).
-import { open, readdir, rm } from 'node:fs/promises';
+import { open, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeData, RecordBatch, Struct } from 'apache-arrow';
-import type { Vector } from 'apache-arrow';
+import type { RecordBatch, Schema, Vector } from 'apache-arrow';
 import type { Entry, EntryStore } from '../../catalog/entry-store.js';
 import { SvcError } from '../../errors.js';
-import { viewOfBatch } from '../../storage/batch-builder.js';
-import { widenView } from '../../storage/widen-view.js';
+import { buildBatch } from '../../storage/batch-builder.js';
+import { SealedBatch } from '../../storage/sealed-batch.js';
 import { SymbolDictionary } from '../../storage/symbol-dictionary.js';
 import { Table } from '../../storage/table.js';
-import type { BatchView } from '../../types.js';
+import { viewRows } from '../../storage/view-rows.js';
 import { ioLimits } from '../io-limits.js';
 import { listSegments, segmentName } from '../wal/segments.js';
 import { syncDir } from '../wal/wal-writer.js';
 import { readArrowFile } from './arrow-file-reader.js';
-import { batchBytes, writeArrowFile } from './arrow-file-writer.js';
+import { writeArrowFile } from './arrow-file-writer.js';
+import { CheckpointFiles } from './checkpoint-files.js';
 import { readEntryFile, writeEntryFiles } from './entries-file.js';
 import type { EntryItem } from './entries-file.js';
+import type { BatchPlace } from './arrow-file-writer.js';
+import type { ColumnDef, ColumnStats } from '../../types.js';
 import { checkpointName, checkpointsDir, listManifests, manifestName, OWNED_NAME, readManifest, writeManifest } from './manifest.js';
-import type { BatchRef, DataFile, Manifest, TableManifest } from './manifest.js';
+import type { BatchRef, BlobItem, DataFile, Manifest, TableManifest } from './manifest.js';
+import { StoredEntryBlob } from './stored-blob.js';
+import { BlobContent } from '../../catalog/blob-content.js';
+import { StoredArrowBatch } from './stored-arrow-batch.js';
 
 /**
  * Written once the first manifest is durable and never removed: with it, a directory without a
@@ -62,22 +70,22 @@ interface SnapshotBlob {
 
 type BlobEntry = Extract<Entry, { type: 'blob' }>;
 
-interface BlobLocation extends BatchLocation {
-  /** The expiry the file holds for the blob. */
-  readonly expiry: number;
+/** Where a blob file holds a blob: the file and the item's index in it. */
+interface BlobLocation {
+  readonly file: string;
+  readonly index: number;
 }
 
 interface SnapshotTable {
   readonly table: Table;
-  readonly batches: BatchView[];
+  /** The table's columns and Arrow schema when the snapshot was taken (columns added later are in the WAL after it). */
+  readonly columns: readonly ColumnDef[];
+  readonly schema: Schema;
+  readonly batches: SealedBatch[];
   /** The table's SYMBOL dictionaries when the snapshot was taken (null for other columns). */
   readonly dictionaries: (Vector | null)[];
 }
 
-interface BatchLocation {
-  readonly file: string;
-  readonly index: number;
-}
 
 export function takeSnapshot(store: EntryStore, walStart: number): Snapshot {
   const entries: EntryItem[] = [];
@@ -86,15 +94,18 @@ export function takeSnapshot(store: EntryStore, walStart: number): Snapshot {
   for (const [alias, e] of store.entries) {
     if (e.type === 'blob') blobs.push({ alias, entry: e, expiry: e.expiry });
     else if (e.type === 'tag') entries.push(['tag', alias]);
-    else tables.push({ table: e.table, batches: e.table.allBatches(), dictionaries: e.table.layout.dictionaries.map((d) => d?.toVector() ?? null) });
+    else {
+      const { layout } = e.table;
+      tables.push({ table: e.table, columns: layout.columns, schema: layout.schema, batches: e.table.allBatches(), dictionaries: layout.dictionaries.map((d) => d?.toVector() ?? null) });
+    }
   }
   for (const [alias, tags] of store.tagsOf) for (const tag of tags) entries.push(['attach', alias, tag]);
   return { walStart, entries, blobs, tables };
 }
 
 export class Checkpointer {
-  /** Where each batch of the newest durable checkpoint lives (weak: dropped batches vanish). */
-  private readonly persisted = new WeakMap<BatchView, BatchLocation>();
+  /** The data files batches are read back from, and their deferred deletion. */
+  readonly reads: CheckpointFiles;
   /** Where each blob of the newest durable checkpoint lives, by store entry (weak, likewise). */
   private readonly persistedBlobs = new WeakMap<BlobEntry, BlobLocation>();
   /** The data files the newest durable manifest names. */
@@ -102,10 +113,12 @@ export class Checkpointer {
   /** FORMAT_MARKER is known to exist. */
   private hasMarker = false;
 
-  constructor(readonly dataDir: string) {}
+  constructor(readonly dataDir: string) {
+    this.reads = new CheckpointFiles(checkpointsDir(dataDir));
+  }
 
   /** Loads the newest checkpoint into `store` and returns the WAL segment to replay from. */
-  async load(store: EntryStore, batchRows: number): Promise<number> {
+  async load(store: EntryStore): Promise<number> {
     const dir = checkpointsDir(this.dataDir);
     const seq = (await listManifests(this.dataDir)).at(-1);
     const names = await readdir(dir);
@@ -127,13 +140,34 @@ export class Checkpointer {
       if (sum === undefined) throw damaged(join(dir, name));
       return sum;
     };
+    // Column data is read (and checked) when used; a file's size is checked now.
+    for (const [name, sum] of Object.entries(manifest.files)) {
+      const size = await stat(join(dir, name)).then((s) => s.size, () => -1);
+      if (size !== sum.size) throw damaged(join(dir, name));
+    }
     const attachments: [string, string][] = [];
-    for (const [name, deadItems] of Object.entries(manifest.blobs ?? {})) {
+    if (manifest.blobItems !== undefined) {
+      // Every blob is known from the manifest: contents are read back when asked for.
+      for (const [name, items] of Object.entries(manifest.blobItems)) {
+        const { ends } = sumOf(name);
+        items.forEach((item, index) => {
+          if (item === null) return;
+          const [alias, mime, expiry, size] = item;
+          const entry: BlobEntry = { type: 'blob', content: new BlobContent(null, size, store.context.budget, this.storedBlob(name, index, ends)), mime, expiry };
+          store.entries.set(alias, entry);
+          this.persistedBlobs.set(entry, { file: name, index });
+        });
+      }
+    }
+    for (const [name, deadItems] of manifest.blobItems === undefined ? Object.entries(manifest.blobs ?? {}) : []) {
       const dead = new Set(deadItems);
+      const { ends } = sumOf(name);
       await readEntryFile(join(dir, name), sumOf(name), (item, index) => {
         if (item[0] !== 'blob') throw damaged(join(dir, name));
         store.apply({ kind: 'BlobPut', alias: item[1], data: item[2], mime: item[3], expiry: item[4] });
-        this.persistedBlobs.set(store.entries.get(item[1]) as BlobEntry, { file: name, index, expiry: item[4] });
+        const entry = store.entries.get(item[1]) as BlobEntry;
+        entry.content.markStored(this.storedBlob(name, index, ends));
+        this.persistedBlobs.set(entry, { file: name, index });
       }, () => damaged(join(dir, name)), (index) => dead.has(index));
     }
     for (const name of manifest.entries) {
@@ -146,9 +180,10 @@ export class Checkpointer {
       }, () => damaged(join(dir, name)));
     }
     for (const t of manifest.tables) {
-      const table = new Table(t.name, t.columns, t.shardSize, batchRows);
+      const table = new Table(t.name, t.columns, t.shardSize, store.context);
       store.entries.set(t.name, { type: 'ts', table });
-      await this.restoreTable(table, t, sumOf);
+      if (t.batches.every((ref) => ref.place !== undefined)) await this.restoreTable(table, t, sumOf);
+      else await this.loadTable(table, t, sumOf);
     }
     for (const [alias, tag] of attachments) store.apply({ kind: 'TagAttach', alias, tag });
     this.files = manifest.files;
@@ -161,98 +196,114 @@ export class Checkpointer {
     const dir = checkpointsDir(this.dataDir);
     const prefix = checkpointName(seq);
     const files: Record<string, DataFile> = {};
-    const placed = new Map<BatchView, BatchLocation>();
+    const placed: [SealedBatch, StoredArrowBatch][] = [];
     const isKept = this.keptFiles(snap);
     let fileCount = 0;
     const tables: TableManifest[] = [];
-    for (const { table, batches, dictionaries } of snap.tables) {
+    for (const { table, columns, schema, batches, dictionaries } of snap.tables) {
       const refs: BatchRef[] = new Array(batches.length);
       let group: number[] = [];
       let groupBytes = 0;
       const flush = async () => {
         if (group.length === 0) return;
         const file = `${prefix}-${fileCount++}.arrows`;
-        const sum = await writeArrowFile(join(dir, file), group.map((i) => withDictionaries(table, batches[i], dictionaries)));
+        const { places, ...sum } = await writeArrowFile(join(dir, file), recordBatches(group.map((i) => batches[i]), schema, dictionaries));
         files[file] = { ...sum, rows: group.reduce((n, i) => n + batches[i].rowCount, 0) };
         group.forEach((i, index) => {
-          placed.set(batches[i], { file, index });
-          refs[i] = { file, index, stats: [...batches[i].stats] };
+          const b = batches[i];
+          placed.push([b, this.stored(table, b.rowCount, b.stats, file, index, places[index])]);
+          refs[i] = { file, index, stats: [...b.stats], place: places[index] };
         });
         group = [];
         groupBytes = 0;
       };
       for (let i = 0; i < batches.length; i++) {
-        const at = this.persisted.get(batches[i]);
-        if (at !== undefined && isKept(at.file)) {
+        const at = batches[i].stored;
+        if (at instanceof StoredArrowBatch && isKept(at.file)) {
           files[at.file] = this.files[at.file];
-          refs[i] = { file: at.file, index: at.index, stats: [...batches[i].stats] };
+          refs[i] = { file: at.file, index: at.index, stats: [...batches[i].stats], place: at.place };
           continue;
         }
         group.push(i);
-        groupBytes += batchBytes(batches[i].batch);
+        groupBytes += batches[i].bytes;
         if (groupBytes >= ioLimits.checkpointFileBytes) await flush();
       }
       await flush();
-      tables.push({ name: table.name, columns: [...table.columns], shardSize: table.shardSize, batches: refs });
+      tables.push({ name: table.name, columns: [...columns], shardSize: table.shardSize, batches: refs });
     }
-    const { blobs, expiries, placedBlobs } = await this.writeBlobs(snap, prefix, files, isKept);
+    const { blobs, blobItems, placedBlobs } = await this.writeBlobs(snap, prefix, files, isKept);
     const entries: string[] = [];
-    for (const { path, sum } of await writeEntryFiles([...snap.entries, ...expiries], (n) => join(dir, `${prefix}-e${n}.bin`))) {
+    for (const { path, sum } of await writeEntryFiles(snap.entries, (n) => join(dir, `${prefix}-e${n}.bin`))) {
       const name = path.slice(dir.length + 1);
       entries.push(name);
       files[name] = { ...sum, rows: 0, ends: [], crcs: [] };
     }
     // The new files' names must be durable before a manifest names them.
     await syncDir(dir);
-    const manifest: Manifest = { version: 3, walStart: snap.walStart, files, blobs, entries, tables };
+    const manifest: Manifest = { version: 4, walStart: snap.walStart, files, blobs, blobItems, entries, tables };
     await writeManifest(this.dataDir, seq, manifest);
     if (!this.hasMarker) {
       await writeSynced(join(dir, FORMAT_MARKER), 'svc checkpoints, format 2\n');
       await syncDir(dir);
       this.hasMarker = true;
     }
-    for (const [view, at] of placed) this.persisted.set(view, at);
-    for (const [entry, at] of placedBlobs) this.persistedBlobs.set(entry, at);
+    for (const [batch, at] of placed) batch.markStored(at);
+    for (const [entry, at] of placedBlobs) {
+      this.persistedBlobs.set(entry, at);
+      entry.content.markStored(this.storedBlob(at.file, at.index, files[at.file].ends));
+    }
     this.files = files;
     await this.removeUnnamed(seq);
   }
 
   /**
-   * The blobs of `snap` not in a kept file, written to new blob files (named in `files`); returns
-   * each blob file's dead item indexes, the expiry changes of kept blobs, and where the new blobs
-   * went (remembered once the manifest is durable).
+   * The blobs of `snap` not in a kept file, written to new blob files (named in `files`), each
+   * read back first when evicted; returns each blob file's dead item indexes and live items (the
+   * manifest's blob directory), and where the new blobs went (remembered once the manifest is
+   * durable).
    */
   private async writeBlobs(snap: Snapshot, prefix: string, files: Record<string, DataFile>, isKept: (file: string) => boolean) {
     const dir = checkpointsDir(this.dataDir);
-    const live = new Map<string, Set<number>>();
-    const liveIn = (file: string): Set<number> => {
-      let s = live.get(file);
-      if (s === undefined) live.set(file, (s = new Set()));
-      return s;
+    const live = new Map<string, Map<number, SnapshotBlob>>();
+    const liveIn = (file: string): Map<number, SnapshotBlob> => {
+      let m = live.get(file);
+      if (m === undefined) live.set(file, (m = new Map()));
+      return m;
     };
-    const expiries: EntryItem[] = [];
     const fresh: SnapshotBlob[] = [];
     for (const b of snap.blobs) {
       const at = this.persistedBlobs.get(b.entry);
       if (at === undefined || !isKept(at.file)) { fresh.push(b); continue; }
       files[at.file] = this.files[at.file];
-      liveIn(at.file).add(at.index);
-      if (b.expiry !== at.expiry) expiries.push(['expiry', b.alias, b.expiry]);
+      liveIn(at.file).set(at.index, b);
     }
     const placedBlobs = new Map<BlobEntry, BlobLocation>();
-    const written = await writeEntryFiles(fresh.map((b): EntryItem => ['blob', b.alias, b.entry.data, b.entry.mime, b.expiry]), (n) => join(dir, `${prefix}-b${n}.bin`));
+    const written = await writeEntryFiles(blobItemsOf(fresh), (n) => join(dir, `${prefix}-b${n}.bin`));
     let k = 0;
     for (const { path, sum, ends } of written) {
       const file = path.slice(dir.length + 1);
       files[file] = { ...sum, rows: ends.length, ends, crcs: [] };
       for (let index = 0; index < ends.length; index++, k++) {
-        placedBlobs.set(fresh[k].entry, { file, index, expiry: fresh[k].expiry });
-        liveIn(file).add(index);
+        placedBlobs.set(fresh[k].entry, { file, index });
+        liveIn(file).set(index, fresh[k]);
       }
     }
     const blobs: Record<string, number[]> = {};
-    for (const [file, indexes] of live) blobs[file] = Array.from({ length: files[file].rows }, (_, i) => i).filter((i) => !indexes.has(i));
-    return { blobs, expiries, placedBlobs };
+    const blobItems: Record<string, (BlobItem | null)[]> = {};
+    for (const [file, items] of live) {
+      const all = Array.from({ length: files[file].rows }, (_, i) => i);
+      blobs[file] = all.filter((i) => !items.has(i));
+      blobItems[file] = all.map((i) => {
+        const b = items.get(i);
+        return b === undefined ? null : [b.alias, b.entry.mime, b.expiry, b.entry.content.size];
+      });
+    }
+    return { blobs, blobItems, placedBlobs };
+  }
+
+  /** Where item `index` of blob file `file` (its items ending at `ends`) lies, as a reader of it. */
+  private storedBlob(file: string, index: number, ends: readonly number[]): StoredEntryBlob {
+    return new StoredEntryBlob(this.reads, file, index, index === 0 ? 0 : ends[index - 1], ends[index]);
   }
 
   /**
@@ -265,8 +316,8 @@ export class Checkpointer {
     const add = (file: string, n: number) => live.set(file, (live.get(file) ?? 0) + n);
     for (const { batches } of snap.tables) {
       for (const b of batches) {
-        const at = this.persisted.get(b);
-        if (at !== undefined) add(at.file, b.rowCount);
+        const at = b.stored;
+        if (at !== null) add(at.file, b.rowCount);
       }
     }
     for (const b of snap.blobs) {
@@ -282,8 +333,32 @@ export class Checkpointer {
     };
   }
 
-  /** Reads the table's files one at a time, keeping the batches the manifest names, in order. */
+  /**
+   * Restores a table of a version 4 manifest without reading its data: each batch is known by its
+   * statistics and where its columns lie. Only the SYMBOL dictionaries are read, from the newest
+   * file of the table (a table's dictionary only grows, and every file carries it as it was).
+   */
   private async restoreTable(table: Table, t: TableManifest, sumOf: (name: string) => DataFile): Promise<void> {
+    const { dictionaries } = table.layout;
+    if (dictionaries.some((d) => d !== null) && t.batches.length > 0) {
+      const newest = t.batches.reduce((a, b) => (b.file.slice(0, 12) > a.file.slice(0, 12) ? b : a)).file;
+      const path = join(checkpointsDir(this.dataDir), newest);
+      await readArrowFile(path, sumOf(newest), (i) => i === 0, (batch) => takeDictionaries(table, [batch]), () => damaged(path));
+    }
+    for (const ref of t.batches) {
+      sumOf(ref.file);
+      const rows = ref.stats[0].count;
+      const stored = this.stored(table, rows, ref.stats, ref.file, ref.index, ref.place!);
+      table.restore(new SealedBatch(table.layout, rows, ref.stats[0].min as bigint, ref.stats[0].max as bigint, ref.stats, null, table.layout.budget, stored));
+    }
+  }
+
+  /**
+   * Loads a table of a version 2 or 3 manifest, which does not say where columns lie: every
+   * batch is read and rebuilt (statistics included), held in memory until the next checkpoint
+   * writes it in the current format.
+   */
+  private async loadTable(table: Table, t: TableManifest, sumOf: (name: string) => DataFile): Promise<void> {
     const dir = checkpointsDir(this.dataDir);
     const wanted = new Map<string, Map<number, number>>();
     t.batches.forEach((ref, position) => {
@@ -298,35 +373,29 @@ export class Checkpointer {
         loaded[positions.get(index)!] = batch;
       }, () => damaged(path));
     }
-    const { dictionaries } = table.layout;
-    for (let c = 0; c < dictionaries.length; c++) {
-      if (dictionaries[c] === null) continue;
-      // Every file carries its table's dictionary as it was then; the longest is the newest.
-      let longest: Vector | null = null;
-      for (const b of loaded) {
-        // A file written before the column was added has no such child.
-        const dict = b?.data.children[c + 1]?.dictionary;
-        if (dict !== undefined && (longest === null || dict.length > longest.length)) longest = dict;
-      }
-      dictionaries[c] = new SymbolDictionary(longest === null ? [] : (longest.toArray() as string[]));
-    }
+    takeDictionaries(table, loaded);
     t.batches.forEach((ref, position) => {
       const batch = loaded[position];
       if (batch === undefined) throw damaged(join(dir, ref.file));
-      const view = viewOfBatch(batch, ref.stats);
-      table.restore(view);
-      this.persisted.set(view, { file: ref.file, index: ref.index });
+      const old = new SealedBatch(table.layout, batch.numRows, 0n, 0n, ref.stats, batch.data.children, null);
+      const rows = viewRows(old, table.columns, 0, batch.numRows);
+      table.restore(buildBatch(table.layout, rows.ts, rows.columns));
     });
   }
 
-  /** Deletes what the checkpoint code wrote that the manifest `seq` does not name. */
+  /** Where batch `index` of `file` lies, as a reader of its columns. */
+  private stored(table: Table, rows: number, stats: readonly ColumnStats[], file: string, index: number, place: BatchPlace): StoredArrowBatch {
+    return new StoredArrowBatch(this.reads, file, index, table.layout, rows, stats.map((s) => s.nullCount), place);
+  }
+
+  /**
+   * Deletes what the checkpoint code wrote that the manifest `seq` does not name, once no reader
+   * that may hold batches stored there is left (checkpoint-files.ts).
+   */
   private async removeUnnamed(seq: number | null): Promise<void> {
-    const dir = checkpointsDir(this.dataDir);
     const keep = seq === null ? null : manifestName(seq);
-    for (const name of await readdir(dir)) {
-      if (!OWNED_NAME.test(name) || name === keep || this.files[name] !== undefined) continue;
-      await rm(join(dir, name), { force: true });
-    }
+    const names = await readdir(checkpointsDir(this.dataDir));
+    await this.reads.remove(names.filter((name) => OWNED_NAME.test(name) && name !== keep && this.files[name] === undefined));
   }
 }
 
@@ -336,24 +405,42 @@ export async function removeWalBefore(dataDir: string, walStart: number): Promis
   for (const seq of await listSegments(walDir)) if (seq < walStart) await rm(join(walDir, segmentName(seq)), { force: true });
 }
 
+/** The blob items of `blobs` for a blob file, each content read back first when evicted. */
+async function* blobItemsOf(blobs: readonly SnapshotBlob[]): AsyncGenerator<EntryItem> {
+  for (const b of blobs) yield ['blob', b.alias, await b.entry.content.read(), b.entry.mime, b.expiry];
+}
+
 /**
- * A batch with the table's schema object and, for SYMBOL columns, the dictionary of the
- * snapshot: a batch may point at an older, shorter version of it, and one IPC stream carries one
- * dictionary per column. (Batches restored from a file carry an equal-looking schema — timestamp
- * timezone null, not undefined — that Arrow's writer would treat as a different one.)
+ * `batches` as Arrow record batches of their table's schema with the snapshot's SYMBOL
+ * `dictionaries` (one IPC stream carries one dictionary per column), each read back first when
+ * evicted and pinned while the writer takes it.
  */
-function withDictionaries(table: Table, view: BatchView, dictionaries: (Vector | null)[]): RecordBatch {
-  const { schema } = table.layout;
-  // A batch sealed before columns were added gets them as nulls: one schema per file.
-  const { batch } = widenView(view, table.layout);
-  const children = schema.fields.map((_, c) => {
-    const data = batch.data.children[c];
-    // Columns added after the snapshot have no dictionary in it: their (null) data is kept as it is.
-    const dictionary = c === 0 ? null : dictionaries[c - 1];
-    if (dictionary === null || dictionary === undefined) return data;
-    return makeData({ type: data.type, length: data.length, nullCount: data.nullCount, data: data.values, nullBitmap: data.nullBitmap, dictionary } as never);
-  });
-  return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: batch.numRows, nullCount: 0, children }));
+async function* recordBatches(batches: readonly SealedBatch[], schema: Schema, dictionaries: readonly (Vector | null)[]): AsyncGenerator<RecordBatch> {
+  for (const b of batches) {
+    const columns = b.allColumns;
+    const loading = b.load(columns);
+    try {
+      if (loading !== null) await loading;
+      yield b.toRecordBatch(schema, dictionaries);
+    } finally {
+      b.unpin(columns);
+    }
+  }
+}
+
+/** The table's SYMBOL dictionaries from `batches` read from its files: the longest is the newest. */
+function takeDictionaries(table: Table, batches: readonly (RecordBatch | undefined)[]): void {
+  const { dictionaries } = table.layout;
+  for (let c = 0; c < dictionaries.length; c++) {
+    if (dictionaries[c] === null) continue;
+    let longest: Vector | null = null;
+    for (const b of batches) {
+      // A file written before the column was added has no such child.
+      const dict = b?.data.children[c + 1]?.dictionary;
+      if (dict !== undefined && (longest === null || dict.length > longest.length)) longest = dict;
+    }
+    dictionaries[c] = new SymbolDictionary(longest === null ? [] : (longest.toArray() as string[]));
+  }
 }
 
 async function writeSynced(path: string, text: string): Promise<void> {

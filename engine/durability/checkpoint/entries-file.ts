@@ -9,7 +9,7 @@ import { crc32c } from '@node-rs/crc32';
 import { Packr } from 'msgpackr';
 import { FileWindow } from '../file-window.js';
 import { ioLimits } from '../io-limits.js';
-import { frameHeader, readFrame } from '../wal/frame.js';
+import { FRAME_HEADER, frameHeader, isWholeFrame, readFrame } from '../wal/frame.js';
 import type { FileSum } from './arrow-file-writer.js';
 import { writeAll } from '../write-all.js';
 
@@ -37,7 +37,7 @@ const WRITE_BYTES = 1024 * 1024;
  * file once one holds `ioLimits.checkpointFileBytes`; returns each file's name, checksum and
  * item ends, in order (the items fill the files one after the other).
  */
-export async function writeEntryFiles(items: Iterable<EntryItem>, pathOf: (n: number) => string): Promise<WrittenEntries[]> {
+export async function writeEntryFiles(items: Iterable<EntryItem> | AsyncIterable<EntryItem>, pathOf: (n: number) => string): Promise<WrittenEntries[]> {
   const out: WrittenEntries[] = [];
   // `as`: assigned in closures, so the compiler must not narrow it to null below.
   let file = null as { fh: FileHandle; path: string; size: number; crc: number; ends: number[] } | null;
@@ -59,7 +59,7 @@ export async function writeEntryFiles(items: Iterable<EntryItem>, pathOf: (n: nu
     file = null;
   };
   try {
-    for (const item of items) {
+    for await (const item of items) {
       if (file === null) {
         const path = pathOf(out.length);
         file = { fh: await open(path, 'w'), path, size: 0, crc: 0, ends: [] };
@@ -77,6 +77,12 @@ export async function writeEntryFiles(items: Iterable<EntryItem>, pathOf: (n: nu
     await file?.fh.close().catch(() => undefined);
   }
   return out;
+}
+
+/** The item of one whole frame (header included), or null when the frame fails its checksum. */
+export function decodeEntryFrame(frame: Buffer): EntryItem | null {
+  if (frame.length < FRAME_HEADER || frame.readUInt32LE(0) !== frame.length - FRAME_HEADER || !isWholeFrame(frame)) return null;
+  return packr.unpack(frame.subarray(FRAME_HEADER)) as EntryItem;
 }
 
 /**

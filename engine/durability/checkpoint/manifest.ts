@@ -8,7 +8,7 @@ import { crc32c } from '@node-rs/crc32';
 import { Packr } from 'msgpackr';
 import type { ColumnDef, ColumnStats } from '../../types.js';
 import { syncDir } from '../wal/wal-writer.js';
-import type { FileSum } from './arrow-file-writer.js';
+import type { BatchPlace, FileSum } from './arrow-file-writer.js';
 
 // useBigIntExtension: an INT64 column's exact sum statistic may exceed 64 bits.
 const packr = new Packr({ int64AsType: 'bigint', useRecords: false, moreTypes: false, useBigIntExtension: true });
@@ -25,8 +25,14 @@ export interface BatchRef {
   /** The Arrow file holding the batch, and the batch's index in it. */
   readonly file: string;
   readonly index: number;
+  /** Per column of the batch (`$timestamp` first): open answers from these without reading data. */
   readonly stats: ColumnStats[];
+  /** Where the batch's columns lie in the file (version 4; older manifests have none). */
+  readonly place?: BatchPlace;
 }
+
+/** A blob as the manifest knows it: alias, MIME type, expiry (UNIX seconds), size in bytes. */
+export type BlobItem = [alias: string, mime: string, expiry: number, size: number];
 
 export interface TableManifest {
   readonly name: string;
@@ -37,8 +43,12 @@ export interface TableManifest {
 }
 
 export interface Manifest {
-  /** 3 added blob files kept across checkpoints (`blobs`); 2 (read still) had every blob in `entries`. */
-  readonly version: 2 | 3;
+  /**
+   * 4 keeps where each batch's columns lie (BatchRef.place) and the statistics that answer
+   * min/max/first/last without reading data; 3 added blob files kept across checkpoints
+   * (`blobs`); 2 had every blob in `entries`. 2 and 3 are read by loading every batch.
+   */
+  readonly version: 2 | 3 | 4;
   readonly walStart: number;
   readonly files: Record<string, DataFile>;
   /**
@@ -46,6 +56,11 @@ export interface Manifest {
    * was written). Applied before `entries`.
    */
   readonly blobs?: Record<string, number[]>;
+  /**
+   * Version 4: per blob file, each live item's alias, MIME type, expiry and size (null for items
+   * no longer live), so open knows every blob without reading blob files.
+   */
+  readonly blobItems?: Record<string, (BlobItem | null)[]>;
   /** Entries files in the order their items are applied. */
   readonly entries: string[];
   readonly tables: TableManifest[];
@@ -78,7 +93,7 @@ export async function listManifests(dataDir: string): Promise<number[]> {
 export async function writeManifest(dataDir: string, seq: number, manifest: Manifest): Promise<void> {
   const dir = checkpointsDir(dataDir);
   const final = join(dir, manifestName(seq));
-  const body = packr.pack(manifest);
+  const body = packr.pack({ ...manifest, tables: manifest.tables.map((t) => ({ ...t, batches: t.batches.map((b) => ({ ...b, stats: b.stats.map(packStats) })) })) });
   const framed = Buffer.alloc(body.length + 4);
   framed.writeUInt32LE(crc32c(body) >>> 0, 0);
   framed.set(body, 4);
@@ -99,6 +114,26 @@ export async function readManifest(dataDir: string, seq: number, damaged: (path:
   const raw = await readFile(path);
   if (raw.length < 4 || (crc32c(raw.subarray(4)) >>> 0) !== raw.readUInt32LE(0)) throw damaged(path);
   const manifest = packr.unpack(raw.subarray(4)) as Manifest;
-  if (manifest.version !== 2 && manifest.version !== 3) throw damaged(path);
+  if (manifest.version !== 2 && manifest.version !== 3 && manifest.version !== 4) throw damaged(path);
+  for (const t of manifest.tables) for (const b of t.batches) b.stats.forEach((s, i) => { b.stats[i] = unpackStats(s); });
   return manifest;
+}
+
+/** The statistics' number fields that may hold -0, which msgpack would write as the integer 0. */
+const SIGNED_FIELDS = ['min', 'max', 'sum', 'first', 'last'] as const;
+const NEGATIVE_ZERO = '-0';
+
+/** `s` with -0 written as a string (min(x) and first(x) answered from statistics keep the sign). */
+function packStats(s: ColumnStats): ColumnStats {
+  if (!SIGNED_FIELDS.some((f) => Object.is(s[f], -0))) return s;
+  const out: Record<string, unknown> = { ...s };
+  for (const f of SIGNED_FIELDS) if (Object.is(s[f], -0)) out[f] = NEGATIVE_ZERO;
+  return out as unknown as ColumnStats;
+}
+
+function unpackStats(s: ColumnStats): ColumnStats {
+  if (!SIGNED_FIELDS.some((f) => (s[f] as unknown) === NEGATIVE_ZERO)) return s;
+  const out: Record<string, unknown> = { ...s };
+  for (const f of SIGNED_FIELDS) if (out[f] === NEGATIVE_ZERO) out[f] = -0;
+  return out as unknown as ColumnStats;
 }

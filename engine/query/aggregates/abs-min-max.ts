@@ -11,6 +11,7 @@ import type { AggregateName } from '../plan/aggregate-registry.js';
 const EXACT = 2 ** 53;
 
 export class AbsAccumulator extends RunByRunAccumulator {
+  readonly readsRowTimes: boolean;
   private has = new Uint8Array(16);
   private best = new Float64Array(8);
   private readonly bigBest: bigint[] = [];
@@ -22,6 +23,7 @@ export class AbsAccumulator extends RunByRunAccumulator {
   constructor(private readonly isMax: boolean, private readonly isInt: boolean, private readonly needsPoint: boolean, tiesByTime = false) {
     super();
     this.tiesByTs = tiesByTime && needsPoint;
+    this.readsRowTimes = needsPoint;
   }
 
   reserve(groups: number): void {

@@ -10,6 +10,11 @@ import { i64Vec, setValid } from '../vector/vec.js';
 import type { AggregateName } from '../plan/aggregate-registry.js';
 
 export interface Accumulator {
+  /**
+   * Whether add/addRuns read the rows' times (`ts`): a picked row's time, or ties broken by
+   * time. When false the operator may pass an empty array: the times need not be read back.
+   */
+  readonly readsRowTimes: boolean;
   /** Makes room for group ids below `groups` (new groups start empty). */
   reserve(groups: number): void;
   /** Adds the values of `vec` at `rows` (all in group g, ascending time) ; `ts` = batch times. */
@@ -20,10 +25,10 @@ export interface Accumulator {
    */
   addRuns(runs: SegmentList, vec: Vec, ts: BigInt64Array): void;
   /**
-   * Adds a whole batch from its statistics; false (nothing added) when the family cannot.
-   * `vec` reads the column, for the few values statistics point at (first/last rows).
+   * Adds a whole batch from its statistics (which carry the times and first/last values they
+   * report); false, nothing added, when the family cannot: the batch's values are then read.
    */
-  addStats(g: number, stats: ColumnStats, vec: () => Vec, ts: BigInt64Array): boolean;
+  addStats(g: number, stats: ColumnStats): boolean;
   /** The value of aggregate `name` for groups [0, groups), as a Vec by group id. */
   finish(name: AggregateName, groups: number): Vec;
   /** Time of the row whose value `name` picked for group g (null when none). */
@@ -136,6 +141,7 @@ export function forEachNumber(vec: Vec, rows: Rows, fn: (x: number, i: number) =
  * those two parts of the interface once.
  */
 export abstract class RunByRunAccumulator implements Accumulator {
+  abstract readonly readsRowTimes: boolean;
   abstract reserve(groups: number): void;
   abstract add(g: number, vec: Vec, rows: Rows, ts: BigInt64Array): void;
   abstract finish(name: AggregateName, groups: number): Vec;

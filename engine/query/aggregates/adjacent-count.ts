@@ -8,6 +8,7 @@ import type { ValueKey } from './value-key.js';
 import { keyAt, sameKey } from './value-key.js';
 
 export class AdjacentCountAccumulator extends RunByRunAccumulator {
+  readonly readsRowTimes = false;
   private counts = new Float64Array(8);
   private readonly lasts: (ValueKey | null)[] = [];
 

@@ -8,6 +8,7 @@ import { addEachRun, grow } from './accumulator.js';
 import type { SegmentList } from '../vector/segment-list.js';
 
 export class CountAccumulator implements Accumulator {
+  readonly readsRowTimes = false;
   private counts = new Float64Array(8);
 
   reserve(groups: number): void {

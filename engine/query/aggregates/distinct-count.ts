@@ -7,6 +7,7 @@ import type { ValueKey } from './value-key.js';
 import { keyAt } from './value-key.js';
 
 export class DistinctCountAccumulator extends RunByRunAccumulator {
+  readonly readsRowTimes = false;
   private readonly sets: (Set<ValueKey> | null)[] = [];
 
   constructor(private readonly isText: boolean) {

@@ -14,6 +14,7 @@ import type { AggregateName } from '../plan/aggregate-registry.js';
 type Value = number | bigint | string | Uint8Array | null;
 
 export class FirstLastAccumulator implements Accumulator {
+  readonly readsRowTimes: boolean;
   private has = new Uint8Array(16);
   private readonly firsts: Value[] = [];
   private readonly lasts: Value[] = [];
@@ -23,6 +24,7 @@ export class FirstLastAccumulator implements Accumulator {
 
   constructor(private readonly type: ValueType, private readonly needsPoint: boolean) {
     this.isText = type !== 'blob';
+    this.readsRowTimes = needsPoint;
   }
 
   reserve(groups: number): void {
@@ -53,19 +55,28 @@ export class FirstLastAccumulator implements Accumulator {
     addEachRun(this, runs, vec, ts);
   }
 
-  addStats(g: number, stats: ColumnStats, vec: () => Vec, ts: BigInt64Array): boolean {
-    if (stats.firstRow >= 0) this.offer(g, vec(), stats.firstRow, stats.lastRow, ts);
+  /** Statistics keep the first and last values of number columns only. */
+  addStats(g: number, stats: ColumnStats): boolean {
+    if (stats.firstRow < 0) return true;
+    if (stats.first === null) return false;
+    this.offerValues(g, stats.first, stats.firstTime!, stats.last, stats.lastTime!);
     return true;
   }
 
   private offer(g: number, vec: Vec, first: number, last: number, ts: BigInt64Array): void {
+    const isNew = this.has[g] === 0;
+    this.offerValues(g, isNew ? toValue(scalarAt(vec, first, this.isText)) : null, this.needsPoint ? ts[first] : 0n, toValue(scalarAt(vec, last, this.isText)), this.needsPoint ? ts[last] : 0n);
+  }
+
+  /** A segment's first and last values with their row times (the first counts only for a new group). */
+  private offerValues(g: number, first: Value, firstTs: bigint, last: Value, lastTs: bigint): void {
     if (this.has[g] === 0) {
       this.has[g] = 1;
-      this.firsts[g] = toValue(scalarAt(vec, first, this.isText));
-      if (this.needsPoint) this.firstTs[g] = ts[first];
+      this.firsts[g] = first;
+      this.firstTs[g] = firstTs;
     }
-    this.lasts[g] = toValue(scalarAt(vec, last, this.isText));
-    if (this.needsPoint) this.lastTs[g] = ts[last];
+    this.lasts[g] = last;
+    this.lastTs[g] = lastTs;
   }
 
   finish(name: AggregateName, groups: number): Vec {

@@ -16,6 +16,9 @@ import type { AggregateName } from '../plan/aggregate-registry.js';
 import { minMaxF64, out } from './f64-loops.js';
 import type { RunPartials } from './run-partials.js';
 
+/** The row times of a batch's extremes, as offer() reads them (rows 0 and 1). */
+const STATS_TS = new BigInt64Array(2);
+
 export class MinMaxAccumulator implements Accumulator {
   private has = new Uint8Array(16);
   private mins = new Float64Array(8);
@@ -27,12 +30,14 @@ export class MinMaxAccumulator implements Accumulator {
 
   /** Row times of the extremes are kept (needsPoint, or doubles whose ties go by time). */
   private readonly tracksTs: boolean;
+  readonly readsRowTimes: boolean;
   /** Ties go to the earlier row time (tracked). */
   private readonly tiesByTs: boolean;
 
   constructor(private readonly isInt: boolean, private readonly needsPoint: boolean, tiesByTime = false) {
     this.tracksTs = needsPoint || (tiesByTime && !isInt);
     this.tiesByTs = tiesByTime && this.tracksTs;
+    this.readsRowTimes = this.tracksTs;
   }
 
   reserve(groups: number): void {
@@ -121,10 +126,14 @@ export class MinMaxAccumulator implements Accumulator {
     if (M > this.maxs[g]) this.maxs[g] = M;
   }
 
-  addStats(g: number, stats: ColumnStats, _vec: () => Vec, ts: BigInt64Array): boolean {
+  addStats(g: number, stats: ColumnStats): boolean {
     if (stats.minRow < 0) return true;
-    if (this.isInt) this.offer(g, 0, stats.min as bigint, stats.minRow, stats.maxRow, 0, stats.max as bigint, ts);
-    else this.offer(g, stats.min as number, 0n, stats.minRow, stats.maxRow, stats.max as number, 0n, ts);
+    // The statistics' own row times stand in for the batch's times at rows 0 and 1.
+    const ts = STATS_TS;
+    ts[0] = stats.minTime!;
+    ts[1] = stats.maxTime!;
+    if (this.isInt) this.offer(g, 0, stats.min as bigint, 0, 1, 0, stats.max as bigint, ts);
+    else this.offer(g, stats.min as number, 0n, 0, 1, stats.max as number, 0n, ts);
     return true;
   }
 

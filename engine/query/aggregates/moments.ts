@@ -8,6 +8,7 @@ import { RunByRunAccumulator, f64Result, forEachNumber, grow } from './accumulat
 import type { AggregateName } from '../plan/aggregate-registry.js';
 
 export class MomentsAccumulator extends RunByRunAccumulator {
+  readonly readsRowTimes = false;
   private n = new Float64Array(8);
   private mean = new Float64Array(8);
   private m2 = new Float64Array(8);

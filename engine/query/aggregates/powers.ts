@@ -7,6 +7,7 @@ import { RunByRunAccumulator, f64Result, forEachNumber, grow } from './accumulat
 import type { AggregateName } from '../plan/aggregate-registry.js';
 
 export class PowersAccumulator extends RunByRunAccumulator {
+  readonly readsRowTimes = false;
   private counts = new Float64Array(8);
   private inverses = new Float64Array(8);
   private logs = new Float64Array(8);

@@ -15,6 +15,7 @@ import type { RunPartials } from './run-partials.js';
 const CHUNK = 1 << 20;
 
 export class SumAccumulator implements Accumulator {
+  readonly readsRowTimes = false;
   private counts = new Float64Array(8);
   private sums = new Float64Array(8);
   private readonly bigSums: bigint[] = [];

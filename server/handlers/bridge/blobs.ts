@@ -42,7 +42,7 @@ export async function replaceBlob(ctx: RouteContext): Promise<void> {
 export async function readBlob(ctx: RouteContext): Promise<void> {
   const db = database(ctx);
   const { mime } = db.describeBlob(ctx.alias);
-  const data = db.getBlob(ctx.alias);
+  const data = await db.getBlob(ctx.alias);
   const headers: Record<string, string> = { 'Content-Type': mime };
   if (ctx.request.query.has('download')) headers['Content-Disposition'] = attachment(ctx.alias);
   if (!isCompressible(mime)) ctx.reply.compress = 'never';
@@ -55,7 +55,7 @@ export async function listBlobs(ctx: RouteContext): Promise<void> {
   const page = paging(query);
   const pattern = query.getBytes('pattern');
   if (pattern === undefined) throw new HttpError('BadRequest', "missing query parameter 'pattern' (the byte sequence to look for, URL-encoded)");
-  await sendAliasPage(ctx, database(ctx).findBlobs(pattern, page), page);
+  await sendAliasPage(ctx, await database(ctx).findBlobs(pattern, page), page);
 }
 
 /** `attachment; filename="<last path segment>"` with an RFC 5987 UTF-8 form for any name. */

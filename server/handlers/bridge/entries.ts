@@ -20,7 +20,7 @@ export async function listEntries(ctx: RouteContext): Promise<void> {
     throw new HttpError('BadRequest', "give exactly one of 'prefix' (aliases starting with it) or 'pattern' (blobs containing the bytes)");
   }
   const db = database(ctx);
-  await sendAliasPage(ctx, prefix !== undefined ? db.listAliases(prefix, page) : db.findBlobs(pattern!, page), page);
+  await sendAliasPage(ctx, prefix !== undefined ? db.listAliases(prefix, page) : await db.findBlobs(pattern!, page), page);
 }
 
 /** GET …/:alias/tags: the tags attached to the entry. */

@@ -11,8 +11,11 @@ export function ingestOps(tables: readonly IngestTable[]): WriteOp[] {
   const ops: WriteOp[] = [];
   for (const t of tables) {
     if (t.timestamps.length === 0) continue;
+    // A table made by this request also gets "add these columns if missing": in a cluster another
+    // node's first write may create it first (with its own columns); the write is then validated
+    // again, the create skipped and the columns this request needs added.
     if (t.create) ops.push({ kind: 'createTable', name: t.name, columns: t.addColumns, ifNotExists: true });
-    else if (t.addColumns.length > 0) ops.push({ kind: 'addColumns', table: t.name, columns: t.addColumns, ifMissing: true });
+    if (t.addColumns.length > 0) ops.push({ kind: 'addColumns', table: t.name, columns: t.addColumns, ifMissing: true });
     const columns: Record<string, IngestTable['columns'][number]['values']> = {};
     for (const c of t.columns) columns[c.name] = c.values;
     ops.push({ kind: 'insert', table: t.name, rows: { ts: t.timestamps, columns } });

@@ -55,6 +55,27 @@ export class ProtoReader {
     return v;
   }
 
+  /** Content of the embedded message next() stopped at: [from, to). */
+  from = 0;
+  to = 0;
+
+  /**
+   * Moves to the next length-delimited field number `field`, skipping other fields; its content
+   * is then [from, to). False at the end of the message.
+   */
+  next(field: number): boolean {
+    const want = field * 8 + 2;
+    while (!this.done) {
+      const tag = this.tag();
+      if (tag === want) {
+        [this.from, this.to] = this.delimited();
+        return true;
+      }
+      this.skip(tag & 7);
+    }
+    return false;
+  }
+
   /** The [start, end) of a length-delimited field's content, skipped over. */
   delimited(): [number, number] {
     const n = this.varint();

@@ -37,14 +37,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 export function decodeReadRequest(body: Uint8Array): ReadQuery[] {
   const queries: ReadQuery[] = [];
   const r = new ProtoReader(body);
-  while (!r.done) {
-    const tag = r.tag();
-    if (tag !== (1 << 3 | 2)) {
-      r.skip(tag & 7);
-      continue;
-    }
-    const [s, e] = r.delimited();
-    const q = new ProtoReader(body, s, e);
+  while (r.next(1)) {
+    const q = new ProtoReader(body, r.from, r.to);
     let startMs = 0;
     let endMs = 0;
     const matchers: LabelMatcher[] = [];

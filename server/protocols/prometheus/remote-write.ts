@@ -50,13 +50,9 @@ export class RemoteWriteDecoder {
     let samples = 0;
     try {
       const r = new ProtoReader(body);
-      while (!r.done) {
-        const tag = r.tag();
-        if (tag !== (1 << 3 | 2)) {
-          r.skip(tag & 7);
-          continue;
-        }
-        const [s, e] = r.delimited();
+      while (r.next(1)) {
+        const s = r.from;
+        const e = r.to;
         const series = this.seriesOf(body, s, e);
         let tb = builders[series.table.id];
         if (tb === undefined) {
@@ -97,14 +93,8 @@ export class RemoteWriteDecoder {
     const names: string[] = [];
     const values: string[] = [];
     const r = new ProtoReader(b, s, e);
-    while (!r.done) {
-      const tag = r.tag();
-      if (tag !== (1 << 3 | 2)) {
-        r.skip(tag & 7);
-        continue;
-      }
-      const [ls, le] = r.delimited();
-      const lr = new ProtoReader(b, ls, le);
+    while (r.next(1)) {
+      const lr = new ProtoReader(b, r.from, r.to);
       let name = '';
       let value = '';
       while (!lr.done) {
@@ -139,14 +129,8 @@ export class RemoteWriteDecoder {
     const valueId = columnId(series.table, VALUE_COLUMN);
     let n = 0;
     const r = new ProtoReader(b, s, e);
-    while (!r.done) {
-      const tag = r.tag();
-      if (tag !== (2 << 3 | 2)) {
-        r.skip(tag & 7);
-        continue;
-      }
-      const [ss, se] = r.delimited();
-      const sr = new ProtoReader(b, ss, se);
+    while (r.next(2)) {
+      const sr = new ProtoReader(b, r.from, r.to);
       let value = 0;
       let ms = 0;
       while (!sr.done) {

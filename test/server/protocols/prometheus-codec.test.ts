@@ -3,26 +3,11 @@
 // ReadResponse encoded and read back.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import protobuf from 'protobufjs';
 import { RemoteWriteDecoder, RemoteWriteError } from '../../../server/protocols/prometheus/remote-write.js';
 import { decodeReadRequest, encodeReadResponse, matcherTest } from '../../../server/protocols/prometheus/remote-read.js';
+import { prompb } from './prompb.js';
 
-// prompb/types.proto and remote.proto, the fields remote-write 1.0 and remote read use.
-const PROTO = `
-syntax = "proto3";
-package prometheus;
-message WriteRequest { repeated TimeSeries timeseries = 1; }
-message TimeSeries { repeated Label labels = 1; repeated Sample samples = 2; }
-message Label { string name = 1; string value = 2; }
-message Sample { double value = 1; int64 timestamp = 2; }
-message ReadRequest { repeated Query queries = 1; }
-message Query { int64 start_timestamp_ms = 1; int64 end_timestamp_ms = 2; repeated LabelMatcher matchers = 3; }
-message LabelMatcher { enum Type { EQ = 0; NEQ = 1; RE = 2; NRE = 3; } Type type = 1; string name = 2; string value = 3; }
-message ReadResponse { repeated QueryResult results = 1; }
-message QueryResult { repeated TimeSeries timeseries = 1; }
-`;
-const root = protobuf.parse(PROTO).root;
-const type = (name: string) => root.lookupType(`prometheus.${name}`);
+const type = prompb;
 
 function writeRequest(series: { labels: Record<string, string>; samples: [number, number][] }[]): Uint8Array {
   return type('WriteRequest').encode({

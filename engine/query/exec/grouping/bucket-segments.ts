@@ -27,14 +27,12 @@ const MIN_MONTH_NS = 28n * NS_PER_DAY;
 export function maxBuckets(slices: readonly Slice[], d: DurationValue): number {
   if (slices.length === 0) return 0;
   let rows = 0;
-  let min = slices[0].view.ts[slices[0].lo];
-  let max = min;
+  let min = slices[0].minTs;
+  let max = slices[0].maxTs;
   for (const s of slices) {
     rows += s.hi - s.lo;
-    const a = s.view.ts[s.lo];
-    const b = s.view.ts[s.hi - 1];
-    if (a < min) min = a;
-    if (b > max) max = b;
+    if (s.minTs < min) min = s.minTs;
+    if (s.maxTs > max) max = s.maxTs;
   }
   const span = max - min;
   const width = d.months === 0 ? d.nanos : BigInt(d.months) * MIN_MONTH_NS;

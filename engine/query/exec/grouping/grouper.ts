@@ -55,6 +55,11 @@ export class Grouper {
     if (!this.isOrdered) this.bucketsMet = new Map();
   }
 
+  /** Whether segment() reads the rows' times: buckets, or ±0 keys met as stored. */
+  get readsRowTimes(): boolean {
+    return this.duration !== null || this.keyTs !== null;
+  }
+
   /** Bucket start of a timestamp (only with GROUP BY duration). */
   bucketOf(ts: bigint): bigint {
     return bucketStart(ts, this.duration!);

@@ -1,11 +1,13 @@
 // The as-of merge walk of one joined table: a cursor over its rows in time order (the snapshot's
 // slices), kept at the last row at or before the time it was last moved to. Driving rows come in
-// time order, so the cursor only moves forward: a whole join is one pass over each table, with
-// two number comparisons per driving row (timestamps by their 32-bit halves, no BigInt per row)
-// and no hash.
+// time order, so the cursor only moves forward: a whole join is one pass over each table (a
+// search per run of driving rows matched to one row), timestamps compared by their 32-bit
+// halves (no BigInt per row), no hash. It reads a slice's times only once it walks into it and
+// learns where the next slice starts from its time bounds, so the slices ahead may stay on disk.
 import type { Slice } from '../scan/scan-slices.js';
 import type { TsHalves } from '../scan/ts-search.js';
 import { tsHalves } from '../scan/ts-search.js';
+import { splitInt64 } from '../../vector/vec.js';
 
 /**
  * Matches of driving positions, as runs: run r covers positions [starts[r], starts[r + 1]) (the
@@ -49,37 +51,52 @@ function isBefore(th: Int32Array, tl: Uint32Array, i: number, nh: number, nl: nu
   return h < nh || (h === nh && tl[i << 1] < nl);
 }
 
-const EMPTY_HI = new Int32Array(0);
-const EMPTY_LO = new Uint32Array(0);
+const EMPTY: TsHalves = { hi: new Int32Array(0), lo: new Uint32Array(0) };
 
 export class AsofCursor {
   /** The slice and batch row of the last row at or before the time moved to; -1 before any. */
   slice = -1;
   row = -1;
-  readonly halves: readonly TsHalves[];
+  /** Each slice's row times as halves, read once the walk enters it (the slice is loaded then). */
+  private readonly halves: (TsHalves | undefined)[] = [];
+  /** Each slice's first row time (its minTs: metadata, no load), as halves. */
+  private readonly firstHi: Int32Array;
+  private readonly firstLo: Uint32Array;
   /** The next row's time, as halves (nextHi = +Infinity past the last row). */
   private nextHi: number;
   private nextLo = 0;
 
   constructor(readonly slices: readonly Slice[]) {
-    this.halves = slices.map((s) => tsHalves(s.view.ts));
-    this.nextHi = Infinity;
-    if (slices.length > 0) this.loadNext(0, slices[0].lo);
+    this.firstHi = new Int32Array(slices.length);
+    this.firstLo = new Uint32Array(slices.length);
+    slices.forEach((s, i) => {
+      const t = splitInt64(s.minTs);
+      this.firstHi[i] = t.hi;
+      this.firstLo[i] = t.lo;
+    });
+    this.nextHi = slices.length > 0 ? this.firstHi[0] : Infinity;
+    if (slices.length > 0) this.nextLo = this.firstLo[0];
+  }
+
+  /** The row times of slice s (which must be loaded), as halves. */
+  private halvesOf(s: number): TsHalves {
+    return (this.halves[s] ??= tsHalves(this.slices[s].view.ts));
   }
 
   /** The time of the current row (valid when `row >= 0`), as halves. */
   currentHi(): number {
-    return this.halves[this.slice].hi[(this.row << 1) | 1];
+    return this.halvesOf(this.slice).hi[(this.row << 1) | 1];
   }
 
   currentLo(): number {
-    return this.halves[this.slice].lo[this.row << 1];
+    return this.halvesOf(this.slice).lo[this.row << 1];
   }
 
   /**
    * Matches the driving positions [lo, hi), whose times are `times` (ascending): for each, this
    * table's last row at or before it, written to `out` as runs (a run per matched row, so the
-   * walk writes only when the match changes, about once per row of the sparser table).
+   * walk writes only when the match changes, about once per row of the sparser table). The
+   * slices the walk enters (those starting at or before the last position's time) must be loaded.
    */
   match(times: TsHalves, lo: number, hi: number, out: MatchRuns): void {
     out.count = 0;
@@ -87,13 +104,11 @@ export class AsofCursor {
     // The walk keeps its state in locals (a method call or a property write per step costs
     // more than the comparison itself): the current slice's end and times, the next row's time.
     const slices = this.slices;
-    const halves = this.halves;
     const lastSlice = slices.length - 1;
     let slice = this.slice;
     let row = this.row;
     let sliceEnd = slice >= 0 ? slices[slice].hi : -1;
-    let curHi = slice >= 0 ? halves[slice].hi : EMPTY_HI;
-    let curLo = slice >= 0 ? halves[slice].lo : EMPTY_LO;
+    let cur = slice >= 0 ? this.halvesOf(slice) : EMPTY;
     let nextHi = this.nextHi;
     let nextLo = this.nextLo;
     const th = times.hi;
@@ -139,17 +154,15 @@ export class AsofCursor {
           slice++;
           row = slices[slice].lo;
           sliceEnd = slices[slice].hi;
-          curHi = halves[slice].hi;
-          curLo = halves[slice].lo;
+          cur = this.halvesOf(slice);
         }
         const after = row + 1;
         if (after < sliceEnd) {
-          nextHi = curHi[(after << 1) | 1];
-          nextLo = curLo[after << 1];
+          nextHi = cur.hi[(after << 1) | 1];
+          nextLo = cur.lo[after << 1];
         } else if (slice < lastSlice) {
-          const first = slices[slice + 1].lo;
-          nextHi = halves[slice + 1].hi[(first << 1) | 1];
-          nextLo = halves[slice + 1].lo[first << 1];
+          nextHi = this.firstHi[slice + 1];
+          nextLo = this.firstLo[slice + 1];
         } else nextHi = Infinity;
       } while (nextHi < h || (nextHi === h && nextLo <= l));
       if (n > 0 && starts[n - 1] === end) n--;
@@ -173,26 +186,24 @@ export class AsofCursor {
     this.nextLo = nextLo;
   }
 
-  /** Moves to the last row at or before (h, l). */
+  /** Moves to the last row at or before (h, l) (the slices it enters must be loaded). */
   advance(h: number, l: number): void {
     while (this.nextHi < h || (this.nextHi === h && this.nextLo <= l)) {
-      const next = this.row + 1;
-      if (this.slice >= 0 && next < this.slices[this.slice].hi) this.row = next;
+      if (this.slice >= 0 && this.row + 1 < this.slices[this.slice].hi) this.row++;
       else {
         // The next row is the first of the next slice (or of the first slice, before any).
         this.slice += 1;
         this.row = this.slices[this.slice].lo;
       }
       const after = this.row + 1;
-      if (after < this.slices[this.slice].hi) this.loadNext(this.slice, after);
-      else if (this.slice + 1 < this.slices.length) this.loadNext(this.slice + 1, this.slices[this.slice + 1].lo);
-      else this.nextHi = Infinity;
+      if (after < this.slices[this.slice].hi) {
+        const cur = this.halvesOf(this.slice);
+        this.nextHi = cur.hi[(after << 1) | 1];
+        this.nextLo = cur.lo[after << 1];
+      } else if (this.slice + 1 < this.slices.length) {
+        this.nextHi = this.firstHi[this.slice + 1];
+        this.nextLo = this.firstLo[this.slice + 1];
+      } else this.nextHi = Infinity;
     }
-  }
-
-  private loadNext(slice: number, row: number): void {
-    const h = this.halves[slice];
-    this.nextHi = h.hi[(row << 1) | 1];
-    this.nextLo = h.lo[row << 1];
   }
 }

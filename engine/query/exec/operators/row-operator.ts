@@ -12,16 +12,24 @@ import { ColumnBuilder } from '../output/column-builder.js';
 import { evalCondition } from '../kernels/eval-condition.js';
 import { evalValue } from '../kernels/eval-value.js';
 import { finishTable } from '../output/finish-table.js';
+import { BatchFrame } from '../scan/frame.js';
+import { columnsRead, SliceReader } from '../scan/slice-reader.js';
 import type { RunContext } from '../run/run-context.js';
-import type { RangeScan } from '../scan/chunk.js';
+import type { Slice } from '../scan/scan-slices.js';
 import { rowsIn } from '../scan/scan-slices.js';
 import type { Rows, Vec } from '../../vector/vec.js';
+import type { RowFrame } from '../scan/chunk.js';
+import type { RangeRows } from '../join/join-scan.js';
+import { isSlices } from '../join/join-scan.js';
 import { PartitionKeys } from '../grouping/partition-keys.js';
 import { SequenceRunner } from '../kernels/sequence-kernels.js';
 import { compareKeyLists } from '../output/group-output.js';
 
-/** `scans`: the snapshot's rows of each range of the plan (statements/run-select.ts). */
-export async function runRows(plan: TablePlan, ctx: RunContext, scans: readonly RangeScan[]): Promise<ResultTable | null> {
+/**
+ * `scans`: the snapshot's rows of each range of the plan (statements/run-select.ts): batch slices,
+ * or an ASOF JOIN's merge.
+ */
+export async function runRows(plan: TablePlan, ctx: RunContext, scans: readonly RangeRows[]): Promise<ResultTable | null> {
   const times = new ColumnBuilder('timestamp');
   const columns = plan.outputs.map((o) => new ColumnBuilder(o.expr.type));
   const partitions = plan.partition.length === 0 ? null : new PartitionKeys(plan.partition);
@@ -31,39 +39,62 @@ export async function runRows(plan: TablePlan, ctx: RunContext, scans: readonly 
   const rowRanges: number[] = [];
   const rowPartitions: number[] = [];
   // Without WHERE (or join) the row count is known before reading a value: size the columns once.
-  if (plan.where === null && scans.every((s) => s.slices !== null)) {
-    const rows = scans.reduce((n, s) => n + rowsIn(s.slices!), 0);
+  if (plan.where === null && scans.every(isSlices)) {
+    const rows = scans.reduce((n, slices) => n + rowsIn(slices as readonly Slice[]), 0);
     ctx.budget.rows(0, Math.min(rows, wanted));
     ColumnBuilder.preallocate([times, ...columns], Math.min(rows, wanted));
   }
-  for (let r = 0; r < scans.length; r++) {
-    runner?.reset();
-    for (const chunk of scans[r].chunks(plan.columnTypes, ctx.scratch)) {
-      ctx.scannedRowsCount += (chunk.hi - chunk.lo) * plan.referencedColumns;
-      if (times.length >= wanted) continue;
-      if (ctx.isDue()) await ctx.pause();
-      ctx.deadline.check();
-      const frame = chunk.frame;
-      let rows: Rows = { sel: null, lo: chunk.lo, hi: chunk.hi };
-      if (plan.where !== null) rows = evalCondition(plan.where, frame, rows, ctx.deadline);
-      const room = wanted - times.length;
-      if (rows.hi - rows.lo > room) rows = { ...rows, hi: rows.lo + room };
-      if (rows.hi <= rows.lo) continue;
-      if (runner !== null) {
-        const ids = partitions === null ? null : partitions.assign(frame, rows);
-        runner.run(frame, rows, frame.column(0) as Vec & { kind: 'i64' }, ids, frame.sequences);
-        if (ids !== null) {
-          for (let k = rows.lo; k < rows.hi; k++) {
-            rowRanges.push(r);
-            rowPartitions.push(ids[rows.sel === null ? k : rows.sel[k]]);
-          }
+  /** Filters a chunk of rows, runs the sequences over them and appends the kept ones. */
+  const take = (frame: RowFrame, all: Rows, r: number): void => {
+    let rows = all;
+    if (plan.where !== null) rows = evalCondition(plan.where, frame, rows, ctx.deadline);
+    const room = wanted - times.length;
+    if (rows.hi - rows.lo > room) rows = { ...rows, hi: rows.lo + room };
+    if (rows.hi <= rows.lo) return;
+    if (runner !== null) {
+      const ids = partitions === null ? null : partitions.assign(frame, rows);
+      runner.run(frame, rows, frame.column(0) as Vec & { kind: 'i64' }, ids, frame.sequences);
+      if (ids !== null) {
+        for (let j = rows.lo; j < rows.hi; j++) {
+          rowRanges.push(r);
+          rowPartitions.push(ids[rows.sel === null ? j : rows.sel[j]]);
         }
       }
-      const vecs = plan.outputs.map((o) => evalValue(o.expr, frame, rows));
-      ctx.budget.rows(times.length, rows.hi - rows.lo);
-      ctx.budget.values(vecs, rows);
-      times.append(frame.column(0), rows);
-      vecs.forEach((v, i) => columns[i].append(v, rows));
+    }
+    const vecs = plan.outputs.map((o) => evalValue(o.expr, frame, rows));
+    ctx.budget.rows(times.length, rows.hi - rows.lo);
+    ctx.budget.values(vecs, rows);
+    times.append(frame.column(0), rows);
+    vecs.forEach((v, i) => columns[i].append(v, rows));
+  };
+  const read = columnsRead(plan, true);
+  for (let r = 0; r < scans.length; r++) {
+    runner?.reset();
+    const scan = scans[r];
+    if (!isSlices(scan)) {
+      for await (const chunk of scan.chunks(ctx.scratch)) {
+        ctx.scannedRowsCount += (chunk.hi - chunk.lo) * plan.referencedColumns;
+        if (times.length >= wanted) continue;
+        if (ctx.isDue()) await ctx.pause();
+        ctx.deadline.check();
+        take(chunk.frame, { sel: null, lo: chunk.lo, hi: chunk.hi }, r);
+      }
+      continue;
+    }
+    const slices = scan;
+    const reader = new SliceReader(slices, read, plan.columnTypes, ctx.scratch, () => times.length < wanted);
+    try {
+      for (let k = 0; k < slices.length; k++) {
+        const slice = slices[k];
+        ctx.scannedRowsCount += (slice.hi - slice.lo) * plan.referencedColumns;
+        if (times.length >= wanted) continue;
+        if (ctx.isDue()) await ctx.pause();
+        ctx.deadline.check();
+        const loaded = reader.frame(k);
+        take(loaded instanceof BatchFrame ? loaded : await loaded, { sel: null, lo: slice.lo, hi: slice.hi }, r);
+      }
+    } finally {
+      reader.close();
     }
   }
   return finishTable(plan, times, columns, partitions === null ? null : partitionOrder(partitions, rowRanges, rowPartitions));

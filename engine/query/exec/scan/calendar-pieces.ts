@@ -41,13 +41,11 @@ export function calendarPieces(range: TimeRange, calendar: CalendarPlan, span: T
 /** The first row time and one past the last of `slices` (any order), or null when empty. */
 export function spanOf(slices: readonly Slice[]): TimeRange | null {
   if (slices.length === 0) return null;
-  let from = slices[0].view.ts[slices[0].lo];
-  let to = slices[0].view.ts[slices[0].hi - 1];
+  let from = slices[0].minTs;
+  let to = slices[0].maxTs;
   for (const s of slices) {
-    const a = s.view.ts[s.lo];
-    const b = s.view.ts[s.hi - 1];
-    if (a < from) from = a;
-    if (b > to) to = b;
+    if (s.minTs < from) from = s.minTs;
+    if (s.maxTs > to) to = s.maxTs;
   }
   return { from, to: to + 1n };
 }

@@ -2,7 +2,8 @@
 // aggregate query (group context). Both hand out Vecs addressed by position and own the scratch
 // buffers of the run.
 import type { Data } from 'apache-arrow';
-import type { BatchView, ColumnType } from '../../../types.js';
+import type { SealedBatch } from '../../../storage/sealed-batch.js';
+import type { ColumnType } from '../../../types.js';
 import type { Scratch } from '../run/scratch.js';
 import { i64Vec } from '../../vector/vec.js';
 import type { Vec } from '../../vector/vec.js';
@@ -19,14 +20,17 @@ export interface Frame {
   sequence(slot: number): Vec;
 }
 
-/** Row context over one batch. Column Vecs are built once per batch and shared by all readers. */
+/**
+ * Row context over one batch, whose columns the plan reads are loaded (scan/slice-reader.ts).
+ * Column Vecs are built once per batch and shared by all readers.
+ */
 export class BatchFrame implements Frame {
   private readonly vecs: (Vec | undefined)[] = [];
   /** Row-sequence values of this batch's rows, by slot (operators fill them before the outputs). */
   readonly sequences: Vec[] = [];
 
   constructor(
-    readonly view: BatchView,
+    readonly view: SealedBatch,
     /** Types of batch columns by index: [TIMESTAMP, ...schema types]. */
     private readonly types: readonly ColumnType[],
     readonly scratch: Scratch,
@@ -39,7 +43,7 @@ export class BatchFrame implements Frame {
   column(index: number): Vec {
     let vec = this.vecs[index];
     if (vec === undefined) {
-      vec = index === 0 ? i64Vec(this.view.ts, null) : toVec(this.view, index, this.types[index]);
+      vec = toVec(this.view, index, this.types[index]);
       this.vecs[index] = vec;
     }
     return vec;
@@ -65,11 +69,11 @@ export class BatchFrame implements Frame {
 const dictionaries = new WeakMap<object, string[]>();
 
 /**
- * Column `index` of a batch as a Vec. Reads the batch's Arrow Data directly: `getChildAt` would
- * build a Vector object per call, which costs more than answering a batch from its statistics.
+ * Column `index` of a batch as a Vec, from the batch's Arrow Data directly (`getChildAt` would
+ * build a Vector object per call, which costs more than answering a batch from its statistics).
  */
-function toVec(view: BatchView, index: number, type: ColumnType): Vec {
-  const data = view.batch.data.children[index] as Data;
+function toVec(view: SealedBatch, index: number, type: ColumnType): Vec {
+  const data = view.column(index);
   const validity = data.nullCount > 0 ? (data.nullBitmap as Uint8Array) : null;
   switch (type) {
     case 'DOUBLE': return { kind: 'f64', values: data.values as Float64Array, validity };

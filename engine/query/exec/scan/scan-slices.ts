@@ -1,40 +1,69 @@
 // Range pruning: the batches of a table overlapping one range, each with the slice [lo, hi) of
-// its rows inside the range. Batches wholly inside take no search; edge batches are cut by a
-// binary search on their sorted timestamps. Order-free aggregates may read the batches as stored
-// (late runs not merged yet): each is still sorted, so the cut works per batch.
+// its rows inside the range. Listing the batches is synchronous (it is part of a query's
+// snapshot); cutting them is not: batches wholly inside take no search, and edge batches are cut
+// by a binary search on their sorted timestamps, which are read back from disk when evicted.
+// Order-free aggregates may read the batches as stored (late runs not merged yet): each is still
+// sorted, so the cut works per batch.
 import { INT64_MAX, INT64_MIN } from '../../../../grammar/index.js';
+import type { SealedBatch } from '../../../storage/sealed-batch.js';
 import type { Table } from '../../../storage/table.js';
-import type { BatchView } from '../../../types.js';
 import type { TimeRange } from '../../plan/plan-types.js';
 import { lowerBound, tsHalves } from './ts-search.js';
 
 export interface Slice {
-  readonly view: BatchView;
+  readonly view: SealedBatch;
   readonly lo: number;
   readonly hi: number;
+  /** Bounds of the slice's row times: minTs <= every row's time <= maxTs. */
+  readonly minTs: bigint;
+  readonly maxTs: bigint;
 }
 
-const EVERYTHING: TimeRange = { from: INT64_MIN, to: INT64_MAX };
+/** The batches of a table in one range, as listed for a snapshot (see sliceBatches). */
+export interface Listing {
+  readonly range: TimeRange | null;
+  readonly batches: readonly SealedBatch[];
+}
+
+/** Every row: the end is past INT64_MAX, so a row at end_of_time is listed too. */
+const EVERYTHING: TimeRange = { from: INT64_MIN, to: INT64_MAX + 1n };
 
 /**
- * The non-empty slices of `range` (null = every row), in timestamp order; with `isUnordered`,
- * as stored (Table.scanUnordered: slices may overlap and come in any order).
+ * The batches overlapping `range` (null = every row) as the table holds them now, in timestamp
+ * order; with `isUnordered` as stored (Table.scanUnordered: they may overlap and come in any
+ * order). Synchronous, so a snapshot of several tables and ranges is taken at one moment.
  */
-export function scanSlices(table: Table, range: TimeRange | null, isUnordered = false): Slice[] {
+export function listBatches(table: Table, range: TimeRange | null, isUnordered = false): Listing {
+  const { from, to } = range ?? EVERYTHING;
+  if (from >= to) return { range, batches: [] };
+  return { range, batches: isUnordered ? table.scanUnordered(from, to) : table.scan(from, to) };
+}
+
+/**
+ * The non-empty slices of `range` over batches listed for it or for a range holding it, in
+ * their order; edge batches' timestamps are read back as needed, batches outside never.
+ */
+export async function sliceBatches({ range, batches }: Listing): Promise<Slice[]> {
   const { from, to } = range ?? EVERYTHING;
   const out: Slice[] = [];
   if (from >= to) return out;
-  for (const view of isUnordered ? table.scanUnordered(from, to) : table.scan(from, to)) {
-    if (view.rowCount === 0) continue;
+  for (const view of batches) {
+    if (view.rowCount === 0 || (range !== null && (view.maxTs < from || view.minTs >= to))) continue;
     // Without a range every row counts, even one at end_of_time (the scan's exclusive end).
     if (range === null || (view.minTs >= from && view.maxTs < to)) {
-      out.push({ view, lo: 0, hi: view.rowCount });
+      out.push({ view, lo: 0, hi: view.rowCount, minTs: view.minTs, maxTs: view.maxTs });
       continue;
     }
-    const ts = tsHalves(view.ts);
-    const lo = view.minTs >= from ? 0 : lowerBound(ts, 0, view.rowCount, from);
-    const hi = view.maxTs < to ? view.rowCount : lowerBound(ts, lo, view.rowCount, to);
-    if (hi > lo) out.push({ view, lo, hi });
+    const loading = view.load([0]);
+    try {
+      if (loading !== null) await loading;
+      const ts = tsHalves(view.ts);
+      const lo = view.minTs >= from ? 0 : lowerBound(ts, 0, view.rowCount, from);
+      const hi = view.maxTs < to ? view.rowCount : lowerBound(ts, lo, view.rowCount, to);
+      if (hi > lo) out.push({ view, lo, hi, minTs: view.ts[lo], maxTs: view.ts[hi - 1] });
+    } finally {
+      view.unpin([0]);
+    }
   }
   return out;
 }
@@ -49,13 +78,13 @@ export function rowsIn(slices: readonly Slice[]): number {
 /**
  * Whether the rows of `slices`, read one after the other, are in time order. Slices of one
  * shard come in insertion order for equal timestamps (Table.scanUnordered), so then they read
- * exactly as an ordered scan's rows.
+ * exactly as an ordered scan's rows; pieces of one batch in order are in order.
  */
 export function isTimeOrdered(slices: readonly Slice[]): boolean {
   for (let k = 1; k < slices.length; k++) {
     const a = slices[k - 1];
     const b = slices[k];
-    if (a.view.ts[a.hi - 1] > b.view.ts[b.lo]) return false;
+    if (a.view === b.view ? a.hi > b.lo : a.maxTs > b.minTs) return false;
   }
   return true;
 }

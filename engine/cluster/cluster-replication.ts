@@ -1,0 +1,460 @@
+// One svc node of a cluster on NATS JetStream: the Replication of its database (replication.ts).
+// At start it checks every reachable NATS server's version (refusing < 2.10.23), opens the
+// catalog bucket (KV: the cluster's config, alias claims, node reports), makes sure the streams
+// exist (svc_meta and one per table group, R3), and follows them all from the start: the whole
+// stream of the groups it serves, only the DDL subject of the others (table-groups.ts).
+//
+// A commit claims the aliases it creates (alias-claims.ts), appends its records to the streams
+// they belong to (meta first, then each table group; one entry per stream, so the records of one
+// table stay one atomic entry), and resolves once this node has applied those entries — so the
+// writer reads its own writes here. Any node reads every write acknowledged before a read began
+// (readBarrier: the streams' last sequences, asked of their leaders, applied here first).
+import { randomBytes } from 'node:crypto';
+import { connect } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import type { JetStreamClient, JetStreamManager, StreamInfo } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
+import { Objm } from '@nats-io/obj';
+import type { KV } from '@nats-io/kv';
+import { SvcError } from '../errors.js';
+import type { WalRecord } from '../durability/wal/records.js';
+import type { ReplicaCheckpoints, ReplicaView, Replication } from '../replication.js';
+import { CHECKPOINT_BUCKET, ClusterCheckpoints } from './cluster-checkpoints.js';
+import { StaleWrite } from '../write/write-path.js';
+import { AliasClaims } from './alias-claims.js';
+import { entryConflict } from './entry-check.js';
+import { ensureStream, JetStreamLog } from './jetstream-log.js';
+import { LogFollower } from './log-follower.js';
+import { NodeRegistry } from './node-registry.js';
+import type { NodeReport } from './node-registry.js';
+import { queryTables } from './query-tables.js';
+import { checkServerVersion } from './server-version.js';
+import { groupOf, groupStream, groupSubjects, META_STREAM, META_SUBJECT, recordGroup } from './table-groups.js';
+
+export const CATALOG_BUCKET = 'svc_catalog';
+/** A node whose followers have more than this many messages pending is lagging (`unstable`). */
+export const LAG_MESSAGES = 1_000;
+/** How long a commit waits for its own entries to be applied here. */
+const APPLY_TIMEOUT_MS = 60_000;
+/** One JetStream API request (stream info, last message) waits this long before it is asked again. */
+const API_TIMEOUT_MS = 2_000;
+const DEFAULT_CHECKPOINT_BYTES = 256 * 1024 * 1024;
+/** How long each start-up step (buckets, streams, the config, the checkpoint) keeps being asked. */
+const START_DEADLINE_MS = 60_000;
+/** How often a node looks whether a checkpoint is due. */
+const CHECKPOINT_CHECK_MS = 2_000;
+/** How long a create that lost its name's claim waits for the winner's create to arrive here. */
+const CLAIM_WAIT_MS = 10_000;
+/** How long a read barrier keeps asking a stream for its last sequence (leader elections take ~5 s). */
+const BARRIER_DEADLINE_MS = 30_000;
+
+export interface ClusterOptions {
+  /** host:port of each NATS server (the `--cluster nats://…` list). */
+  readonly servers: readonly string[];
+  /** This node's id (`--node-id`). */
+  readonly nodeId: string;
+  /** Base URL of this node's REST server, for the other nodes. */
+  readonly url: string;
+  /** Table groups of a new cluster (default 1); an existing cluster keeps the count it has. */
+  readonly groups?: number;
+  /** The groups whose rows this node holds (default every group). */
+  readonly serveGroups?: readonly number[] | null;
+  /** Replicas of each stream and of the catalog bucket (default min(3, servers)). */
+  readonly replicas?: number;
+  /** A node holding every group takes a checkpoint once this many bytes were applied since its last (default 256 MiB). */
+  readonly checkpointBytes?: number;
+  /** This node's machine figures, for the other nodes' GET /api/nodes/:id and /api/cluster. */
+  readonly figures?: () => Promise<Record<string, number | string>>;
+  readonly log?: (message: string) => void;
+}
+
+interface ClusterConfig {
+  readonly groups: number;
+}
+
+interface Followed {
+  readonly follower: LogFollower;
+  /** The subject followed (null = the whole stream). */
+  readonly subject: string | null;
+}
+
+export class ClusterReplication implements Replication {
+  failure: Error | null = null;
+  private readonly followers = new Map<string, Followed>();
+  private readonly logs = new Map<string, JetStreamLog>();
+  private isClosed = false;
+  /** Entries the log refused (entry-check.ts), by sequence, until their writer here looks. */
+  private readonly refused = new Map<number, string>();
+
+  private constructor(
+    readonly nodeId: string,
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly kv: KV,
+    readonly groups: number,
+    readonly serves: readonly number[],
+    private readonly claims: AliasClaims,
+    readonly registry: NodeRegistry,
+  ) {}
+
+  static async start(options: ClusterOptions, apply: (r: WalRecord) => void, view: ReplicaView, local: ReplicaCheckpoints): Promise<ClusterReplication> {
+    const groups = options.groups ?? 1;
+    if (!(Number.isInteger(groups) && groups >= 1 && groups <= 1024)) throw new SvcError('InvalidArgument', `the number of table groups must be 1 to 1024, got ${groups}`);
+    await checkVersions(options.servers);
+    const nc = await connect({ servers: [...options.servers], name: `svc ${options.nodeId}`, maxReconnectAttempts: -1, reconnectTimeWait: 250, timeout: 10_000 });
+    try {
+      const replicas = options.replicas ?? Math.min(3, options.servers.length);
+      const js = jetstream(nc);
+      // Short API timeouts: a request that went to a leader just killed is asked again soon
+      // (retrying), instead of waiting out the connection's 10 s.
+      const jsm = await retrying(() => jetstreamManager(nc, { timeout: API_TIMEOUT_MS }), START_DEADLINE_MS);
+      // No direct gets: a replica may answer those from behind (a claim or the checkpoint tag just
+      // written read as missing); every read of the catalog goes to the bucket's leader.
+      // Right after the servers start (or under load) JetStream may answer late or not know all
+      // its peers yet: each start-up step is asked again for up to a minute.
+      const kv = await retrying(() => new Kvm(nc).create(CATALOG_BUCKET, { replicas, history: 1, allow_direct: false }), START_DEADLINE_MS);
+      const objects = await retrying(() => new Objm(nc).create(CHECKPOINT_BUCKET, { replicas }), START_DEADLINE_MS);
+      const config = await retrying(() => clusterConfig(kv, groups), START_DEADLINE_MS);
+      const serves = options.serveGroups ?? Array.from({ length: config.groups }, (_, g) => g);
+      for (const g of serves) {
+        if (!(Number.isInteger(g) && g >= 0 && g < config.groups)) throw new SvcError('InvalidArgument', `group ${g} does not exist: this cluster has groups 0 to ${config.groups - 1}`);
+      }
+      let self: ClusterReplication | null = null;
+      const registry = new NodeRegistry(kv, () => self!.report(options));
+      self = new ClusterReplication(options.nodeId, nc, js, jsm, kv, config.groups, serves, new AliasClaims(kv, options.nodeId), registry);
+      self.logLine = options.log;
+      self.checkpoints = new ClusterCheckpoints(options.nodeId, kv, objects, jsm, local, registry, options.log ?? (() => undefined));
+      // Reported before the logs are opened: a report with nothing applied yet keeps the other
+      // nodes from trimming a stream below what this node is about to follow.
+      await registry.start();
+      await self.open(replicas, nc.info!.max_payload, apply, view);
+      self.startCheckpoints(options.checkpointBytes ?? DEFAULT_CHECKPOINT_BYTES);
+      const started = self;
+      void started.whenCaughtUp(3_600_000).then((isCaughtUp) => {
+        if (isCaughtUp) options.log?.(`caught up with the cluster's logs: ${started.replayFigures()}`);
+      });
+      return self;
+    } catch (e) {
+      await nc.close().catch(() => undefined);
+      throw e;
+    }
+  }
+
+  get isCaughtUp(): boolean {
+    if (this.followers.size === 0) return false;
+    for (const { follower } of this.followers.values()) if (!follower.isCaughtUp) return false;
+    return true;
+  }
+
+  /** The group a table's rows live in. */
+  groupOf(table: string): number {
+    return groupOf(table, this.groups);
+  }
+
+  /** Whether this node holds the rows of `table`'s group. */
+  servesTable(table: string): boolean {
+    return this.serves.includes(this.groupOf(table));
+  }
+
+  async placeQuery(text: string): Promise<{ readonly id: string; readonly url: string } | null> {
+    if (this.serves.length === this.groups) return null;
+    const tables = queryTables(text);
+    // Not a SELECT (null), or one whose sources this node resolves itself (FIND: every group).
+    const needed = tables === null ? [] : tables === 'all' ? Array.from({ length: this.groups }, (_, g) => g) : [...new Set(tables.map((t) => this.groupOf(t)))];
+    if (needed.every((g) => this.serves.includes(g))) return null;
+    const nodes = (await this.registry.live()).filter((n) => n.id !== this.nodeId && needed.every((g) => n.serves.includes(g)));
+    if (nodes.length === 0) throw new SvcError('ClusterUnavailable', `no live node serves every table group this query reads (groups ${needed.join(', ')})`);
+    // Spread such queries over the nodes that can answer them.
+    const node = nodes[this.placed++ % nodes.length];
+    return { id: node.id, url: node.url };
+  }
+
+  private placed = 0;
+
+  /** Resolves once every follower here is caught up (false after `timeoutMs`). */
+  async whenCaughtUp(timeoutMs: number): Promise<boolean> {
+    const all = await Promise.all([...this.followers.values()].map(({ follower }) => follower.whenCaughtUp(timeoutMs)));
+    return all.every((x) => x);
+  }
+
+  /** What catching up took: entries and bytes applied, and the slowest stream's time (ms). */
+  replayFigures(): string {
+    let entries = 0;
+    let bytes = 0;
+    let ms = 0;
+    for (const { follower } of this.followers.values()) {
+      entries += follower.entriesApplied;
+      bytes += follower.bytesApplied;
+      ms = Math.max(ms, follower.catchUpMs ?? 0);
+    }
+    return `${entries} entries, ${bytes} bytes in ${ms.toFixed(0)} ms`;
+  }
+
+  async commit(records: readonly WalRecord[]): Promise<void> {
+    if (this.isClosed) throw new SvcError('DatabaseClosed', 'the database is closed');
+    if (this.failure !== null) throw this.failure;
+    if (records.length === 0) return;
+    const view = this.view!;
+    // Claims first: a create that loses the race fails before anything is appended.
+    for (const r of records) {
+      if (r.kind === 'TableCreate') await this.claimCreate(r.name, view);
+      else if (r.kind === 'BlobPut') await this.claims.claim(r.alias, 'blob', false, view.typeOf(r.alias));
+      else if (r.kind === 'TagAttach') await this.claims.claim(r.tag, 'tag', false, view.typeOf(r.tag));
+    }
+    const byStream = new Map<number, WalRecord[]>();
+    for (const r of records) {
+      const g = recordGroup(r, this.groups, view);
+      let list = byStream.get(g);
+      if (list === undefined) byStream.set(g, (list = []));
+      list.push(r);
+    }
+    // The meta stream first: a purge of an expired alias there precedes its new use in a group.
+    for (const g of [...byStream.keys()].sort((a, b) => a - b)) {
+      const list = byStream.get(g)!;
+      const stream = g < 0 ? META_STREAM : groupStream(g);
+      const subject = g < 0 ? META_SUBJECT : list.every((r) => r.kind === 'TableInsert') ? groupSubjects(g).rows : groupSubjects(g).ddl;
+      const seq = await this.log(stream, subject).append(list);
+      const followed = this.followers.get(stream)!;
+      // A node that follows only a group's DDL never sees a rows entry: nothing to wait for here.
+      if (followed.subject === null || followed.subject === subject) {
+        await followed.follower.waitFor(seq, APPLY_TIMEOUT_MS).catch((e: unknown) => { throw unavailable(e); });
+        const conflict = this.refused.get(seq);
+        if (conflict !== undefined) {
+          this.refused.delete(seq);
+          throw new StaleWrite(conflict);
+        }
+      }
+    }
+    for (const r of records) if (r.kind === 'Remove') await this.claims.release(r.alias);
+  }
+
+  /**
+   * Claims a new table's name. Lost to another node: once that node's create has reached this one
+   * the write is validated again (an IF NOT EXISTS create then just goes on; a plain one fails
+   * with AliasAlreadyExists, as on a single node).
+   */
+  private async claimCreate(name: string, view: ReplicaView): Promise<void> {
+    try {
+      await this.claims.claim(name, 'ts', true, view.typeOf(name));
+    } catch (e) {
+      if (!(e instanceof SvcError) || e.code !== 'AliasAlreadyExists') throw e;
+      const deadline = Date.now() + CLAIM_WAIT_MS;
+      while (Date.now() < deadline) {
+        await this.readBarrier();
+        if (view.typeOf(name) !== null) throw new StaleWrite(`table '${name}' was created by another node`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw e;
+    }
+  }
+
+  async readBarrier(): Promise<void> {
+    if (this.failure !== null) throw this.failure;
+    // A stream electing a new leader answers nothing for a few seconds: ask again until it does.
+    await Promise.all([...this.followers].map(async ([stream, { follower, subject }]) => {
+      const last = await retrying(() => (subject === null ? this.jsm.streams.info(stream).then((si) => si.state.last_seq) : this.lastOfSubject(stream, subject)), BARRIER_DEADLINE_MS);
+      await follower.waitFor(last, APPLY_TIMEOUT_MS).catch((e: unknown) => { throw unavailable(e); });
+    }));
+  }
+
+  /** Every stream with a leader and a quorum of current replicas, and every node caught up. */
+  async isStable(): Promise<boolean> {
+    const streams = [META_STREAM, ...Array.from({ length: this.groups }, (_, g) => groupStream(g))];
+    for (const s of streams) {
+      const info = await this.streamInfo(s).catch(() => null);
+      if (info === null || !hasQuorum(info)) return false;
+    }
+    const nodes = await this.registry.live();
+    return nodes.some((n) => n.id === this.nodeId) && nodes.every((n) => n.isCaughtUp);
+  }
+
+  /**
+   * A random secret of `bytes` bytes that every node of the cluster shares (e.g. the key that signs
+   * login tokens): made by the first node that asks (create = compare-and-set), read by the rest.
+   */
+  async sharedSecret(name: string, bytes: number): Promise<Uint8Array> {
+    const key = `secret.${name}`;
+    await this.kv.create(key, randomBytes(bytes)).catch(() => undefined);
+    const e = await this.kv.get(key);
+    if (e === null || e.operation !== 'PUT') throw new SvcError('ClusterUnavailable', `the cluster secret '${name}' could not be read`);
+    return e.value;
+  }
+
+  /** Checks every few seconds whether a checkpoint is due (only a node holding every group's rows takes them). */
+  private startCheckpoints(everyBytes: number): void {
+    if (this.serves.length !== this.groups) return;
+    this.checkpointTimer = setInterval(() => {
+      void this.checkpoints!.maybeTake(this.followerMap(), everyBytes).catch((e: unknown) => this.logLine?.(`checkpoint failed: ${(e as Error).message}`));
+    }, CHECKPOINT_CHECK_MS);
+    this.checkpointTimer.unref();
+  }
+
+  /** Takes a checkpoint now (Database.checkpoint()): false when this node does not hold every group. */
+  async checkpoint(): Promise<boolean> {
+    if (this.serves.length !== this.groups) return false;
+    for (let attempt = 0; attempt < 100; attempt++) {
+      if (await this.checkpoints!.maybeTake(this.followerMap(), 0, true)) return true;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return false;
+  }
+
+  /** Checkpoints published and stream trims made by this node. */
+  get checkpointFigures(): { published: number; trimmed: number } {
+    return { published: this.checkpoints!.published, trimmed: this.checkpoints!.trimmed };
+  }
+
+  private followerMap(): Map<string, LogFollower> {
+    return new Map([...this.followers].map(([s, f]) => [s, f.follower]));
+  }
+
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    if (this.checkpointTimer !== null) clearInterval(this.checkpointTimer);
+    await this.registry.stop();
+    for (const log of this.logs.values()) await log.close();
+    for (const { follower } of this.followers.values()) await follower.stop();
+    await this.nc.close().catch(() => undefined);
+  }
+
+  private view: ReplicaView | null = null;
+  private checkpoints: ClusterCheckpoints | null = null;
+  private checkpointTimer: NodeJS.Timeout | null = null;
+  private logLine: ((message: string) => void) | undefined;
+
+  private async open(replicas: number, maxPayload: number, apply: (r: WalRecord) => void, view: ReplicaView): Promise<void> {
+    this.view = view;
+    await ensureStream(this.jsm, { name: META_STREAM, subjects: [META_SUBJECT], replicas });
+    for (let g = 0; g < this.groups; g++) await ensureStream(this.jsm, { name: groupStream(g), subjects: [groupSubjects(g).all], replicas });
+    // The newest checkpoint first: the streams are followed from the sequences after its tag.
+    const tag = await retrying(() => this.checkpoints!.restore(), START_DEADLINE_MS);
+    const follow = (stream: string, subject: string | null, rowsToo: boolean): void => {
+      const follower = new LogFollower(this.js, stream, (tag?.positions[stream] ?? 0) + 1, (records, seq) => {
+        const conflict = entryConflict(records, view);
+        if (conflict !== null) {
+          // Refused alike on every node; the writer (if it is this node) validates again.
+          this.refused.set(seq, conflict);
+          if (this.refused.size > 10_000) this.refused.delete(this.refused.keys().next().value!);
+          return;
+        }
+        for (const r of records) if (rowsToo || r.kind !== 'TableInsert') apply(r);
+      }, subject);
+      this.followers.set(stream, { follower, subject });
+    };
+    follow(META_STREAM, null, true);
+    for (let g = 0; g < this.groups; g++) {
+      const isServed = this.serves.includes(g);
+      follow(groupStream(g), isServed ? null : groupSubjects(g).ddl, isServed);
+    }
+    this.maxPayload = maxPayload;
+    for (const { follower } of this.followers.values()) await follower.start();
+    void (async () => {
+      for await (const s of this.nc.status()) {
+        if (s.type === 'reconnect') for (const { follower } of this.followers.values()) follower.renew();
+      }
+    })().catch(() => undefined);
+  }
+
+  private maxPayload = 1 << 20;
+
+  private log(stream: string, subject: string): JetStreamLog {
+    let log = this.logs.get(subject);
+    if (log === undefined) this.logs.set(subject, (log = new JetStreamLog(this.js, stream, subject, this.maxPayload)));
+    return log;
+  }
+
+  private streamInfo(stream: string): Promise<StreamInfo> {
+    return this.jsm.streams.info(stream).catch((e: unknown) => { throw unavailable(e); });
+  }
+
+  private async lastOfSubject(stream: string, subject: string): Promise<number> {
+    const m = await this.jsm.streams.getMessage(stream, { last_by_subj: subject }).catch((e: unknown) => {
+      if (/no message found/i.test((e as Error).message)) return null;
+      throw e;
+    });
+    return m?.seq ?? 0;
+  }
+
+  private async report(options: ClusterOptions): Promise<NodeReport> {
+    const applied: Record<string, number> = {};
+    let pending = 0;
+    for (const [stream, { follower }] of this.followers) {
+      applied[stream] = follower.appliedSeq;
+      if (Number.isFinite(follower.pending)) pending += follower.pending;
+    }
+    return {
+      id: this.nodeId,
+      url: options.url,
+      at: Date.now(),
+      isCaughtUp: this.isCaughtUp || pending <= LAG_MESSAGES && [...this.followers.values()].every(({ follower }) => Number.isFinite(follower.pending)),
+      applied,
+      serves: this.serves,
+      figures: (await options.figures?.().catch(() => ({}))) ?? {},
+    };
+  }
+}
+
+/** Every reachable server must be new enough; at least one must answer. */
+async function checkVersions(servers: readonly string[]): Promise<void> {
+  let reached = 0;
+  const problems: string[] = [];
+  for (const server of servers) {
+    let nc: NatsConnection;
+    try {
+      nc = await connect({ servers: server, reconnect: false, timeout: 5_000 });
+    } catch (e) {
+      problems.push(`${server}: ${(e as Error).message}`);
+      continue;
+    }
+    try {
+      reached++;
+      checkServerVersion(nc.info!.version, server);
+    } finally {
+      await nc.close().catch(() => undefined);
+    }
+  }
+  if (reached === 0) throw new SvcError('ClusterUnavailable', `no NATS server of the cluster answered (${problems.join('; ')})`);
+}
+
+/** The cluster's config: written once by the first node (create = compare-and-set), read by the rest. */
+async function clusterConfig(kv: KV, groups: number): Promise<ClusterConfig> {
+  try {
+    await kv.create('config', JSON.stringify({ groups } satisfies ClusterConfig));
+  } catch {
+    // an existing cluster: its config stands
+  }
+  const e = await kv.get('config');
+  if (e === null || e.operation !== 'PUT') throw new SvcError('ClusterUnavailable', 'the cluster config could not be read from the catalog bucket');
+  return e.json<ClusterConfig>();
+}
+
+function hasQuorum(info: StreamInfo): boolean {
+  const c = info.cluster;
+  if (c === undefined) return true; // a single server: no replicas to lose
+  if (c.leader === undefined || c.leader === '') return false;
+  const current = 1 + (c.replicas ?? []).filter((r) => r.current && r.offline !== true).length;
+  return current > info.config.num_replicas / 2;
+}
+
+/** `attempt` retried (short pauses, growing) until it succeeds or `deadlineMs` has passed. */
+async function retrying<T>(attempt: () => Promise<T>, deadlineMs: number): Promise<T> {
+  const deadline = Date.now() + deadlineMs;
+  let delay = 50;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (e) {
+      if (Date.now() + delay > deadline) throw unavailable(e);
+      await new Promise((r) => setTimeout(r, delay));
+      delay = Math.min(delay * 2, 500);
+    }
+  }
+}
+
+function unavailable(e: unknown): SvcError {
+  if (e instanceof SvcError) return e;
+  return new SvcError('ClusterUnavailable', `the cluster did not answer: ${(e as Error).message}`, { cause: e });
+}

@@ -1,0 +1,150 @@
+// The memory budget: every byte of table column data, tails, runs and blob contents the engine
+// holds is counted here, in one of two kinds. `held` data cannot leave memory (tails, and sealed
+// batches and blobs not yet in a checkpoint file); `cached` data can (it is in a checkpoint file
+// and is read back when needed). Cached units sit in one least-recently-used list; whenever the
+// total would pass the limit, the least recently used units no reader pins are evicted. What
+// cannot leave is the write path's concern: it makes a checkpoint turn held data into cached
+// data, and makes writers wait, before it refuses a write (write/write-path.ts).
+// (DuckDB's buffer manager under memory_limit; QuasarDB's memory limiter.)
+
+/** A unit of cached data: a column of a sealed batch, or a blob's content. */
+export interface Evictable {
+  /** Bytes the unit takes while resident. */
+  readonly bytes: number;
+  /** Readers using the unit now: it cannot leave while this is above 0. */
+  readonly pins: number;
+  /** Drops the unit's data (called by the budget, which has already uncounted it). */
+  evict(): void;
+  /** LRU links, owned by the budget. */
+  lruPrev: Evictable | null;
+  lruNext: Evictable | null;
+  isCached: boolean;
+}
+
+/** What the budget reports (GET /api/status/readiness, /metrics). */
+export interface MemoryFigures {
+  /** The budget, in bytes. */
+  readonly limit: number;
+  /** held + cached. */
+  readonly used: number;
+  /** Bytes that cannot leave memory: tails, batches and blobs not yet checkpointed. */
+  readonly held: number;
+  /** The part of `held` in tails. */
+  readonly tails: number;
+  /** Bytes in memory that are also in checkpoint files (evictable). */
+  readonly cached: number;
+  readonly evictions: number;
+  readonly evictedBytes: number;
+  /** Units read back from checkpoint files, and their bytes. */
+  readonly readBacks: number;
+  readonly readBackBytes: number;
+}
+
+export class MemoryBudget {
+  held = 0;
+  /** The part of `held` in tails (rows not yet sealed into batches). */
+  tails = 0;
+  cached = 0;
+  evictions = 0;
+  evictedBytes = 0;
+  readBacks = 0;
+  readBackBytes = 0;
+  /** Least recently used first. */
+  private head: Evictable | null = null;
+  private tail: Evictable | null = null;
+
+  constructor(readonly limit: number) {}
+
+  /** A budget that never evicts (tests and tools that build tables outside a database). */
+  static unlimited(): MemoryBudget {
+    return new MemoryBudget(Number.MAX_SAFE_INTEGER);
+  }
+
+  get used(): number {
+    return this.held + this.cached;
+  }
+
+  get figures(): MemoryFigures {
+    const { limit, held, tails, cached, evictions, evictedBytes, readBacks, readBackBytes } = this;
+    return { limit, used: held + cached, held, tails, cached, evictions, evictedBytes, readBacks, readBackBytes };
+  }
+
+  /** Held data grew by `bytes` (negative: shrank); cached data makes room for it. */
+  hold(bytes: number): void {
+    this.held += bytes;
+    if (bytes > 0) this.makeRoom(0);
+  }
+
+  /** Held data in tails grew by `bytes` (negative: shrank). */
+  holdTail(bytes: number): void {
+    this.tails += bytes;
+    this.hold(bytes);
+  }
+
+  /** `unit` is resident and may leave: it joins the cache as its most recently used unit. */
+  cache(unit: Evictable): void {
+    if (unit.isCached) return this.touch(unit);
+    unit.isCached = true;
+    this.cached += unit.bytes;
+    this.append(unit);
+    this.makeRoom(0);
+  }
+
+  /** `unit` was read back from disk and joins the cache. */
+  readBack(unit: Evictable): void {
+    this.readBacks += 1;
+    this.readBackBytes += unit.bytes;
+    this.cache(unit);
+  }
+
+  /** `unit` was just used: it leaves last. */
+  touch(unit: Evictable): void {
+    if (!unit.isCached || this.tail === unit) return;
+    this.unlink(unit);
+    this.append(unit);
+  }
+
+  /** `unit` leaves the cache without being evicted (its batch or blob is gone). */
+  uncache(unit: Evictable): void {
+    if (!unit.isCached) return;
+    unit.isCached = false;
+    this.cached -= unit.bytes;
+    this.unlink(unit);
+  }
+
+  /**
+   * Evicts least recently used units no reader pins until `incoming` more bytes fit under the
+   * limit (or nothing more can leave). Returns whether they fit.
+   */
+  makeRoom(incoming: number): boolean {
+    let unit = this.head;
+    while (unit !== null && this.held + this.cached + incoming > this.limit) {
+      const next = unit.lruNext;
+      if (unit.pins === 0) {
+        this.uncache(unit);
+        this.evictions += 1;
+        this.evictedBytes += unit.bytes;
+        unit.evict();
+      }
+      unit = next;
+    }
+    return this.held + this.cached + incoming <= this.limit;
+  }
+
+  private append(unit: Evictable): void {
+    unit.lruPrev = this.tail;
+    unit.lruNext = null;
+    if (this.tail === null) this.head = unit;
+    else this.tail.lruNext = unit;
+    this.tail = unit;
+  }
+
+  private unlink(unit: Evictable): void {
+    if (unit.lruPrev === null) this.head = unit.lruNext;
+    else unit.lruPrev.lruNext = unit.lruNext;
+    if (unit.lruNext === null) this.tail = unit.lruPrev;
+    else unit.lruNext.lruPrev = unit.lruPrev;
+    unit.lruPrev = null;
+    unit.lruNext = null;
+  }
+}

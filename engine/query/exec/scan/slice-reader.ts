@@ -1,0 +1,100 @@
+// How operators reach the data of a scan's slices: slice by slice, each with the columns the plan
+// reads made resident and pinned while the operator is on it. Batches evicted from memory are read
+// back from their checkpoint file, only those columns; while the operator computes one slice, the
+// next slices that will be read are read back too (PREFETCH ahead), so the disk and the CPU work
+// at once. At most PREFETCH + 1 slices are pinned: a scan never holds the whole table. A slice
+// the operator answers from statistics is never loaded (`isRead` tells the prefetch which).
+// Resident slices take no await: frame() then returns the frame itself, not a promise.
+import type { ColumnType } from '../../../types.js';
+import type { Scratch } from '../run/scratch.js';
+import { BatchFrame } from './frame.js';
+import type { Slice } from './scan-slices.js';
+
+/** Slices read back ahead of the one the operator is on. */
+const PREFETCH = 4;
+
+export class SliceReader {
+  /** Per slice started (pinned): its load, null when it was resident. */
+  private readonly started = new Map<number, Promise<void> | null>();
+  /** Slices before this one are released. */
+  private releasedTo = 0;
+
+  constructor(
+    private readonly slices: readonly Slice[],
+    /** Batch columns the operator reads (0 = `$timestamp`). */
+    private readonly columns: readonly number[],
+    private readonly types: readonly ColumnType[],
+    private readonly scratch: Scratch,
+    /** Whether the operator will read slice k's data (false: answered from statistics). */
+    private readonly isRead: (k: number) => boolean = () => true,
+  ) {}
+
+  /**
+   * Slice k's frame, its columns resident and pinned until the reader moves past k: slices
+   * before k are released, and the next ones the operator will read start loading.
+   */
+  frame(k: number): BatchFrame | Promise<BatchFrame> {
+    for (; this.releasedTo < k; this.releasedTo++) this.release(this.releasedTo);
+    const loading = this.start(k);
+    for (let j = k + 1, ahead = 0; j < this.slices.length && ahead < PREFETCH; j++) {
+      if (!this.isRead(j)) continue;
+      this.start(j);
+      ahead++;
+    }
+    const frame = () => new BatchFrame(this.slices[k].view, this.types, this.scratch);
+    return loading === null ? frame() : loading.then(frame);
+  }
+
+  /** Releases every slice still pinned (the scan ended, or failed). */
+  close(): void {
+    for (const k of [...this.started.keys()]) this.release(k);
+  }
+
+  private start(k: number): Promise<void> | null {
+    let loading = this.started.get(k);
+    if (loading === undefined) {
+      loading = this.slices[k].view.load(this.columns);
+      // A read-ahead that fails fails the scan when the operator reaches it, not before.
+      loading?.catch(() => undefined);
+      this.started.set(k, loading);
+    }
+    return loading;
+  }
+
+  private release(k: number): void {
+    if (!this.started.has(k)) return;
+    this.started.delete(k);
+    this.slices[k].view.unpin(this.columns);
+  }
+}
+
+/**
+ * The batch columns a table plan reads in row context: every `column` expression reachable from
+ * it (WHERE, outputs, GROUP BY keys, aggregate and sequence arguments, and whatever plan parts
+ * come later), plus `$timestamp` when asked. Walks plain objects and arrays only, so the Table,
+ * regexes and value sets a plan holds are not entered.
+ */
+export function columnsRead(plan: object, withTimestamp: boolean): number[] {
+  let read = planColumns.get(plan);
+  if (read === undefined) planColumns.set(plan, (read = columnsOf(plan)));
+  return withTimestamp && read[0] !== 0 ? [0, ...read] : read;
+}
+
+/** Plans are immutable and cached (plan-cache.ts): their columns are found once. */
+const planColumns = new WeakMap<object, number[]>();
+
+function columnsOf(plan: object): number[] {
+  const seen = new Set<number>();
+  const visited = new Set<object>();
+  const visit = (node: unknown): void => {
+    if (typeof node !== 'object' || node === null || visited.has(node)) return;
+    const proto = Object.getPrototypeOf(node);
+    if (proto !== Object.prototype && proto !== Array.prototype) return;
+    visited.add(node);
+    const expr = node as { kind?: unknown; index?: unknown };
+    if (expr.kind === 'column' && typeof expr.index === 'number') seen.add(expr.index);
+    for (const value of Object.values(node)) visit(value);
+  };
+  visit(plan);
+  return [...seen].sort((a, b) => a - b);
+}

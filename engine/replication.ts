@@ -1,0 +1,60 @@
+// The seam between the embedded engine and a cluster (engine/cluster/, loaded only with
+// `--cluster nats://…`): a replicated database gets its records' order from a replicated log
+// instead of its own WAL. `commit` hands the records to that log and resolves once the log has
+// acknowledged them and this node has applied them (read-your-writes here); the state changes only
+// through `apply` calls the replication makes as it follows the log, in the log's order, on every
+// node alike. `readBarrier` resolves once this node has applied every write acknowledged (on any
+// node) before it was called. Nothing here names NATS: single-node svc never loads the cluster.
+import type { WalRecord } from './durability/wal/records.js';
+import type { EntryType } from './catalog/entry-store.js';
+import type { ColumnDef } from './types.js';
+
+/** What the cluster needs of the local state to check a claim (an alias in use, and as what). */
+export interface ReplicaView {
+  /** The type of a live entry here, or null. */
+  typeOf(alias: string): EntryType | null;
+  /** The columns of a table here (`$timestamp` aside), or null when there is no such table. */
+  columnsOf(table: string): readonly ColumnDef[] | null;
+}
+
+export interface Replication {
+  commit(records: readonly WalRecord[]): Promise<void>;
+  readBarrier(): Promise<void>;
+  /**
+   * Takes a checkpoint of this replica for the cluster (tagged with the log positions it covers);
+   * false when this node is not one that takes them.
+   */
+  checkpoint(): Promise<boolean>;
+  /** True while this node has caught up with every log it follows. */
+  readonly isCaughtUp: boolean;
+  /**
+   * Where a query should run: null = here (this node holds the rows of every table it reads),
+   * else the id and base URL of a live node that does. Throws ClusterUnavailable when none does.
+   */
+  placeQuery(text: string): Promise<{ readonly id: string; readonly url: string } | null>;
+  /** Set when following a log failed for good: the node then refuses reads and writes. */
+  readonly failure: Error | null;
+  close(): Promise<void>;
+}
+
+/**
+ * The replica's own checkpoints, in its data directory (engine/durability/checkpoint/): the
+ * cluster tags them with the log positions they cover and shares them through its object store.
+ */
+export interface ReplicaCheckpoints {
+  /** The data directory's checkpoints folder. */
+  readonly dir: string;
+  /**
+   * Snapshots the state at once (before returning: the caller notes the log positions in the same
+   * turn) and writes it as checkpoint `n`; resolves once durable.
+   */
+  take(n: number): Promise<void>;
+  /** Loads the newest checkpoint of the folder into the (still empty) state. */
+  load(): Promise<void>;
+}
+
+/**
+ * Starts the replication of a database: `apply` changes the local state, `view` reads it,
+ * `checkpoints` writes and loads its checkpoints.
+ */
+export type ReplicationFactory = (apply: (record: WalRecord) => void, view: ReplicaView, checkpoints: ReplicaCheckpoints) => Promise<Replication>;

@@ -1,0 +1,279 @@
+// The one door to a sealed batch's column data. A sealed batch is immutable, timestamp-sorted and
+// keeps its statistics in memory always; its columns are resident or, once a checkpoint has
+// written the batch, possibly evicted, and read back from the checkpoint file on demand. A
+// reader loads the columns it needs (load/loadSync pin them), reads them with column(i) and
+// unpins them when done; statistics, row count and time bounds never need a load.
+//
+// It is also the one place where a batch written before a column was added to its table reads
+// that column as all null (ALTER TABLE … ADD COLUMN): column(i) and statsOf(i) past the batch's
+// own columns answer for the schema's column i with nulls, and the checkpoint writes such a
+// batch padded with them.
+import { makeData, RecordBatch, Struct } from 'apache-arrow';
+import type { Data, DataType, Schema, Vector } from 'apache-arrow';
+import type { Evictable, MemoryBudget } from '../memory/index.js';
+import type { ColumnStats, ColumnType } from '../types.js';
+import type { TableLayout } from './table-layout.js';
+
+/** Where a checkpoint file holds a batch, and how to read its columns back from there. */
+export interface StoredBatch {
+  /** The checkpoint file and the batch's index in it. */
+  readonly file: string;
+  readonly index: number;
+  /** Bytes column i takes in memory once read back. */
+  bytesOf(column: number): number;
+  /** Columns `columns` (ascending) read back and checked, as Arrow Data over fresh memory. */
+  read(columns: readonly number[]): Promise<Data[]>;
+  /** The same, synchronously (a reader that cannot wait: an ordered scan merging late rows). */
+  readSync(columns: readonly number[]): Data[];
+}
+
+/** One column of one batch: the unit of residency, eviction and read-back. */
+class ColumnChunk implements Evictable {
+  pins = 0;
+  loading: Promise<void> | null = null;
+  lruPrev: Evictable | null = null;
+  lruNext: Evictable | null = null;
+  isCached = false;
+
+  constructor(public data: Data | null, public bytes: number) {}
+
+  evict(): void {
+    this.data = null;
+  }
+}
+
+export class SealedBatch {
+  private readonly chunks: ColumnChunk[];
+  /** Set once a durable checkpoint holds the batch: from then on its columns may leave memory. */
+  private storedAt: StoredBatch | null = null;
+  /**
+   * The batch left its table (merged by compaction, or the table dropped): it leaves the budget,
+   * and its memory is freed with the batch once no reader (a query's snapshot) holds it.
+   */
+  private isRetired = false;
+
+  /**
+   * `data`: the batch's columns ([$timestamp, ...schema columns of the moment]) when built in
+   * memory, or null for a batch known only from a checkpoint (`stored`, with `columnCount`
+   * columns). `budget` null: a tail's view, whose memory the tail already counts.
+   */
+  constructor(
+    readonly layout: TableLayout,
+    readonly rowCount: number,
+    readonly minTs: bigint,
+    readonly maxTs: bigint,
+    readonly stats: readonly ColumnStats[],
+    data: readonly Data[] | null,
+    private readonly budget: MemoryBudget | null,
+    stored: StoredBatch | null = null,
+  ) {
+    if (data !== null) {
+      this.chunks = data.map((d) => new ColumnChunk(d, dataBytes(d)));
+      if (budget !== null) budget.hold(this.chunks.reduce((n, c) => n + c.bytes, 0));
+    } else {
+      this.storedAt = stored;
+      this.chunks = stats.map((_, i) => new ColumnChunk(null, stored!.bytesOf(i)));
+    }
+  }
+
+  /** Where a checkpoint holds the batch, or null while none does. */
+  get stored(): StoredBatch | null {
+    return this.storedAt;
+  }
+
+  /** Columns the batch was written with ($timestamp included); the schema may have more since. */
+  get columnCount(): number {
+    return this.chunks.length;
+  }
+
+  /** Bytes of the batch's columns in memory, resident or not. */
+  get bytes(): number {
+    let n = 0;
+    for (const c of this.chunks) n += c.bytes;
+    return n;
+  }
+
+  /** Bytes of column data resident now. */
+  get residentBytes(): number {
+    let n = 0;
+    for (const c of this.chunks) if (c.data !== null) n += c.bytes;
+    return n;
+  }
+
+  /**
+   * Column `index` (0 = `$timestamp`, i+1 = schema column i) as Arrow Data. It must be loaded
+   * (and pinned) — or be a column added after the batch was written, which reads as all null.
+   */
+  column(index: number): Data {
+    if (index >= this.chunks.length) return this.layout.nullData(index, this.rowCount);
+    const data = this.chunks[index].data;
+    if (data === null) throw new Error(`column ${index} of a batch was read without being loaded`);
+    return data;
+  }
+
+  /** The batch's timestamps (column 0, which must be loaded). */
+  get ts(): BigInt64Array {
+    return this.column(0).values as BigInt64Array;
+  }
+
+  /** Statistics of column `index`; a column added after the batch was written is all null. */
+  statsOf(index: number): ColumnStats {
+    return index < this.stats.length ? this.stats[index] : allNullStats(this.layout.columns[index - 1].type, this.rowCount);
+  }
+
+  /** Whether every one of `columns` is in memory now. */
+  isResident(columns: readonly number[]): boolean {
+    for (const i of columns) if (i < this.chunks.length && this.chunks[i].data === null) return false;
+    return true;
+  }
+
+  /**
+   * Pins `columns` and makes them resident: null when they already are (read them at once),
+   * else a promise that resolves once they are read back. Either way unpin(columns) later, also
+   * after a failure.
+   */
+  load(columns: readonly number[]): Promise<void> | null {
+    let missing: number[] | null = null;
+    let waits: Promise<void>[] | null = null;
+    for (const i of columns) {
+      if (i >= this.chunks.length) continue;
+      const c = this.chunks[i];
+      c.pins += 1;
+      if (c.data !== null) this.budget?.touch(c);
+      else if (c.loading !== null) (waits ??= []).push(c.loading);
+      else (missing ??= []).push(i);
+    }
+    if (missing !== null) (waits ??= []).push(this.readBack(missing));
+    if (waits === null) return null;
+    return waits.length === 1 ? waits[0] : Promise.all(waits).then(() => undefined);
+  }
+
+  /** Pins `columns` and makes them resident at once (read synchronously when evicted). */
+  loadSync(columns: readonly number[]): void {
+    const missing: number[] = [];
+    for (const i of columns) {
+      if (i >= this.chunks.length) continue;
+      const c = this.chunks[i];
+      c.pins += 1;
+      if (c.data !== null) this.budget?.touch(c);
+      else missing.push(i);
+    }
+    if (missing.length === 0) return;
+    this.budget?.makeRoom(this.bytesOf(missing));
+    this.place(missing, this.storedAt!.readSync(missing));
+  }
+
+  /** Ends a load(columns) or loadSync(columns); what readers kept past the budget may leave now. */
+  unpin(columns: readonly number[]): void {
+    for (const i of columns) if (i < this.chunks.length) this.chunks[i].pins -= 1;
+    if (this.budget !== null && this.budget.used > this.budget.limit) this.budget.makeRoom(0);
+  }
+
+  /** Every column, ascending (what compaction and checkpoints read). */
+  get allColumns(): number[] {
+    return this.chunks.map((_, i) => i);
+  }
+
+  /**
+   * A durable checkpoint holds the batch at `stored` (again, after a rewrite): from now on its
+   * columns may leave memory, least recently used first.
+   */
+  markStored(stored: StoredBatch): void {
+    const wasStored = this.storedAt !== null;
+    this.storedAt = stored;
+    if (wasStored || this.isRetired || this.budget === null) return;
+    for (const c of this.chunks) {
+      if (c.data === null) continue;
+      this.budget.hold(-c.bytes);
+      this.budget.cache(c);
+    }
+  }
+
+  /**
+   * The batch left its table for good: it leaves the budget. A query that listed it still reads
+   * it (its memory goes with the query's snapshot).
+   */
+  retire(): void {
+    if (this.isRetired) return;
+    this.isRetired = true;
+    if (this.budget === null) return;
+    for (const c of this.chunks) {
+      if (c.isCached) this.budget.uncache(c);
+      else if (c.data !== null && this.storedAt === null) this.budget.hold(-c.bytes);
+    }
+  }
+
+  /**
+   * The batch as an Arrow RecordBatch of `schema` (its table's, as a checkpoint snapshot took
+   * it: one schema per file), SYMBOL columns with `dictionaries` and columns added after the
+   * batch was written null (for the checkpoint writer; every column loaded).
+   */
+  toRecordBatch(schema: Schema, dictionaries: readonly (Vector | null)[]): RecordBatch {
+    const children = schema.fields.map((_, c) => {
+      const data = this.column(c);
+      const dictionary = c === 0 ? null : dictionaries[c - 1];
+      if (dictionary === null) return data;
+      return makeData({ type: data.type, length: data.length, nullCount: data.nullCount, data: data.values, nullBitmap: data.nullBitmap, dictionary } as never);
+    });
+    return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: this.rowCount, nullCount: 0, children }));
+  }
+
+  private readBack(columns: number[]): Promise<void> {
+    this.budget?.makeRoom(this.bytesOf(columns));
+    const done = this.storedAt!.read(columns).then(
+      (data) => this.place(columns, data),
+      (e: unknown) => {
+        for (const i of columns) this.chunks[i].loading = null;
+        throw e;
+      },
+    );
+    for (const i of columns) this.chunks[i].loading = done;
+    return done;
+  }
+
+  /** Read-back columns arrive: resident (and cached) while the batch lives. */
+  private place(columns: readonly number[], data: readonly Data[]): void {
+    columns.forEach((i, k) => {
+      const c = this.chunks[i];
+      c.loading = null;
+      c.data = data[k];
+      c.bytes = dataBytes(data[k]);
+      if (!this.isRetired) this.budget?.readBack(c);
+    });
+  }
+
+  private bytesOf(columns: readonly number[]): number {
+    let n = 0;
+    for (const i of columns) n += this.chunks[i].bytes;
+    return n;
+  }
+}
+
+/** Bytes of a column's buffers (a SYMBOL column's table-wide dictionary is not the batch's). */
+export function dataBytes(d: Data): number {
+  return (d.values?.byteLength ?? 0) + (d.valueOffsets?.byteLength ?? 0) + (d.nullBitmap?.byteLength ?? 0);
+}
+
+/** An all-null column of `n` rows (a column added to the table after a batch was written). */
+export function nullColumnData(type: DataType, columnType: ColumnType, n: number, dictionary: Vector | null): Data {
+  const nullBitmap = new Uint8Array(((n + 63) >> 6) << 3);
+  const base = { type, length: n, nullCount: n, nullBitmap };
+  switch (columnType) {
+    case 'DOUBLE': return makeData({ ...base, data: new Float64Array(n) } as never);
+    case 'INT64':
+    case 'TIMESTAMP': return makeData({ ...base, data: new BigInt64Array(n) } as never);
+    case 'STRING':
+    case 'BLOB': return makeData({ ...base, valueOffsets: new Int32Array(n + 1), data: new Uint8Array(0) } as never);
+    case 'SYMBOL': return makeData({ ...base, data: new Int32Array(n), dictionary: dictionary! } as never);
+    case 'BOOLEAN': return makeData({ ...base, data: new Uint8Array(nullBitmap.length) } as never);
+  }
+}
+
+/** Statistics of an all-null column of `n` rows (as batch-stats.ts computes them: no value sums to 0). */
+function allNullStats(type: ColumnType, n: number): ColumnStats {
+  const sum = type === 'DOUBLE' ? 0 : type === 'INT64' ? 0n : null;
+  return {
+    count: 0, nullCount: n, min: null, max: null, minRow: -1, maxRow: -1, sum, firstRow: -1, lastRow: -1,
+    minTime: null, maxTime: null, firstTime: null, lastTime: null, first: null, last: null,
+  };
+}

@@ -1,0 +1,319 @@
+// 3 nats-servers + 3 svc_rest nodes on loopback, started and stopped here (SPEC §12):
+// - DDL, inserts, blobs, tags and expiry through any node are visible on every node as soon as
+//   they are acknowledged (no waiting in between), and two nodes creating one table at once cannot
+//   both succeed (the alias claim is a compare-and-set);
+// - api/cluster lists the nodes and says stable; api/nodes/:id answers for any node through any
+//   node, with a token issued by another node;
+// - a kill matrix under write load through every node: the NATS stream leader, a NATS follower and
+//   an svc node are SIGKILLed and restarted: 0 acknowledged rows lost, 0 duplicated, every node
+//   holds the same rows after;
+// - a 4th node joins under load and catches up;
+// - pointed at Debian 12's nats-server 2.9.10, svc_rest refuses to start.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, describe, it } from 'node:test';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { spawnServer } from '../server/server-process.js';
+import { tempDir } from '../engine/helpers.js';
+import { missingNatsServer, NatsCluster, natsServerPath } from './nats-cluster.js';
+import { SvcNode } from './svc-nodes.js';
+
+const missing = missingNatsServer();
+
+async function leaderOf(nats: NatsCluster, stream: string): Promise<number> {
+  const nc = await connect({ servers: nats.servers, maxReconnectAttempts: 5 });
+  try {
+    const jsm = await jetstreamManager(nc);
+    for (let i = 0; i < 100; i++) {
+      const leader = await jsm.streams.info(stream).then((si) => si.cluster?.leader ?? '', () => '');
+      if (leader !== '') return nats.indexOf(leader);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    await nc.close();
+  }
+  throw new Error(`stream ${stream} has no leader after 10 s`);
+}
+
+/** Sorted keys of table `t` as a node holds them. */
+async function keysOn(node: SvcNode, table: string): Promise<number[]> {
+  return (await node.column(`SELECT k FROM ${table}`, 'k')).map(Number).sort((a, b) => a - b);
+}
+
+describe('cluster: 3 nats-servers + 3 svc nodes', { skip: missing ?? false }, () => {
+  let nats: NatsCluster;
+  const nodes: SvcNode[] = [];
+  // Two table groups; a checkpoint once 64 KiB were applied, so the tests see them taken and loaded.
+  const CLUSTER_URL = (): string => `${nats.url}?groups=2&checkpoint=65536`;
+
+  before(async () => {
+    nats = await NatsCluster.start();
+    for (const id of ['svc1', 'svc2', 'svc3']) nodes.push(await SvcNode.start(id, CLUSTER_URL()));
+    for (const n of nodes) await n.ready();
+  });
+
+  after(async () => {
+    for (const n of nodes) await n.stop();
+    await nats?.stop();
+  });
+
+  it('DDL, inserts, blobs, tags and expiry through any node are visible on every node when acknowledged', async () => {
+    const [a, b, c] = nodes;
+    await a.query('CREATE TABLE vis (k INT64, s SYMBOL)');
+    for (const n of nodes) assert.deepEqual((await n.query('SHOW vis')).tables.length, 1, n.id);
+    await b.query("INSERT INTO vis ($timestamp, k, s) VALUES (1, 10, 'x'), (2, 20, 'y')");
+    for (const n of nodes) assert.deepEqual(await keysOn(n, 'vis'), [10, 20], n.id);
+    await c.query("INSERT INTO vis ($timestamp, k, s) VALUES (3, 30, 'z')");
+    for (const n of nodes) assert.deepEqual(await keysOn(n, 'vis'), [10, 20, 30], n.id);
+
+    assert.equal((await c.request('POST', '/api/v1/blobs/docs%2Fone', 'first content')).status, 201);
+    for (const n of nodes) assert.equal((await n.request('GET', '/api/v1/blobs/docs%2Fone/content')).body, 'first content', n.id);
+    assert.equal((await a.request('PUT', '/api/v1/blobs/docs%2Fone/content', 'second')).status, 204);
+    for (const n of nodes) assert.equal((await n.request('GET', '/api/v1/blobs/docs%2Fone/content')).body, 'second', n.id);
+
+    assert.equal((await a.request('PATCH', '/api/v1/entries/docs%2Fone?action=attachTag&tag=red')).status, 200);
+    assert.equal((await b.request('PATCH', '/api/v1/entries/vis?action=attachTag&tag=red')).status, 200);
+    for (const n of nodes) {
+      const page = (await n.request('GET', '/api/v1/tags/red/entries')).body as { aliases?: string[] } | string[];
+      assert.deepEqual(Array.isArray(page) ? page : page.aliases, ['docs/one', 'vis'], n.id);
+    }
+    const expiry = Math.floor(Date.now() / 1000) + 3600;
+    assert.equal((await b.request('PATCH', `/api/v1/entries/docs%2Fone?action=setExpiry&expiry=${expiry}`)).status, 204);
+    for (const n of nodes) assert.equal(((await n.request('GET', '/api/v1/blobs/docs%2Fone')).body as { expiry: number }).expiry, expiry, n.id);
+    // An expiry that passes removes the blob everywhere.
+    assert.equal((await c.request('POST', '/api/v1/blobs/soon', 'x')).status, 201);
+    const soon = Math.floor(Date.now() / 1000) + 2;
+    assert.equal((await c.request('PATCH', `/api/v1/entries/soon?action=setExpiry&expiry=${soon}`)).status, 204);
+    await new Promise((r) => setTimeout(r, (soon + 1) * 1000 - Date.now()));
+    for (const n of nodes) assert.equal((await n.request('GET', '/api/v1/blobs/soon')).status, 404, n.id);
+
+    assert.equal((await c.request('DELETE', '/api/v1/entries/docs%2Fone')).status, 200);
+    for (const n of nodes) assert.equal((await n.request('GET', '/api/v1/blobs/docs%2Fone')).status, 404, n.id);
+    await c.query('DROP TABLE vis');
+    for (const n of nodes) {
+      const r = await n.request('POST', '/api/query', { query: 'SHOW vis' });
+      assert.equal((r.body as { error: string }).error, 'QuerySemantic', n.id); // as on a single node: no table named 'vis'
+    }
+    // The alias is free again, on any node.
+    await b.query('CREATE TABLE vis (k INT64)');
+    for (const n of nodes) assert.deepEqual(await keysOn(n, 'vis'), [], n.id);
+  });
+
+  it('two nodes creating the same table at once: exactly one succeeds', async () => {
+    for (let round = 0; round < 5; round++) {
+      const name = `race${round}`;
+      const answers = await Promise.all(nodes.map((n) => n.request('POST', '/api/query', { query: `CREATE TABLE ${name} (v DOUBLE)` })));
+      const statuses = answers.map((r) => r.status).sort();
+      assert.deepEqual(statuses.filter((s) => s === 200), [200], `round ${round}: ${JSON.stringify(answers)}`);
+      for (const r of answers) if (r.status !== 200) assert.equal((r.body as { error: string }).error, 'AliasAlreadyExists');
+    }
+  });
+
+  it('line protocol through every node at once: one table made by the first writes, fields added on first sight by several nodes, every value in its column on every node', async () => {
+    const writes: Promise<{ status: number; body: unknown }>[] = [];
+    const expected = new Map<string, { count: number; sum: number }>();
+    for (let j = 0; j < 12; j++) {
+      for (const [i, n] of nodes.entries()) {
+        const field = `f${i}_${j % 4}`;
+        const e = expected.get(field) ?? { count: 0, sum: 0 };
+        expected.set(field, { count: e.count + 1, sum: e.sum + j });
+        writes.push(n.request('POST', '/write?precision=ns', `lp,host=n${i} ${field}=${j}i,common=${i * 100 + j} ${i * 1000 + j + 1}`));
+      }
+    }
+    for (const r of await Promise.all(writes)) assert.equal(r.status, 204, JSON.stringify(r.body));
+    const fields = [...expected.keys()].sort();
+    const select = `SELECT count(common), ${fields.map((f) => `count(${f}), sum(${f})`).join(', ')} FROM lp`;
+    for (const n of nodes) {
+      const t = (await n.query(select)).tables[0];
+      const value = (name: string): number => Number(t.columns.find((c) => c.name === name)!.data[0]);
+      assert.equal(value('count(common)'), 36, n.id);
+      for (const f of fields) {
+        assert.equal(value(`count(${f})`), expected.get(f)!.count, `${n.id} ${f}`);
+        assert.equal(value(`sum(${f})`), expected.get(f)!.sum, `${n.id} ${f}`);
+      }
+    }
+  });
+
+  it('api/cluster lists every node and is stable; api/nodes/:id answers for any node through any node', async () => {
+    const deadline = Date.now() + 20_000;
+    let cluster: { nodes: string[]; status: string; memoryTotal: number } | null = null;
+    while (Date.now() < deadline) {
+      cluster = (await nodes[1].request('GET', '/api/cluster')).body as typeof cluster;
+      if (cluster!.status === 'stable') break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.deepEqual(cluster!.nodes, ['svc1', 'svc2', 'svc3']);
+    assert.equal(cluster!.status, 'stable');
+    for (const asker of nodes) {
+      for (const target of nodes) {
+        const r = await asker.request('GET', `/api/nodes/${target.id}`);
+        assert.equal(r.status, 200, `${asker.id} asking for ${target.id}: ${JSON.stringify(r.body)}`);
+        assert.equal((r.body as { id: string }).id, target.id);
+      }
+    }
+    assert.equal((await nodes[0].request('GET', '/api/nodes/nobody')).status, 404);
+  });
+
+  it('kill matrix under write load (NATS leader, NATS follower, an svc node): 0 acknowledged rows lost or duplicated, all nodes equal', async (t) => {
+    await nodes[0].query('CREATE TABLE load (k INT64)');
+    const acked = new Set<number>();
+    const unsure = new Set<number>();
+    const lastErrors: string[] = [];
+    let next = 0;
+    let stop = false;
+    let round = 0;
+    const writer = async (): Promise<void> => {
+      while (!stop) {
+        const node = nodes[round++ % nodes.length];
+        if (!node.isRunning) { await new Promise((r) => setTimeout(r, 20)); continue; }
+        const keys = Array.from({ length: 5 }, () => next++);
+        const values = keys.map((k) => `(${k + 1}, ${k})`).join(', ');
+        try {
+          const r = await node.request('POST', '/api/query', { query: `INSERT INTO load ($timestamp, k) VALUES ${values}` }, 40_000);
+          for (const k of keys) (r.status === 200 ? acked : unsure).add(k);
+          if (r.status !== 200) lastErrors.push(`${node.id} ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+        } catch (e) {
+          lastErrors.push(`${node.id} ${(e as Error).message}`);
+          for (const k of keys) unsure.add(k); // the connection died: the write may or may not be in
+        }
+      }
+    };
+    const until = async (more: number): Promise<void> => {
+      const want = acked.size + more;
+      const deadline = Date.now() + 60_000;
+      while (acked.size < want && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const problems = nodes.map((n) => `${n.id}: ${n.server.stderr().split('\n').filter((l) => l !== '' && !l.includes('"status":200') && !l.includes('"event":"query"')).slice(-5).join(' | ')}`);
+      assert.ok(acked.size >= want, `writes stalled: ${acked.size} of ${want} rows acknowledged; last errors: ${lastErrors.slice(-5).join('; ')}; ${problems.join('; ')}`);
+    };
+    const writers = Array.from({ length: 6 }, () => writer());
+    const stream = (await nodes[0].request('GET', '/api/cluster')).status === 200 ? `svc_g${groupOf('load', 2)}` : '';
+    try {
+      await until(200);
+      const leader = await leaderOf(nats, stream);
+      t.diagnostic(`killing NATS ${nats.name(leader)}, leader of ${stream}`);
+      await nats.kill(leader);
+      await until(200);
+      await nats.restart(leader);
+      await until(200);
+      const newLeader = await leaderOf(nats, stream);
+      const follower = [0, 1, 2].find((i) => i !== newLeader)!;
+      t.diagnostic(`killing NATS ${nats.name(follower)}, a follower of ${stream}`);
+      await nats.kill(follower);
+      await until(200);
+      await nats.restart(follower);
+      await until(200);
+      t.diagnostic('killing svc3');
+      await nodes[2].kill();
+      await until(200);
+      await nodes[2].restart();
+      await nodes[2].ready();
+      await until(200);
+    } finally {
+      stop = true;
+      await Promise.all(writers);
+    }
+    const holdings = await Promise.all(nodes.map((n) => keysOn(n, 'load')));
+    const counts = new Map<number, number>();
+    for (const k of holdings[0]) counts.set(k, (counts.get(k) ?? 0) + 1);
+    assert.deepEqual([...counts].filter(([, c]) => c > 1), [], 'rows applied twice');
+    assert.deepEqual([...acked].filter((k) => !counts.has(k)), [], 'acknowledged rows lost');
+    for (const k of counts.keys()) assert.ok(acked.has(k) || unsure.has(k), `row ${k} was never written`);
+    for (const [i, h] of holdings.entries()) assert.deepEqual(h, holdings[0], `${nodes[i].id} differs from ${nodes[0].id}`);
+    t.diagnostic(`${acked.size} rows acknowledged, ${unsure.size} unsure (their node died or the answer was an error), ${holdings[0].length} held by every node`);
+  });
+
+  it('a 4th node joins under write load and catches up', async () => {
+    await nodes[1].query('CREATE TABLE join4 (k INT64)');
+    let stop = false;
+    let next = 0;
+    const acked: number[] = [];
+    const writer = async (node: SvcNode): Promise<void> => {
+      while (!stop) {
+        const k = next++;
+        const r = await node.request('POST', '/api/query', { query: `INSERT INTO join4 ($timestamp, k) VALUES (${k + 1}, ${k})` });
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        acked.push(k);
+      }
+    };
+    const writers = nodes.map((n) => writer(n));
+    let fourth: SvcNode | null = null;
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      fourth = await SvcNode.start('svc4', CLUSTER_URL());
+      nodes.push(fourth);
+      await fourth.ready();
+      await new Promise((r) => setTimeout(r, 500));
+    } finally {
+      stop = true;
+      await Promise.all(writers);
+    }
+    const expected = [...acked].sort((a, b) => a - b);
+    // Read through the new node: its read barrier waits for everything acknowledged before.
+    assert.deepEqual(await keysOn(fourth!, 'join4'), expected);
+    assert.deepEqual(await keysOn(fourth!, 'load'), await keysOn(nodes[0], 'load'));
+    const cluster = (await fourth!.request('GET', '/api/cluster')).body as { nodes: string[] };
+    assert.deepEqual(cluster.nodes, ['svc1', 'svc2', 'svc3', 'svc4']);
+    // It started from the cluster's newest checkpoint, not from the streams' first messages, and
+    // the streams were trimmed behind the checkpoints every node had passed.
+    assert.match(await readFile(fourth!.logFile, 'utf8'), /loaded checkpoint \d+ of svc\d/);
+    const nc = await connect({ servers: nats.servers });
+    try {
+      const jsm = await jetstreamManager(nc);
+      let first = 1;
+      for (let i = 0; i < 100 && first <= 1; i++) {
+        first = (await jsm.streams.info(`svc_g${groupOf('load', 2)}`)).state.first_seq;
+        if (first <= 1) await new Promise((r) => setTimeout(r, 200));
+      }
+      assert.ok(first > 1, 'the stream was not trimmed within 20 s');
+    } finally {
+      await nc.close();
+    }
+  });
+
+  it('placement: a node serving only one table group runs queries on the other group\'s tables on a node that serves it', async () => {
+    const table = ['placed0', 'placed1', 'placed2', 'placed3'].find((t) => groupOf(t, 2) === 1)!;
+    const partial = await SvcNode.start('svc5', `${nats.url}?groups=2&serve=0`);
+    nodes.push(partial);
+    await partial.ready();
+    await nodes[0].query(`CREATE TABLE ${table} (k INT64, v DOUBLE)`);
+    await partial.query(`INSERT INTO ${table} ($timestamp, k, v) VALUES (1, 1, 0.5), (2, 2, 1.5), (3, 3, 2.5)`);
+    const r = await partial.request('POST', '/api/query', { query: `SELECT count(k), sum(k), max(v) FROM ${table}` });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const served = ['svc1', 'svc2', 'svc3', 'svc4'];
+    assert.ok(served.includes(r.headers.get('x-svc-node') ?? ''), `run by ${r.headers.get('x-svc-node')}`);
+    const columns = (r.body as { tables: { columns: { name: string; data: unknown[] }[] }[] }).tables[0].columns;
+    assert.deepEqual(columns.map((c) => [c.name, Number(c.data[0])]), [['count(k)', 3], ['sum(k)', 6], ['max(v)', 2.5]]);
+    // svc5 knows the table (its schema came with the group's DDL) but holds none of its rows.
+    const here = await partial.request('POST', '/api/query?svc_forwarded=1', { query: `SELECT count(k) FROM ${table}` });
+    assert.equal(here.status, 200);
+    assert.deepEqual((here.body as { tables: unknown[] }).tables, []);
+    assert.equal((await partial.request('POST', '/api/query', { query: `SHOW ${table}` })).status, 200);
+    // A table of the group it serves runs there.
+    const own = ['placed0', 'placed1', 'placed2', 'placed3'].find((t) => groupOf(t, 2) === 0)!;
+    await nodes[1].query(`CREATE TABLE ${own} (k INT64)`);
+    await nodes[2].query(`INSERT INTO ${own} ($timestamp, k) VALUES (1, 7)`);
+    const local = await partial.request('POST', '/api/query', { query: `SELECT sum(k) FROM ${own}` });
+    assert.equal(local.headers.get('x-svc-node'), null);
+    assert.equal(Number((local.body as { tables: { columns: { data: unknown[] }[] }[] }).tables[0].columns[0].data[0]), 7);
+  });
+
+  it('pointed at nats-server 2.9.10 (Debian 12), svc_rest refuses to start', { skip: missingNatsServer('bookworm') ?? false }, async () => {
+    const old = await NatsCluster.start({ size: 1, binary: natsServerPath('bookworm'), isSyncAlways: false });
+    try {
+      const dir = await tempDir('svc-old-');
+      const e = await spawnServer(dir, ['--cluster', old.url, '--node-id', 'old', '--log-file', `${dir}/log`], 30_000).then(() => null, (err: Error) => err);
+      assert.ok(e !== null, 'svc_rest started against nats-server 2.9.10');
+      assert.match(e.message, /exited \(code 1[,)].*2\.9\.10.*2\.10\.23/s);
+    } finally {
+      await old.stop();
+    }
+  });
+});
+
+/** The table group of `name` among `groups` (FNV-1a of the name, computed here as table-groups.ts says). */
+function groupOf(name: string, groups: number): number {
+  let h = 0x811c9dc5;
+  for (const b of Buffer.from(name)) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+  return h % groups;
+}

@@ -1,0 +1,94 @@
+// svc_rest nodes of a cluster for the tests and the bench: each a child process started with
+// `--cluster nats://…` and its own data directory and node id, on a free loopback port; `api`
+// speaks its REST routes. Killed with SIGKILL and restarted (same data directory and node id,
+// a new port) by the kill matrix; every process is killed on stop.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { killServer, spawnServer } from '../server/server-process.js';
+import type { ServerProcess } from '../server/server-process.js';
+
+export interface ApiReply {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers: Headers;
+}
+
+export class SvcNode {
+  constructor(readonly id: string, readonly dataDir: string, private readonly args: readonly string[], public server: ServerProcess) {}
+
+  static async start(id: string, clusterUrl: string, extra: readonly string[] = []): Promise<SvcNode> {
+    // Not the tests' tempDir (its cleanup hook needs node:test, which the bench does not load).
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'svc-node-')), id);
+    const args = ['--cluster', clusterUrl, '--node-id', id, '--log-file', join(dataDir, '..', 'svc_rest.log'), ...extra];
+    return new SvcNode(id, dataDir, args, await spawnServer(dataDir, args, 60_000));
+  }
+
+  /** The node's request log (the file --log-file names). */
+  get logFile(): string {
+    return join(this.dataDir, '..', 'svc_rest.log');
+  }
+
+  get base(): string {
+    return this.server.base;
+  }
+
+  get isRunning(): boolean {
+    return this.server.isRunning();
+  }
+
+  async kill(): Promise<void> {
+    await killServer(this.server);
+  }
+
+  async restart(): Promise<void> {
+    await this.kill();
+    this.token = null;
+    this.server = await spawnServer(this.dataDir, this.args, 60_000);
+  }
+
+  private token: string | null = null;
+
+  async request(method: string, path: string, body?: unknown, timeoutMs = 30_000): Promise<ApiReply> {
+    if (this.token === null && path.startsWith('/api/') && !path.startsWith('/api/v1/') && path !== '/api/login' && !path.startsWith('/api/status/')) {
+      const login = await this.request('POST', '/api/login', { username: '', secret_key: '' }, timeoutMs);
+      this.token = (login.body as { token: string }).token;
+    }
+    const init: RequestInit = { method, signal: AbortSignal.timeout(timeoutMs), headers: this.token === null ? {} : { authorization: `Bearer ${this.token}` } };
+    if (body !== undefined) init.body = (typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body)) as BodyInit;
+    const r = await fetch(`${this.base}${path}`, init);
+    const text = await r.text();
+    let parsed: unknown = text;
+    try { parsed = JSON.parse(text); } catch { /* not JSON: the text */ }
+    return { status: r.status, body: parsed, headers: r.headers };
+  }
+
+  /** POST /api/query; throws with the answer unless 200. */
+  async query(text: string): Promise<{ tables: { columns: { name: string; type: string; data: unknown[] }[] }[] }> {
+    const r = await this.request('POST', '/api/query', { query: text });
+    if (r.status !== 200) throw new Error(`${this.id}: ${text.slice(0, 100)} → ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body as { tables: { columns: { name: string; type: string; data: unknown[] }[] }[] };
+  }
+
+  /** The values of column `name` of a SELECT's first table (empty when no rows). */
+  async column(text: string, name: string): Promise<unknown[]> {
+    const t = (await this.query(text)).tables[0];
+    return t === undefined ? [] : t.columns.find((c) => c.name === name)!.data;
+  }
+
+  /** Waits until GET /api/status/readiness answers 200. */
+  async ready(timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const r = await this.request('GET', '/api/status/readiness').catch(() => null);
+      if (r?.status === 200) return;
+      if (Date.now() > deadline) throw new Error(`${this.id} not ready after ${timeoutMs} ms: ${JSON.stringify(r?.body)}; ${this.server.stderr().slice(-2000)}`);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.kill();
+    await rm(join(this.dataDir, '..'), { recursive: true, force: true });
+  }
+}
