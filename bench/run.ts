@@ -15,6 +15,7 @@ import { dashboardSkipReason, dashboardSuites } from './cases/dashboard.js';
 import { outOfOrderSuite } from './cases/out-of-order.js';
 import { duckThreads, QUERY_TEXTS, querySuites, releaseQueryFixture } from './cases/query.js';
 import { storageSuite } from './cases/storage.js';
+import { LANGUAGE_TEXTS, languageSuites, releaseLanguageFixture } from './cases/language.js';
 import { blobStorageSuite } from './cases/blob-storage.js';
 import { clusterFailoverSuite, clusterSkipReason, clusterSuite, releaseClusterFixture } from './cases/cluster.js';
 import { ingestHttpSuite, parserSuite, remoteWriteSuite } from './cases/ingest-http.js';
@@ -24,7 +25,7 @@ import type { CaseResult, Suite } from './harness.js';
 import { printMetrics, printTable, printTargets, writeJson } from './report.js';
 import { evaluateTargets } from './targets.js';
 
-const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, blobStorageSuite, ...querySuites, ...httpSuites, ...dashboardSuites, parserSuite, ingestHttpSuite, remoteWriteSuite, ...(clusterSkipReason === null ? [clusterSuite, clusterFailoverSuite] : [])];
+const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, blobStorageSuite, ...querySuites, ...languageSuites, ...httpSuites, ...dashboardSuites, parserSuite, ingestHttpSuite, remoteWriteSuite, ...(clusterSkipReason === null ? [clusterSuite, clusterFailoverSuite] : [])];
 const RESULTS_PATH = fileURLToPath(new URL('../../bench-results.json', import.meta.url));
 
 /** The suites to run, each reduced to its cases matching a filter (all when the suite name matches). */
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
   }
   const threads = duckThreads();
   await releaseQueryFixture();
+  await releaseLanguageFixture();
   await releaseHttpServers();
   await releaseClusterFixture();
   const metrics = recordedMetrics();
@@ -81,7 +83,7 @@ async function main(): Promise<void> {
     filters,
     duckdbThreads: threads,
     seconds,
-    queries: QUERY_TEXTS,
+    queries: { ...QUERY_TEXTS, ...LANGUAGE_TEXTS },
     results,
     metrics,
     targets,
