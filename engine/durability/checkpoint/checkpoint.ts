@@ -33,6 +33,7 @@ import { listSegments, segmentName } from '../wal/segments.js';
 import { syncDir } from '../wal/wal-writer.js';
 import { readArrowFile } from './arrow-file-reader.js';
 import { writeArrowFile } from './arrow-file-writer.js';
+import type { BatchToWrite } from './arrow-file-writer.js';
 import { CheckpointFiles } from './checkpoint-files.js';
 import { readEntryFile, writeEntryFiles } from './entries-file.js';
 import type { EntryItem } from './entries-file.js';
@@ -411,20 +412,22 @@ async function* blobItemsOf(blobs: readonly SnapshotBlob[]): AsyncGenerator<Entr
 }
 
 /**
- * `batches` as Arrow record batches of their table's schema with the snapshot's SYMBOL
+ * `batches` as Arrow record batches of `schema` (the snapshot's) with the snapshot's SYMBOL
  * `dictionaries` (one IPC stream carries one dictionary per column), each read back first when
- * evicted and pinned while the writer takes it.
+ * evicted and pinned until the writer has written its bytes.
  */
-async function* recordBatches(batches: readonly SealedBatch[], schema: Schema, dictionaries: readonly (Vector | null)[]): AsyncGenerator<RecordBatch> {
+async function* recordBatches(batches: readonly SealedBatch[], schema: Schema, dictionaries: readonly (Vector | null)[]): AsyncGenerator<BatchToWrite> {
   for (const b of batches) {
     const columns = b.allColumns;
     const loading = b.load(columns);
+    const release = () => b.unpin(columns);
     try {
       if (loading !== null) await loading;
-      yield b.toRecordBatch(schema, dictionaries);
-    } finally {
-      b.unpin(columns);
+    } catch (e) {
+      release();
+      throw e;
     }
+    yield { batch: b.toRecordBatch(schema, dictionaries), release };
   }
 }
 
