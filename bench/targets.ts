@@ -135,6 +135,9 @@ function addLargerThanMemoryTargets(
   const readBack = [...metrics].reverse().find((m) => m.suite === LTM_QUERY_SUITE && m.name === `${LTM_SCAN}: read back`);
   const plain = [...metrics].reverse().find((m) => m.suite === LTM_QUERY_SUITE && m.name === `${LTM_READ}: read`);
   if (readBack !== undefined && plain !== undefined) add('larger than memory: column read-back rate beside a plain sequential read of the table files', `${fmt(readBack.value)} vs ${fmt(plain.value)} MiB/s`, 'info');
+  const cpu = (name: string) => [...metrics].reverse().find((m) => m.suite === LTM_QUERY_SUITE && m.name === `${name}: CPU`)?.value;
+  const [svcCpu, duckCpu] = [cpu(LTM_SCAN), cpu(LTM_DUCK_SCAN)];
+  if (svcCpu !== undefined && duckCpu !== undefined) add('larger than memory: cold sum(v) WHERE v > 0.5, CPU time (all threads) DuckDB ÷ svc', `${(duckCpu / svcCpu).toFixed(2)}× (${fmt(svcCpu)} vs ${fmt(duckCpu)} ms)`, 'info');
   const day = get(LTM_QUERY_SUITE, LTM_DAY)?.ratios[LTM_DUCK_DAY];
   add('larger than memory: cold GROUP BY day ≥ 10× DuckDB', day === undefined ? null : `${day.toFixed(1)}×`, day === undefined ? null : day >= 10);
 }

@@ -92,22 +92,10 @@ export class SealedBatch {
     return this.storedAt;
   }
 
-  /** Columns the batch was written with ($timestamp included); the schema may have more since. */
-  get columnCount(): number {
-    return this.chunks.length;
-  }
-
   /** Bytes of the batch's columns in memory, resident or not. */
   get bytes(): number {
     let n = 0;
     for (const c of this.chunks) n += c.bytes;
-    return n;
-  }
-
-  /** Bytes of column data resident now. */
-  get residentBytes(): number {
-    let n = 0;
-    for (const c of this.chunks) if (c.data !== null) n += c.bytes;
     return n;
   }
 
@@ -130,12 +118,6 @@ export class SealedBatch {
   /** Statistics of column `index`; a column added after the batch was written is all null. */
   statsOf(index: number): ColumnStats {
     return index < this.stats.length ? this.stats[index] : allNullStats(this.layout.columns[index - 1].type, this.rowCount);
-  }
-
-  /** Whether every one of `columns` is in memory now. */
-  isResident(columns: readonly number[]): boolean {
-    for (const i of columns) if (i < this.chunks.length && this.chunks[i].data === null) return false;
-    return true;
   }
 
   /**
