@@ -80,12 +80,11 @@ interface Followed {
 }
 
 export class ClusterReplication implements Replication {
-  failure: Error | null = null;
   private readonly followers = new Map<string, Followed>();
   private readonly logs = new Map<string, JetStreamLog>();
   private isClosed = false;
-  /** Entries the log refused (entry-check.ts), by sequence, until their writer here looks. */
-  private readonly refused = new Map<number, string>();
+  /** Entries the log refused (entry-check.ts), by `stream:sequence`, until their writer here looks. */
+  private readonly refused = new Map<string, string>();
 
   private constructor(
     readonly nodeId: string,
@@ -142,6 +141,14 @@ export class ClusterReplication implements Replication {
     }
   }
 
+  /** Following a stream failed for good (e.g. it was trimmed past this node's position). */
+  get failure(): Error | null {
+    for (const { follower } of this.followers.values()) {
+      if (follower.failure !== null) return unavailable(follower.failure);
+    }
+    return null;
+  }
+
   get isCaughtUp(): boolean {
     if (this.followers.size === 0) return false;
     for (const { follower } of this.followers.values()) if (!follower.isCaughtUp) return false;
@@ -151,11 +158,6 @@ export class ClusterReplication implements Replication {
   /** The group a table's rows live in. */
   groupOf(table: string): number {
     return groupOf(table, this.groups);
-  }
-
-  /** Whether this node holds the rows of `table`'s group. */
-  servesTable(table: string): boolean {
-    return this.serves.includes(this.groupOf(table));
   }
 
   async placeQuery(text: string): Promise<{ readonly id: string; readonly url: string } | null> {
@@ -194,7 +196,8 @@ export class ClusterReplication implements Replication {
 
   async commit(records: readonly WalRecord[]): Promise<void> {
     if (this.isClosed) throw new SvcError('DatabaseClosed', 'the database is closed');
-    if (this.failure !== null) throw this.failure;
+    const failure = this.failure;
+    if (failure !== null) throw failure;
     if (records.length === 0) return;
     const view = this.view!;
     // Claims first: a create that loses the race fails before anything is appended.
@@ -220,9 +223,9 @@ export class ClusterReplication implements Replication {
       // A node that follows only a group's DDL never sees a rows entry: nothing to wait for here.
       if (followed.subject === null || followed.subject === subject) {
         await followed.follower.waitFor(seq, APPLY_TIMEOUT_MS).catch((e: unknown) => { throw unavailable(e); });
-        const conflict = this.refused.get(seq);
+        const conflict = this.refused.get(`${stream}:${seq}`);
         if (conflict !== undefined) {
-          this.refused.delete(seq);
+          this.refused.delete(`${stream}:${seq}`);
           throw new StaleWrite(conflict);
         }
       }
@@ -251,7 +254,8 @@ export class ClusterReplication implements Replication {
   }
 
   async readBarrier(): Promise<void> {
-    if (this.failure !== null) throw this.failure;
+    const failure = this.failure;
+    if (failure !== null) throw failure;
     // A stream electing a new leader answers nothing for a few seconds: ask again until it does.
     await Promise.all([...this.followers].map(async ([stream, { follower, subject }]) => {
       const last = await retrying(() => (subject === null ? this.jsm.streams.info(stream).then((si) => si.state.last_seq) : this.lastOfSubject(stream, subject)), BARRIER_DEADLINE_MS);
@@ -336,7 +340,7 @@ export class ClusterReplication implements Replication {
         const conflict = entryConflict(records, view);
         if (conflict !== null) {
           // Refused alike on every node; the writer (if it is this node) validates again.
-          this.refused.set(seq, conflict);
+          this.refused.set(`${stream}:${seq}`, conflict);
           if (this.refused.size > 10_000) this.refused.delete(this.refused.keys().next().value!);
           return;
         }

@@ -42,7 +42,8 @@ export class LogFollower {
   private messages: ConsumerMessages | null = null;
   private consumer: Consumer | null = null;
   private running: Promise<void> | null = null;
-  private failure: unknown = null;
+  /** Set when following failed for good (waits then fail at once). */
+  failure: unknown = null;
   private isStopped = false;
   private watchdog: NodeJS.Timeout | null = null;
   /** When the current consumer last delivered (or was made). */
