@@ -16,6 +16,7 @@ import { dashboardSkipReason, dashboardSuites } from './cases/dashboard.js';
 import { outOfOrderSuite } from './cases/out-of-order.js';
 import { duckThreads, QUERY_TEXTS, querySuites, releaseQueryFixture } from './cases/query.js';
 import { storageSuite } from './cases/storage.js';
+import { LANGUAGE_TEXTS, languageSuites, releaseLanguageFixture } from './cases/language.js';
 import { blobStorageSuite } from './cases/blob-storage.js';
 import { largerThanMemoryQuerySuite, largerThanMemorySuite } from './cases/larger-than-memory.js';
 import { clusterFailoverSuite, clusterSkipReason, clusterSuite, releaseClusterFixture } from './cases/cluster.js';
@@ -26,7 +27,7 @@ import type { CaseResult, Suite } from './harness.js';
 import { printMetrics, printTable, printTargets, writeJson } from './report.js';
 import { evaluateTargets } from './targets.js';
 
-const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, blobStorageSuite, largerThanMemorySuite, largerThanMemoryQuerySuite, ...querySuites, ...httpSuites, ...dashboardSuites, parserSuite, ingestHttpSuite, remoteWriteSuite, ...(clusterSkipReason === null ? [clusterSuite, clusterFailoverSuite] : [])];
+const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, blobStorageSuite, largerThanMemorySuite, largerThanMemoryQuerySuite, ...querySuites, ...languageSuites, ...httpSuites, ...dashboardSuites, parserSuite, ingestHttpSuite, remoteWriteSuite, ...(clusterSkipReason === null ? [clusterSuite, clusterFailoverSuite] : [])];
 const RESULTS_PATH = fileURLToPath(new URL('../../bench-results.json', import.meta.url));
 
 /** The suites to run, each reduced to its cases matching a filter (all when the suite name matches). */
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
   }
   const threads = duckThreads();
   await releaseQueryFixture();
+  await releaseLanguageFixture();
   await releaseHttpServers();
   await releaseClusterFixture();
   const metrics = recordedMetrics();
@@ -83,7 +85,7 @@ async function main(): Promise<void> {
     filters,
     duckdbThreads: threads,
     seconds,
-    queries: QUERY_TEXTS,
+    queries: { ...QUERY_TEXTS, ...LANGUAGE_TEXTS },
     results,
     metrics,
     targets,

@@ -6,6 +6,7 @@ import type { CaseResult, Metric } from './harness.js';
 import { fmt, rate } from './report.js';
 import type { Target } from './report.js';
 import { LATE_SINGLE_NAME, ORDER_NAMES } from './cases/out-of-order.js';
+import { ASOF_SUITE, DERIVATIVE_SUITE, FILL_SUITE, PARSE_SUITE } from './cases/language.js';
 import { CLUSTER_EMBEDDED, CLUSTER_LINE, CLUSTER_PAUSE, CLUSTER_REPLAY, CLUSTER_REST, CLUSTER_SUBSTRATE, CLUSTER_SUITE } from './cases/cluster.js';
 import { LTM_DAY, LTM_DUCK_DAY, LTM_DUCK_SCAN, LTM_INGEST, LTM_INGEST_MEMORY, LTM_QUERY_SUITE, LTM_READ, LTM_REOPEN, LTM_SCAN, LTM_SUITE } from './cases/larger-than-memory.js';
 import { INFLUXD_CASE, INGEST_HTTP_SUITE, PARSER_CASE, PARSER_SUITE, REMOTE_WRITE_CASE, REMOTE_WRITE_SUITE, SHORT_PARSER_CASE, SVC_CASE, VM_CASE } from './cases/ingest-http.js';
@@ -114,6 +115,7 @@ export function evaluateTargets(results: readonly CaseResult[], metrics: readonl
   addLargerThanMemoryTargets(get, add, metrics);
   addOutOfOrderTargets(get, add);
   addClusterTargets(get, add, metrics);
+  addLanguageTargets(get, add);
   return targets;
 }
 
@@ -163,6 +165,33 @@ function addClusterTargets(
   add('cluster write pause on a stream leader kill ≤ 10 s', pause === undefined ? null : `${fmt(pause.value)} ms`, pause === undefined ? null : pause.value <= 10_000);
   const replay = metric(`${CLUSTER_REPLAY}: MB/s`);
   add('cluster rejoin replay ≥ 200 MB/s', replay === undefined ? null : `${fmt(replay.value)} MB/s (${replay.note})`, replay === undefined ? null : replay.value >= 200);
+  const load = metric(`${CLUSTER_REPLAY}: checkpoint load MB/s`);
+  add('cluster rejoin: checkpoint load', load === undefined ? null : `${fmt(load.value)} MB/s (${load.note})`, 'info');
+}
+
+/** Issue 19: the as-of merge against DuckDB and the hand loop, FILL, derivative, and the parse-shape cache. */
+function addLanguageTargets(
+  get: (suite: string, name: string) => CaseResult | undefined,
+  add: (what: string, measured: string | null, isMet: Target['isMet']) => void,
+): void {
+  const svc = get(ASOF_SUITE, 'svc');
+  const hand = get(ASOF_SUITE, 'hand loop');
+  const duck = svc?.ratios.duckdb;
+  add(`${ASOF_SUITE}: ≥ 2× DuckDB`, duck === undefined ? null : `${duck.toFixed(2)}×`, duck === undefined ? null : duck >= 2);
+  if (svc !== undefined && hand !== undefined) {
+    const x = svc.ms / hand.ms;
+    add(`${ASOF_SUITE}: within 1.5× of the hand merge loop`, `svc ${fmt(svc.ms)} ms vs hand ${fmt(hand.ms)} ms = ${x.toFixed(2)}× the time`, x <= 1.5);
+  }
+  for (const suite of [FILL_SUITE, DERIVATIVE_SUITE]) {
+    const r = get(suite, 'svc');
+    const vs = (peer: string): string => (r?.ratios[peer] === undefined ? '?' : `${r.ratios[peer].toFixed(2)}×`);
+    add(`${suite}`, r === undefined ? null : `${fmt(r.ms)} ms; ${vs('duckdb')} DuckDB, ${vs('hand loop')} the hand loop`, 'info');
+  }
+  const shaped = get(PARSE_SUITE, 'shape cache');
+  const earley = get(PARSE_SUITE, 'earley parse');
+  const us = (r: CaseResult): string => `${fmt(r.ms * 1000)} µs`;
+  add(`${PARSE_SUITE}: ≤ 20 µs`, shaped === undefined ? null : `${us(shaped)}${earley === undefined ? '' : ` (full Earley parse + plan ${us(earley)})`}`,
+    shaped === undefined ? null : shaped.ms <= 0.02);
 }
 
 /** Issue 8: out-of-order ingestion against the sorted rows, DuckDB's appender and itself. */

@@ -9,7 +9,7 @@ import type { AliasPage, PageOptions } from './catalog/alias-page.js';
 import { TIMESTAMP_COLUMN } from './storage/arrow-schema.js';
 import { toTableRows } from './write/columnar-input.js';
 import type { ColumnarBatch } from './write/columnar-input.js';
-import { Checkpointer, removeWalBefore } from './durability/checkpoint/checkpoint.js';
+import { Checkpointer, removeWalBefore, takeSnapshot } from './durability/checkpoint/checkpoint.js';
 import { CheckpointScheduler } from './durability/checkpoint/checkpoint-scheduler.js';
 import { checkpointsDir } from './durability/checkpoint/manifest.js';
 import { storageFailure } from './durability/storage-failure.js';
@@ -165,12 +165,17 @@ export class Database {
     const store = new EntryStore({ batchRows, budget: new MemoryBudget(resolved.memoryLimit), leases: checkpointer.reads });
     const db = new Database(dataDir, 'none', new WalWriter(join(dataDir, 'wal'), 0, 'none'), store, releaseLock, resolved, checkpointer);
     try {
+      await mkdir(checkpointsDir(dataDir), { recursive: true });
       db.replication = await start((r) => store.apply(r), {
         typeOf: (alias) => db.store.entries.get(alias)?.type ?? null,
         columnsOf: (table) => {
           const e = db.store.entries.get(table);
           return e?.type === 'ts' ? e.table.columns : null;
         },
+      }, {
+        dir: checkpointsDir(dataDir),
+        take: (n) => checkpointer.write(n, takeSnapshot(store, n)),
+        load: async () => { await checkpointer.load(store); },
       });
       db.writes.replicate(db.replication);
     } catch (e) {
@@ -500,7 +505,11 @@ export class Database {
    */
   async checkpoint(): Promise<void> {
     this.checkOpen();
-    if (this.replication !== null) return; // a replica's state is the log's: nothing of its own to keep
+    if (this.replication !== null) {
+      // A replica's checkpoint is the cluster's: tagged with the log positions, shared, streams trimmed.
+      await this.replication.checkpoint();
+      return;
+    }
     try {
       await this.checkpoints.run();
     } catch (e) {

@@ -20,6 +20,11 @@ export interface ReplicaView {
 export interface Replication {
   commit(records: readonly WalRecord[]): Promise<void>;
   readBarrier(): Promise<void>;
+  /**
+   * Takes a checkpoint of this replica for the cluster (tagged with the log positions it covers);
+   * false when this node is not one that takes them.
+   */
+  checkpoint(): Promise<boolean>;
   /** True while this node has caught up with every log it follows. */
   readonly isCaughtUp: boolean;
   /**
@@ -32,5 +37,24 @@ export interface Replication {
   close(): Promise<void>;
 }
 
-/** Starts the replication of a database: `apply` changes the local state, `view` reads it. */
-export type ReplicationFactory = (apply: (record: WalRecord) => void, view: ReplicaView) => Promise<Replication>;
+/**
+ * The replica's own checkpoints, in its data directory (engine/durability/checkpoint/): the
+ * cluster tags them with the log positions they cover and shares them through its object store.
+ */
+export interface ReplicaCheckpoints {
+  /** The data directory's checkpoints folder. */
+  readonly dir: string;
+  /**
+   * Snapshots the state at once (before returning: the caller notes the log positions in the same
+   * turn) and writes it as checkpoint `n`; resolves once durable.
+   */
+  take(n: number): Promise<void>;
+  /** Loads the newest checkpoint of the folder into the (still empty) state. */
+  load(): Promise<void>;
+}
+
+/**
+ * Starts the replication of a database: `apply` changes the local state, `view` reads it,
+ * `checkpoints` writes and loads its checkpoints.
+ */
+export type ReplicationFactory = (apply: (record: WalRecord) => void, view: ReplicaView, checkpoints: ReplicaCheckpoints) => Promise<Replication>;

@@ -67,6 +67,21 @@ export interface DurationProblem {
  * optionally separated by spaces (the lexer guarantees that shape).
  */
 export function parseDurationText(text: string): DurationValue | DurationProblem {
+  // The lexer checks a duration and the builder reads it: each text is parsed once, and a
+  // dashboard's `5min` once for all its refreshes. The values are never mutated.
+  let known = parsedDurations.get(text);
+  if (known === undefined) {
+    if (parsedDurations.size >= MEMO_SIZE) parsedDurations.clear();
+    known = parseDuration(text);
+    parsedDurations.set(text, known);
+  }
+  return known;
+}
+
+const MEMO_SIZE = 1024;
+const parsedDurations = new Map<string, DurationValue | DurationProblem>();
+
+function parseDuration(text: string): DurationValue | DurationProblem {
   let months = 0;
   let nanos = 0n;
   let largest: DurationUnit | null = null;

@@ -64,7 +64,15 @@ function drain<T>(steps: Generator<void, T, void>): T {
   }
 }
 
+let earleyRuns = 0;
+
+/** How many Earley parses have run in this process (the parse-shape cache's tests count them). */
+export function earleyParses(): number {
+  return earleyRuns;
+}
+
 function* parseAllInSteps(text: string, tokensPerStep: number): Generator<void, Statement[], void> {
+  earleyRuns++;
   const lexer = new QueryLexer();
   const parser = new nearley.Parser(grammar, { lexer });
   // nearley formats its whole parse table into the message of a failure; we write our own.

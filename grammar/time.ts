@@ -67,9 +67,19 @@ export const REPRESENTABLE_TIMES = 'years 1678 to 2261 (int64 nanoseconds since 
  * (`isValidTimeText` tells the two apart).
  */
 export function parseTimeLiteral(text: string): bigint | null {
-  const ns = civilTimeNs(text);
-  return ns === null ? null : inInt64(ns);
+  // Checked by the lexer, then read by the builder: parsed once per text (bounded memo).
+  let known = parsedTimes.get(text);
+  if (known === undefined) {
+    if (parsedTimes.size >= MEMO_SIZE) parsedTimes.clear();
+    const ns = civilTimeNs(text);
+    known = ns === null ? null : inInt64(ns);
+    parsedTimes.set(text, known);
+  }
+  return known;
 }
+
+const MEMO_SIZE = 1024;
+const parsedTimes = new Map<string, bigint | null>();
 
 /** True when `text` is a valid date-time, whether or not int64 nanoseconds can hold it. */
 export function isValidTimeText(text: string): boolean {

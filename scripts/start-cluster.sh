@@ -49,12 +49,15 @@ CONF
   pids+=($!)
   servers="${servers:+$servers,}127.0.0.1:$((nats_port + i))"
 done
-for i in 0 1 2; do
-  for _ in $(seq 1 100); do
-    curl -sf "http://127.0.0.1:$((nats_port + 4000 + i))/healthz" >/dev/null && break
+# wait_ok URL SECONDS: until URL answers 2xx, at most SECONDS.
+wait_ok() {
+  for _ in $(seq 1 $(($2 * 5))); do
+    curl -sf "$1" >/dev/null && return 0
     sleep 0.2
   done
-done
+  echo "start-cluster: $1 did not answer within $2 s" >&2
+}
+for i in 0 1 2; do wait_ok "http://127.0.0.1:$((nats_port + 4000 + i))/healthz" 20; done
 echo "start-cluster: nats-servers up: nats://$servers" >&2
 
 for i in 0 1 2; do
@@ -64,10 +67,7 @@ for i in 0 1 2; do
   pids+=($!)
 done
 for i in 0 1 2; do
-  for _ in $(seq 1 300); do
-    curl -sf "http://127.0.0.1:$((rest_port + i))/api/status/readiness" >/dev/null && break
-    sleep 0.2
-  done
+  wait_ok "http://127.0.0.1:$((rest_port + i))/api/status/readiness" 60
   echo "start-cluster: node$((i + 1)) ready at http://127.0.0.1:$((rest_port + i))/" >&2
 done
 echo "start-cluster: every node serves every route; GET /api/cluster lists them. Ctrl-C stops all." >&2

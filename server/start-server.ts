@@ -91,22 +91,23 @@ export const DEFAULT_PARALLELISM_COUNT = 1;
 export const DEFAULT_TLS_PORT = 40493;
 export const DEFAULT_CLUSTER_URI = 'svc://127.0.0.1:2836';
 
-/** A `nats://h1:p1,h2:p2[?groups=N&serve=g,…]` cluster URI, read; null for any other scheme. */
-export function natsClusterOf(clusterUri: string): { servers: string[]; groups: number | undefined; serve: number[] | null } | null {
+/** A `nats://h1:p1,h2:p2[?groups=N&serve=g,…&checkpoint=bytes]` cluster URI, read; null for any other scheme. */
+export function natsClusterOf(clusterUri: string): { servers: string[]; groups: number | undefined; serve: number[] | null; checkpoint: number | undefined } | null {
   if (!clusterUri.startsWith('nats://')) return null;
   const [list, query = ''] = clusterUri.slice('nats://'.length).split('?', 2);
   const servers = list.split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (servers.length === 0) throw new ConfigError(`cluster URI '${clusterUri}' names no NATS server (nats://host:port[,host:port…])`);
   for (const s of servers) if (!/^[^:/\s]+:\d+$/.test(s)) throw new ConfigError(`cluster URI '${clusterUri}': '${s}' is not host:port`);
   const params = new URLSearchParams(query);
-  for (const k of params.keys()) if (k !== 'groups' && k !== 'serve') throw new ConfigError(`cluster URI '${clusterUri}': unknown parameter '${k}' (groups, serve)`);
+  for (const k of params.keys()) if (k !== 'groups' && k !== 'serve' && k !== 'checkpoint') throw new ConfigError(`cluster URI '${clusterUri}': unknown parameter '${k}' (groups, serve, checkpoint)`);
   const int = (text: string, what: string): number => {
     if (!/^\d+$/.test(text)) throw new ConfigError(`cluster URI '${clusterUri}': ${what} must be a whole number, got '${text}'`);
     return Number(text);
   };
   const groups = params.has('groups') ? int(params.get('groups')!, 'groups') : undefined;
   const serve = params.has('serve') ? params.get('serve')!.split(',').filter((g) => g !== '').map((g) => int(g, 'serve')) : null;
-  return { servers, groups, serve };
+  const checkpoint = params.has('checkpoint') ? int(params.get('checkpoint')!, 'checkpoint') : undefined;
+  return { servers, groups, serve, checkpoint };
 }
 
 /** The node id of a cluster URI: its host:port. */
@@ -249,7 +250,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       if (nodeId === '') nodeId = `${host}:${port}`;
       state.settings.nodeId = nodeId;
       ({ db, cluster } = await openClusterNode({ dataDir, memoryLimit: options.memoryLimit, log: (m) => log.info(m) }, {
-        servers: natsCluster.servers, nodeId, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, groups: natsCluster.groups, serveGroups: natsCluster.serve,
+        servers: natsCluster.servers, nodeId, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, groups: natsCluster.groups, serveGroups: natsCluster.serve, checkpointBytes: natsCluster.checkpoint,
         figures: () => machineFigures(dataDir), log: (m) => log.info(m),
       }));
       state.cluster = cluster;

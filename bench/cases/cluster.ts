@@ -85,6 +85,12 @@ function insertText(table: string, b: number): string {
   return `INSERT INTO ${table} ($timestamp, v, k) VALUES ${values.join(', ')}`;
 }
 
+/** Problems unless every node holds all the rows of a run in `table`. */
+async function rowsOnEveryNode(table: string): Promise<string[]> {
+  const counts = await Promise.all(fixture.nodes.map((n) => n.column(`SELECT count(k) FROM ${table}`, 'count(k)')));
+  return counts.every((c) => Number(c[0]) === INSERTS * ROWS_PER_INSERT) ? [] : [`nodes hold ${counts.map((c) => c[0]).join(', ')} rows`];
+}
+
 /** Runs `count` jobs with `width` in flight. */
 async function pipelined(count: number, width: number, job: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
@@ -147,10 +153,7 @@ const restCase = defineCase({
     });
     fixture.latencies.push(...latencies);
   },
-  check: async (_, { table }) => {
-    const counts = await Promise.all(fixture.nodes.map((n) => n.column(`SELECT count(k) FROM ${table}`, 'count(k)')));
-    return counts.every((c) => Number(c[0]) === INSERTS * ROWS_PER_INSERT) ? [] : [`nodes hold ${counts.map((c) => c[0]).join(', ')} rows`];
-  },
+  check: (_, { table }) => rowsOnEveryNode(table),
 });
 
 const lineCase = defineCase({
@@ -167,10 +170,7 @@ const lineCase = defineCase({
       if (r.status !== 204) throw new Error(`/write answered ${r.status}: ${JSON.stringify(r.body).slice(0, 200)}`);
     });
   },
-  check: async (_, { table }) => {
-    const counts = await Promise.all(fixture.nodes.map((n) => n.column(`SELECT count(k) FROM ${table}`, 'count(k)')));
-    return counts.every((c) => Number(c[0]) === INSERTS * ROWS_PER_INSERT) ? [] : [`nodes hold ${counts.map((c) => c[0]).join(', ')} rows`];
-  },
+  check: (_, { table }) => rowsOnEveryNode(table),
 });
 
 const embeddedCase = defineCase({
@@ -273,33 +273,57 @@ const replayCase = defineCase({
     });
   },
   run: async () => {
-    // A node joining now replays every stream from its start (no checkpoint to load yet).
+    // A node joining replays the streams after the newest checkpoint (none yet, unless the nodes
+    // passed 256 MiB since they started: the note says which); then a checkpoint is taken and a
+    // second node joins, loading it.
     const jsm = await jetstreamManager(fixture.nc!);
     let bytes = 0;
     for await (const s of jsm.streams.list()) if (s.config.name.startsWith('svc_')) bytes += s.state.bytes;
-    const t = performance.now();
-    const joiner = await SvcNode.start(`join${fixture.round++}`, fixture.nats!.url);
-    try {
-      await joiner.ready(300_000);
-      const ms = performance.now() - t;
-      // The node logs what its followers applied and how long they took, from their start.
-      const deadline = Date.now() + 10_000;
-      let line: RegExpExecArray | null = null;
-      while (line === null && Date.now() < deadline) {
-        line = /caught up with the cluster's logs: (\d+) entries, (\d+) bytes in (\d+) ms/.exec(await readFile(joiner.logFile, 'utf8').catch(() => ''));
-        if (line === null) await new Promise((r) => setTimeout(r, 100));
-      }
-      if (line !== null) {
-        const applied = Number(line[2]);
-        const replayMs = Number(line[3]);
-        recordMetric(CLUSTER_SUITE, `${CLUSTER_REPLAY}: MB/s`, applied / 1e6 / (replayMs / 1000), 'MB/s', `${(applied / 1e6).toFixed(1)} MB in ${line[1]} entries applied in ${replayMs} ms by the follower; no checkpoint to load`);
-      }
-      recordMetric(CLUSTER_SUITE, `${CLUSTER_REPLAY}: start to ready`, ms, 'ms', `${(bytes / 1e6).toFixed(1)} MB of streams, process start included`);
-    } finally {
-      await joiner.stop();
+    const first = await join();
+    const loaded = first.checkpoint === null ? 'no checkpoint loaded' : `after loading a checkpoint of ${(first.checkpoint.bytes / 1e6).toFixed(1)} MB`;
+    recordMetric(CLUSTER_SUITE, `${CLUSTER_REPLAY}: MB/s`, first.replay.bytes / 1e6 / (first.replay.ms / 1000), 'MB/s', `${(first.replay.bytes / 1e6).toFixed(1)} MB in ${first.replay.entries} entries applied in ${first.replay.ms} ms by the follower, ${loaded}`);
+    recordMetric(CLUSTER_SUITE, `${CLUSTER_REPLAY}: start to ready`, first.ms, 'ms', `${(bytes / 1e6).toFixed(1)} MB of streams, process start included`);
+    await fixture.local!.db.checkpoint();
+    const second = await join();
+    if (second.checkpoint !== null) {
+      recordMetric(CLUSTER_SUITE, `${CLUSTER_REPLAY}: checkpoint load MB/s`, second.checkpoint.bytes / 1e6 / (second.checkpoint.ms / 1000), 'MB/s', `${(second.checkpoint.bytes / 1e6).toFixed(1)} MB downloaded from the object store and loaded in ${second.checkpoint.ms} ms; then ${(second.replay.bytes / 1e6).toFixed(1)} MB replayed in ${second.replay.ms} ms; start to ready ${second.ms.toFixed(0)} ms`);
     }
   },
 });
+
+interface Joined {
+  readonly ms: number;
+  readonly replay: { entries: number; bytes: number; ms: number };
+  readonly checkpoint: { bytes: number; ms: number } | null;
+}
+
+/** Starts a node, waits until it is ready, reads what it logged of its start, stops it. */
+async function join(): Promise<Joined> {
+  const t = performance.now();
+  const joiner = await SvcNode.start(`join${fixture.round++}`, fixture.nats!.url);
+  try {
+    await joiner.ready(300_000);
+    const ms = performance.now() - t;
+    // The node logs what its followers applied and how long they took, from their start.
+    const deadline = Date.now() + 10_000;
+    let log = '';
+    let line: RegExpExecArray | null = null;
+    while (line === null && Date.now() < deadline) {
+      log = await readFile(joiner.logFile, 'utf8').catch(() => '');
+      line = /caught up with the cluster's logs: (\d+) entries, (\d+) bytes in (\d+) ms/.exec(log);
+      if (line === null) await new Promise((r) => setTimeout(r, 100));
+    }
+    if (line === null) throw new Error(`${joiner.id} logged no catch-up line`);
+    const cp = /loaded checkpoint \d+ of \S+ \((\d+) bytes\) in (\d+) ms/.exec(log);
+    return {
+      ms,
+      replay: { entries: Number(line[1]), bytes: Number(line[2]), ms: Number(line[3]) },
+      checkpoint: cp === null ? null : { bytes: Number(cp[1]), ms: Number(cp[2]) },
+    };
+  } finally {
+    await joiner.stop();
+  }
+}
 
 export const clusterSuite: Suite = {
   name: CLUSTER_SUITE,

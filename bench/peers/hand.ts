@@ -217,7 +217,7 @@ export function handRangeLimit(db: Database, table: string, column: number, from
 }
 
 /** Column `column` (1-based: 0 is `$timestamp`) of a batch as a Float64Array; no nulls in bench data. */
-function valuesOf(view: SealedBatch, column: number): Float64Array {
+export function valuesOf(view: SealedBatch, column: number): Float64Array {
   const vector = columnVector(view, column, 'DOUBLE');
   if (vector.type !== 'DOUBLE') throw new Error('expected a DOUBLE column');
   if (vector.validity !== null) throw new Error('bench data has no nulls');

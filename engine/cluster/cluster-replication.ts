@@ -15,10 +15,12 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { JetStreamClient, JetStreamManager, StreamInfo } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
+import { Objm } from '@nats-io/obj';
 import type { KV } from '@nats-io/kv';
 import { SvcError } from '../errors.js';
 import type { WalRecord } from '../durability/wal/records.js';
-import type { ReplicaView, Replication } from '../replication.js';
+import type { ReplicaCheckpoints, ReplicaView, Replication } from '../replication.js';
+import { CHECKPOINT_BUCKET, ClusterCheckpoints } from './cluster-checkpoints.js';
 import { StaleWrite } from '../write/write-path.js';
 import { AliasClaims } from './alias-claims.js';
 import { entryConflict } from './entry-check.js';
@@ -37,6 +39,11 @@ export const LAG_MESSAGES = 1_000;
 const APPLY_TIMEOUT_MS = 60_000;
 /** One JetStream API request (stream info, last message) waits this long before it is asked again. */
 const API_TIMEOUT_MS = 2_000;
+const DEFAULT_CHECKPOINT_BYTES = 256 * 1024 * 1024;
+/** How long each start-up step (buckets, streams, the config, the checkpoint) keeps being asked. */
+const START_DEADLINE_MS = 60_000;
+/** How often a node looks whether a checkpoint is due. */
+const CHECKPOINT_CHECK_MS = 2_000;
 /** How long a create that lost its name's claim waits for the winner's create to arrive here. */
 const CLAIM_WAIT_MS = 10_000;
 /** How long a read barrier keeps asking a stream for its last sequence (leader elections take ~5 s). */
@@ -55,6 +62,8 @@ export interface ClusterOptions {
   readonly serveGroups?: readonly number[] | null;
   /** Replicas of each stream and of the catalog bucket (default min(3, servers)). */
   readonly replicas?: number;
+  /** A node holding every group takes a checkpoint once this many bytes were applied since its last (default 256 MiB). */
+  readonly checkpointBytes?: number;
   /** This node's machine figures, for the other nodes' GET /api/nodes/:id and /api/cluster. */
   readonly figures?: () => Promise<Record<string, number | string>>;
   readonly log?: (message: string) => void;
@@ -71,12 +80,11 @@ interface Followed {
 }
 
 export class ClusterReplication implements Replication {
-  failure: Error | null = null;
   private readonly followers = new Map<string, Followed>();
   private readonly logs = new Map<string, JetStreamLog>();
   private isClosed = false;
-  /** Entries the log refused (entry-check.ts), by sequence, until their writer here looks. */
-  private readonly refused = new Map<number, string>();
+  /** Entries the log refused (entry-check.ts), by `stream:sequence`, until their writer here looks. */
+  private readonly refused = new Map<string, string>();
 
   private constructor(
     readonly nodeId: string,
@@ -90,7 +98,9 @@ export class ClusterReplication implements Replication {
     readonly registry: NodeRegistry,
   ) {}
 
-  static async start(options: ClusterOptions, apply: (r: WalRecord) => void, view: ReplicaView): Promise<ClusterReplication> {
+  static async start(options: ClusterOptions, apply: (r: WalRecord) => void, view: ReplicaView, local: ReplicaCheckpoints): Promise<ClusterReplication> {
+    const groups = options.groups ?? 1;
+    if (!(Number.isInteger(groups) && groups >= 1 && groups <= 1024)) throw new SvcError('InvalidArgument', `the number of table groups must be 1 to 1024, got ${groups}`);
     await checkVersions(options.servers);
     const nc = await connect({ servers: [...options.servers], name: `svc ${options.nodeId}`, maxReconnectAttempts: -1, reconnectTimeWait: 250, timeout: 10_000 });
     try {
@@ -98,9 +108,14 @@ export class ClusterReplication implements Replication {
       const js = jetstream(nc);
       // Short API timeouts: a request that went to a leader just killed is asked again soon
       // (retrying), instead of waiting out the connection's 10 s.
-      const jsm = await jetstreamManager(nc, { timeout: API_TIMEOUT_MS });
-      const kv = await new Kvm(nc).create(CATALOG_BUCKET, { replicas, history: 1 });
-      const config = await clusterConfig(kv, options.groups ?? 1);
+      const jsm = await retrying(() => jetstreamManager(nc, { timeout: API_TIMEOUT_MS }), START_DEADLINE_MS);
+      // No direct gets: a replica may answer those from behind (a claim or the checkpoint tag just
+      // written read as missing); every read of the catalog goes to the bucket's leader.
+      // Right after the servers start (or under load) JetStream may answer late or not know all
+      // its peers yet: each start-up step is asked again for up to a minute.
+      const kv = await retrying(() => new Kvm(nc).create(CATALOG_BUCKET, { replicas, history: 1, allow_direct: false }), START_DEADLINE_MS);
+      const objects = await retrying(() => new Objm(nc).create(CHECKPOINT_BUCKET, { replicas }), START_DEADLINE_MS);
+      const config = await retrying(() => clusterConfig(kv, groups), START_DEADLINE_MS);
       const serves = options.serveGroups ?? Array.from({ length: config.groups }, (_, g) => g);
       for (const g of serves) {
         if (!(Number.isInteger(g) && g >= 0 && g < config.groups)) throw new SvcError('InvalidArgument', `group ${g} does not exist: this cluster has groups 0 to ${config.groups - 1}`);
@@ -108,8 +123,13 @@ export class ClusterReplication implements Replication {
       let self: ClusterReplication | null = null;
       const registry = new NodeRegistry(kv, () => self!.report(options));
       self = new ClusterReplication(options.nodeId, nc, js, jsm, kv, config.groups, serves, new AliasClaims(kv, options.nodeId), registry);
-      await self.open(replicas, nc.info!.max_payload, apply, view);
+      self.logLine = options.log;
+      self.checkpoints = new ClusterCheckpoints(options.nodeId, kv, objects, jsm, local, registry, options.log ?? (() => undefined));
+      // Reported before the logs are opened: a report with nothing applied yet keeps the other
+      // nodes from trimming a stream below what this node is about to follow.
       await registry.start();
+      await self.open(replicas, nc.info!.max_payload, apply, view);
+      self.startCheckpoints(options.checkpointBytes ?? DEFAULT_CHECKPOINT_BYTES);
       const started = self;
       void started.whenCaughtUp(3_600_000).then((isCaughtUp) => {
         if (isCaughtUp) options.log?.(`caught up with the cluster's logs: ${started.replayFigures()}`);
@@ -121,7 +141,16 @@ export class ClusterReplication implements Replication {
     }
   }
 
+  /** Following a stream failed for good (e.g. it was trimmed past this node's position). */
+  get failure(): Error | null {
+    for (const { follower } of this.followers.values()) {
+      if (follower.failure !== null) return unavailable(follower.failure);
+    }
+    return null;
+  }
+
   get isCaughtUp(): boolean {
+    if (this.followers.size === 0) return false;
     for (const { follower } of this.followers.values()) if (!follower.isCaughtUp) return false;
     return true;
   }
@@ -129,11 +158,6 @@ export class ClusterReplication implements Replication {
   /** The group a table's rows live in. */
   groupOf(table: string): number {
     return groupOf(table, this.groups);
-  }
-
-  /** Whether this node holds the rows of `table`'s group. */
-  servesTable(table: string): boolean {
-    return this.serves.includes(this.groupOf(table));
   }
 
   async placeQuery(text: string): Promise<{ readonly id: string; readonly url: string } | null> {
@@ -172,7 +196,8 @@ export class ClusterReplication implements Replication {
 
   async commit(records: readonly WalRecord[]): Promise<void> {
     if (this.isClosed) throw new SvcError('DatabaseClosed', 'the database is closed');
-    if (this.failure !== null) throw this.failure;
+    const failure = this.failure;
+    if (failure !== null) throw failure;
     if (records.length === 0) return;
     const view = this.view!;
     // Claims first: a create that loses the race fails before anything is appended.
@@ -198,9 +223,9 @@ export class ClusterReplication implements Replication {
       // A node that follows only a group's DDL never sees a rows entry: nothing to wait for here.
       if (followed.subject === null || followed.subject === subject) {
         await followed.follower.waitFor(seq, APPLY_TIMEOUT_MS).catch((e: unknown) => { throw unavailable(e); });
-        const conflict = this.refused.get(seq);
+        const conflict = this.refused.get(`${stream}:${seq}`);
         if (conflict !== undefined) {
-          this.refused.delete(seq);
+          this.refused.delete(`${stream}:${seq}`);
           throw new StaleWrite(conflict);
         }
       }
@@ -229,7 +254,8 @@ export class ClusterReplication implements Replication {
   }
 
   async readBarrier(): Promise<void> {
-    if (this.failure !== null) throw this.failure;
+    const failure = this.failure;
+    if (failure !== null) throw failure;
     // A stream electing a new leader answers nothing for a few seconds: ask again until it does.
     await Promise.all([...this.followers].map(async ([stream, { follower, subject }]) => {
       const last = await retrying(() => (subject === null ? this.jsm.streams.info(stream).then((si) => si.state.last_seq) : this.lastOfSubject(stream, subject)), BARRIER_DEADLINE_MS);
@@ -260,9 +286,38 @@ export class ClusterReplication implements Replication {
     return e.value;
   }
 
+  /** Checks every few seconds whether a checkpoint is due (only a node holding every group's rows takes them). */
+  private startCheckpoints(everyBytes: number): void {
+    if (this.serves.length !== this.groups) return;
+    this.checkpointTimer = setInterval(() => {
+      void this.checkpoints!.maybeTake(this.followerMap(), everyBytes).catch((e: unknown) => this.logLine?.(`checkpoint failed: ${(e as Error).message}`));
+    }, CHECKPOINT_CHECK_MS);
+    this.checkpointTimer.unref();
+  }
+
+  /** Takes a checkpoint now (Database.checkpoint()): false when this node does not hold every group. */
+  async checkpoint(): Promise<boolean> {
+    if (this.serves.length !== this.groups) return false;
+    for (let attempt = 0; attempt < 100; attempt++) {
+      if (await this.checkpoints!.maybeTake(this.followerMap(), 0, true)) return true;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return false;
+  }
+
+  /** Checkpoints published and stream trims made by this node. */
+  get checkpointFigures(): { published: number; trimmed: number } {
+    return { published: this.checkpoints!.published, trimmed: this.checkpoints!.trimmed };
+  }
+
+  private followerMap(): Map<string, LogFollower> {
+    return new Map([...this.followers].map(([s, f]) => [s, f.follower]));
+  }
+
   async close(): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
+    if (this.checkpointTimer !== null) clearInterval(this.checkpointTimer);
     await this.registry.stop();
     for (const log of this.logs.values()) await log.close();
     for (const { follower } of this.followers.values()) await follower.stop();
@@ -270,17 +325,22 @@ export class ClusterReplication implements Replication {
   }
 
   private view: ReplicaView | null = null;
+  private checkpoints: ClusterCheckpoints | null = null;
+  private checkpointTimer: NodeJS.Timeout | null = null;
+  private logLine: ((message: string) => void) | undefined;
 
   private async open(replicas: number, maxPayload: number, apply: (r: WalRecord) => void, view: ReplicaView): Promise<void> {
     this.view = view;
     await ensureStream(this.jsm, { name: META_STREAM, subjects: [META_SUBJECT], replicas });
     for (let g = 0; g < this.groups; g++) await ensureStream(this.jsm, { name: groupStream(g), subjects: [groupSubjects(g).all], replicas });
+    // The newest checkpoint first: the streams are followed from the sequences after its tag.
+    const tag = await retrying(() => this.checkpoints!.restore(), START_DEADLINE_MS);
     const follow = (stream: string, subject: string | null, rowsToo: boolean): void => {
-      const follower = new LogFollower(this.js, stream, 1, (records, seq) => {
+      const follower = new LogFollower(this.js, stream, (tag?.positions[stream] ?? 0) + 1, (records, seq) => {
         const conflict = entryConflict(records, view);
         if (conflict !== null) {
           // Refused alike on every node; the writer (if it is this node) validates again.
-          this.refused.set(seq, conflict);
+          this.refused.set(`${stream}:${seq}`, conflict);
           if (this.refused.size > 10_000) this.refused.delete(this.refused.keys().next().value!);
           return;
         }
@@ -365,7 +425,6 @@ async function checkVersions(servers: readonly string[]): Promise<void> {
 
 /** The cluster's config: written once by the first node (create = compare-and-set), read by the rest. */
 async function clusterConfig(kv: KV, groups: number): Promise<ClusterConfig> {
-  if (!(Number.isInteger(groups) && groups >= 1 && groups <= 1024)) throw new SvcError('InvalidArgument', `the number of table groups must be 1 to 1024, got ${groups}`);
   try {
     await kv.create('config', JSON.stringify({ groups } satisfies ClusterConfig));
   } catch {

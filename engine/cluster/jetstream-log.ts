@@ -34,8 +34,25 @@ export interface StreamSpec {
   readonly replicas: number;
 }
 
-/** Creates the stream if it is missing (every node may race to: the first wins, the others find it). */
-export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Promise<void> {
+/**
+ * Creates the stream if it is missing (every node may race to: the first wins, the others find
+ * it). Right after the servers start, JetStream may not know all its peers yet ("no suitable
+ * peers"), or a request may time out: asked again for up to `deadlineMs`.
+ */
+export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec, deadlineMs = 60_000): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  for (let delay = 100; ; delay = Math.min(delay * 2, 1_000)) {
+    try {
+      await addStream(jsm, spec);
+      return;
+    } catch (e) {
+      if (Date.now() + delay > deadline) throw e;
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}
+
+async function addStream(jsm: JetStreamManager, spec: StreamSpec): Promise<void> {
   try {
     await jsm.streams.info(spec.name);
     return;

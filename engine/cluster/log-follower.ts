@@ -42,7 +42,8 @@ export class LogFollower {
   private messages: ConsumerMessages | null = null;
   private consumer: Consumer | null = null;
   private running: Promise<void> | null = null;
-  private failure: unknown = null;
+  /** Set when following failed for good (waits then fail at once). */
+  failure: unknown = null;
   private isStopped = false;
   private watchdog: NodeJS.Timeout | null = null;
   /** When the current consumer last delivered (or was made). */
@@ -61,6 +62,11 @@ export class LogFollower {
     private readonly subject: string | null = null,
   ) {
     this.appliedSeq = fromSeq - 1;
+  }
+
+  /** Entries cut into parts whose last part has not arrived yet. */
+  get partsPending(): number {
+    return this.reassembler.pendingEntries;
   }
 
   get isCaughtUp(): boolean {
@@ -186,6 +192,10 @@ export class LogFollower {
     try {
       for await (const m of messages) {
         if (this.isStopped || generation !== this.generation) break;
+        if (this.subject === null && m.seq > this.appliedSeq + 1) {
+          // The stream was trimmed past this node's position: what lies between is lost to it.
+          throw new Error(`stream ${this.stream} starts at sequence ${m.seq}, after ${this.appliedSeq + 1} which this node needs next: restart it to load the newest checkpoint`);
+        }
         const body = this.reassembler.push({ seq: m.seq, timeMs: m.info.timestampNanos / 1e6, headers: m.headers, data: m.data });
         if (body !== null) {
           const records = framesOf(body).flatMap((payload) => decodeRecords(payload));
@@ -209,19 +219,21 @@ export class LogFollower {
    * has not applied yet is compared by sequence.
    */
   private async checkPending(): Promise<void> {
-    for (let attempt = 0; attempt < 50 && !this.isStopped && !this.isCaughtUp; attempt++) {
+    for (let delay = 100; !this.isStopped && !this.isCaughtUp; delay = Math.min(delay * 2, 1_000)) {
+      if (this.pending !== Number.POSITIVE_INFINITY) return; // messages carry the count from now on
       try {
         const info = await this.consumer!.info();
-        if (info.num_pending === 0 && info.delivered.stream_seq <= this.appliedSeq) {
+        // Nothing delivered by this consumer yet, or nothing delivered that is not applied.
+        const isAllApplied = info.delivered.consumer_seq === 0 || info.delivered.stream_seq <= this.appliedSeq;
+        if (info.num_pending === 0 && isAllApplied && this.pending === Number.POSITIVE_INFINITY) {
           this.pending = 0;
           this.wake();
           return;
         }
-        if (this.pending !== Number.POSITIVE_INFINITY) return; // messages carry the count from now on
       } catch {
         // the ordered consumer is being (re)created: ask again
       }
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, delay));
     }
   }
 

@@ -5,7 +5,7 @@
 // `now`, `today`, … stay relative and are resolved with each run's own `now` by the planner.
 // Only statements that are commonly repeated are kept (not INSERT, whose texts carry their
 // values), and only short texts, so the cache stays small.
-import { parse } from '../../grammar/index.js';
+import { parseShaped } from '../../grammar/index.js';
 import type { Statement } from '../../grammar/index.js';
 
 const MAX_ENTRIES = 256;
@@ -27,7 +27,8 @@ export function parseCached(text: string): Statement {
     remember(text, hit);
     return hit;
   }
-  const ast = parse(text);
+  // A text not seen may still have the shape of one seen (new literals): grammar/parse-shape.ts.
+  const ast = parseShaped(text);
   if (text.length <= MAX_TEXT_LENGTH && ast.kind !== 'Insert') {
     if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(text, ast);

@@ -36,7 +36,7 @@ export class StaleWrite extends Error {
   override readonly name = 'StaleWrite';
 }
 
-const MAX_STALE_ATTEMPTS = 8;
+const MAX_STALE_ATTEMPTS = 30;
 
 /** What the write path tells the checkpoint scheduler. */
 export interface WriteObserver {
@@ -121,7 +121,7 @@ export class WritePath {
         if (!(e instanceof StaleWrite)) throw e;
         if (attempt >= MAX_STALE_ATTEMPTS) throw new SvcError('ClusterUnavailable', `the write met concurrent changes to the same tables ${attempt} times: ${e.message}`);
         await log.readBarrier();
-        await new Promise((r) => setTimeout(r, 20 * attempt));
+        await new Promise((r) => setTimeout(r, Math.min(500, 10 * attempt)));
       }
     }
   }

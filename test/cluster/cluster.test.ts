@@ -10,6 +10,7 @@
 // - a 4th node joins under load and catches up;
 // - pointed at Debian 12's nats-server 2.9.10, svc_rest refuses to start.
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -43,10 +44,12 @@ async function keysOn(node: SvcNode, table: string): Promise<number[]> {
 describe('cluster: 3 nats-servers + 3 svc nodes', { skip: missing ?? false }, () => {
   let nats: NatsCluster;
   const nodes: SvcNode[] = [];
+  // Two table groups; a checkpoint once 64 KiB were applied, so the tests see them taken and loaded.
+  const CLUSTER_URL = (): string => `${nats.url}?groups=2&checkpoint=65536`;
 
   before(async () => {
     nats = await NatsCluster.start();
-    for (const id of ['svc1', 'svc2', 'svc3']) nodes.push(await SvcNode.start(id, `${nats.url}?groups=2`));
+    for (const id of ['svc1', 'svc2', 'svc3']) nodes.push(await SvcNode.start(id, CLUSTER_URL()));
     for (const n of nodes) await n.ready();
   });
 
@@ -237,7 +240,7 @@ describe('cluster: 3 nats-servers + 3 svc nodes', { skip: missing ?? false }, ()
     let fourth: SvcNode | null = null;
     try {
       await new Promise((r) => setTimeout(r, 500));
-      fourth = await SvcNode.start('svc4', `${nats.url}?groups=2`);
+      fourth = await SvcNode.start('svc4', CLUSTER_URL());
       nodes.push(fourth);
       await fourth.ready();
       await new Promise((r) => setTimeout(r, 500));
@@ -251,6 +254,21 @@ describe('cluster: 3 nats-servers + 3 svc nodes', { skip: missing ?? false }, ()
     assert.deepEqual(await keysOn(fourth!, 'load'), await keysOn(nodes[0], 'load'));
     const cluster = (await fourth!.request('GET', '/api/cluster')).body as { nodes: string[] };
     assert.deepEqual(cluster.nodes, ['svc1', 'svc2', 'svc3', 'svc4']);
+    // It started from the cluster's newest checkpoint, not from the streams' first messages, and
+    // the streams were trimmed behind the checkpoints every node had passed.
+    assert.match(await readFile(fourth!.logFile, 'utf8'), /loaded checkpoint \d+ of svc\d/);
+    const nc = await connect({ servers: nats.servers });
+    try {
+      const jsm = await jetstreamManager(nc);
+      let first = 1;
+      for (let i = 0; i < 100 && first <= 1; i++) {
+        first = (await jsm.streams.info(`svc_g${groupOf('load', 2)}`)).state.first_seq;
+        if (first <= 1) await new Promise((r) => setTimeout(r, 200));
+      }
+      assert.ok(first > 1, 'the stream was not trimmed within 20 s');
+    } finally {
+      await nc.close();
+    }
   });
 
   it('placement: a node serving only one table group runs queries on the other group\'s tables on a node that serves it', async () => {

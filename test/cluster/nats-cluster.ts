@@ -7,9 +7,9 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../bench/peers/ingest-peers.js';
 
 /** Where scripts/install-nats-server.sh puts the binary of a Debian suite. */
 export function natsServerPath(suite: 'trixie' | 'bookworm' = 'trixie'): string {
@@ -27,17 +27,6 @@ export function missingNatsServer(suite: 'trixie' | 'bookworm' = 'trixie'): stri
   const why = `${path} is missing (run scripts/install-test-peers.sh)`;
   if (process.env.CI === 'true') throw new Error(`CI: ${why}`);
   return why;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 interface ServerSlot {
@@ -82,7 +71,7 @@ export class NatsCluster {
     const cluster = new NatsCluster(dir, binary, slots);
     try {
       for (let i = 0; i < size; i++) cluster.spawn(i);
-      await cluster.waitHealthy(options.timeoutMs ?? 30_000);
+      await cluster.waitHealthy(options.timeoutMs ?? 90_000);
     } catch (e) {
       await cluster.stop();
       throw e;
@@ -138,7 +127,7 @@ export class NatsCluster {
   }
 
   /** Starts server i again on its ports and store, and waits until it reports healthy. */
-  async restart(i: number, timeoutMs = 30_000): Promise<void> {
+  async restart(i: number, timeoutMs = 90_000): Promise<void> {
     await this.kill(i);
     this.spawn(i);
     await this.waitHealthy(timeoutMs, [i]);

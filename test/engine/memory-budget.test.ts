@@ -61,6 +61,13 @@ const QUERIES = [
   "SELECT $timestamp, y, b FROM t WHERE y = 'sym3' LIMIT 300",
   'SELECT count(d), count(s), first(s) FROM t GROUP BY y',
   "SELECT max(i), count(b) FROM t WHERE s ~ '^a'",
+  // The language's newer operators read evicted batches through the same door (lang's cases).
+  `SELECT t.d, u.i, u.$timestamp FROM t LEFT ASOF JOIN u IN RANGE(${new Date(Number((T0 + 30n * HOUR) / 1_000_000n)).toISOString().slice(0, 19)}, +3h)`,
+  'SELECT count(*), sum(u.d), max(t.i) FROM t ASOF JOIN u GROUP BY 1h',
+  'SELECT count(t.d), count(u.d) FROM t FULL ASOF JOIN u GROUP BY 6h',
+  'SELECT count(t.s), min(u.i) FROM t RIGHT ASOF JOIN u',
+  `SELECT avg(d), max(i) FROM t IN RANGE(${new Date(Number(T0 / 1_000_000n)).toISOString().slice(0, 19)}, +2d) WITH TIME IN (08:00, 20:00) GROUP BY 1h FILL(LINEAR)`,
+  `SELECT cumsum(d), delta(i), lag(y) FROM t IN RANGE(${new Date(Number((T0 + 10n * HOUR) / 1_000_000n)).toISOString().slice(0, 19)}, +6h)`,
 ];
 
 async function answers(db: Database): Promise<unknown[]> {
@@ -72,6 +79,7 @@ async function answers(db: Database): Promise<unknown[]> {
 describe('memory budget', () => {
   it('answers under a budget a fraction of the data exactly as an unbounded database, before and after reopen', async () => {
     const data = inserts(11, 60, 1000);
+    const joined = inserts(12, 15, 1000);
     const unbounded = await Database.open({ dataDir: await tempDir(), durability: 'none', batchRows: 512 });
     const dir = await tempDir();
     const limit = 2 * MIB;
@@ -79,6 +87,8 @@ describe('memory budget', () => {
     for (const db of [unbounded, small]) {
       await db.createTable('t', COLUMNS, { shardSize: 6n * HOUR });
       for (const batch of data) await db.insert('t', batch);
+      await db.createTable('u', COLUMNS, { shardSize: 6n * HOUR });
+      for (const batch of joined) await db.insert('u', batch);
     }
     const expected = await answers(unbounded);
     assert.deepEqual(await answers(small), expected);

@@ -20,6 +20,8 @@ const VALID = [
   "INSERT INTO t ($timestamp, a, b) VALUES (now, -1.5, 'x'), (2017-01-01T10:00:35.123456789Z, 2, NULL)",
   'SHOW "my table"',
   'select v from t in range(yesterday(), today) where $timestamp >= 2017-01-01T10:00 -- comment\n group by 1y 2mon',
+  'SELECT a.v, b.w, round(avg(a.v - b.w), 2) FROM a LEFT ASOF JOIN b, find(tag=\'q\') IN RANGE(2021, 2022) WITH MONTHS IN (3, 6) WITH DAYS IN (6, 1) WITH TIME IN (22:00, 06:00:30.5) GROUP BY 1min FILL(LINEAR)',
+  'select derivative(max(c), 1min), cumsum(count(*)), ma(v, 3), lag(s, 2), coalesce(x, -1.5) from t full asof join u group by 5min, sym fill(-2) limit 3',
 ];
 
 const VOCABULARY = [
@@ -29,6 +31,8 @@ const VOCABULARY = [
   '(', ')', '[', ']', ',', ';', '*', '+', '-', '/', '=', '!=', '<', '<=', '>', '>=', '~', '!~', '~*', '!~*',
   'a', 'close', '$timestamp', '$table', 'stocks.apple', '"q ""x"""', "'s'", "'it''s'", '0', '2017', '1.5', '1e3',
   '2017-01-01', '2017-01-01T10:00:35.5Z', '1h30min', '1y 2mon', '5m', '2017-02-30', '--', "'", '"', '#', 'é', '\n',
+  'ASOF', 'JOIN', 'LEFT', 'RIGHT', 'FULL', 'WITH', 'MONTHS', 'DAYS', 'TIME', 'FILL', 'PREV', 'LINEAR', '08:00', '17:30:15.5',
+  '24:00', '25:00', '7:5', ':', 'round', 'cumsum', 'derivative', 'coalesce',
 ];
 
 function mutate(text: string, rnd: () => number): string {
@@ -70,7 +74,7 @@ function randomExpr(rnd: () => number, depth: number): string {
     case 1: return `${sub()} ${pick(['AND', 'OR', 'and', 'or'])} ${sub()}`;
     case 2: return `(${sp()}${sub()}${sp()})`;
     case 3: return rnd() < 0.5 ? `(NOT ${sub()})` : `- ${sub()}`;
-    case 4: return `${pick(['sum', 'COUNT', 'avg', 'f'])}(${sp()}${sub()}${rnd() < 0.3 ? `, ${sub()}` : ''})`;
+    case 4: return `${pick(['sum', 'COUNT', 'avg', 'f', 'abs', 'round', 'cumsum', 'derivative', 'lag', 'coalesce'])}(${sp()}${sub()}${rnd() < 0.3 ? `, ${sub()}` : ''})`;
     default: return `(${sub()}${sp()}${pick(['=', '!=', '<', '<=', '>', '>=', '~', '!~', '~*', '!~*'])}${sp()}${sub()})`;
   }
 }

@@ -17,6 +17,8 @@ interface Case {
   readonly query: string;
   readonly tables: Record<string, Cell[][]>;
   readonly scanned?: number;
+  /** Column names after `$timestamp` (when the case checks them). */
+  readonly columns?: string[];
 }
 
 const CASES: Case[] = [
@@ -53,6 +55,22 @@ const CASES: Case[] = [
   // Sequence functions run over the real buckets; FILL fills their outputs too.
   { query: 'SELECT max(close), delta(max(close)) FROM stocks.apple IN RANGE(2017, +13h) GROUP BY 3h FILL(PREV)',
     tables: { [A]: [[T1, 12, null], [T1 + 3n * H, 12, null], [T1 + 6n * H, 12, null], [T1 + 9n * H, 12, null], [T3, 10, -2]] } },
+  // --- ASOF JOIN: each row of the FROM table with the joined table's last row at or before its time
+  { query: 'SELECT stocks.apple.close, stocks.msft.close FROM stocks.apple LEFT ASOF JOIN stocks.msft IN RANGE(2016, 2018) WHERE stocks.apple.close > 10',
+    tables: { [A]: [[T1, 11, 60], [T1 + H, 12, 60], [T4, 13, 60], [T4, 14, 60], [T7, 21, 62]] } },
+  // Without LEFT, a row with nothing before it in the joined table is dropped (the 2016 row).
+  { query: 'SELECT stocks.apple.close / stocks.msft.close, stocks.msft.$timestamp FROM stocks.apple ASOF JOIN stocks.msft IN RANGE(2016, 2017-01-02)',
+    tables: { [A]: [[T1, 11 / 60, T1], [T1 + H, 12 / 60, T1], [T3, 10 / 60, T1]] } },
+  { query: 'SELECT open, stocks.msft.close FROM stocks.apple LEFT ASOF JOIN stocks.msft IN RANGE(2016, 2017)', tables: { [A]: [[T1 - 500_000_000n, 1, null]] } },
+  // RIGHT: the joined table's rows drive; FULL: both tables' rows, those at a time the FROM table has dropped.
+  { query: 'SELECT stocks.apple.close, stocks.msft.close FROM stocks.apple RIGHT ASOF JOIN stocks.msft', tables: { [A]: [[T1, 11, 60], [T7, 21, 62]] } },
+  { query: 'SELECT count(*) FROM stocks.apple FULL ASOF JOIN big IN RANGE(2017, 2017-01-02T12:00)',
+    tables: { [A]: [[T1, 4n, 5n, 4n, 4n, 3n, 3n, 5n]] } },
+  { query: 'SELECT max(volume), sum(v) FROM stocks.apple ASOF JOIN big GROUP BY day',
+    tables: { [A]: [[T1, 2000n, 2n ** 62n - 1n], [T4, 500n, 2n * (2n ** 53n + 1n)], [T1 + 8n * D, 10n, 2n ** 53n + 1n], [T7, 4000n, 2n ** 53n + 1n]] } },
+  { query: 'SELECT * FROM stocks.apple ASOF JOIN stocks.msft IN RANGE(2017-02-01, +1d)',
+    columns: ['stocks.apple.open', 'stocks.apple.close', 'stocks.apple.volume', 'stocks.apple.sym', 'stocks.apple.note', 'stocks.apple.raw', 'stocks.msft.close'],
+    tables: { [A]: [[T7, T7, 20, 21, 4000n, 'aapl', 'feb', new TextEncoder().encode('f'), 62]] } },
 ];
 
 describe('calendar filters, FILL and ASOF JOIN on the example data', () => {
@@ -66,6 +84,7 @@ describe('calendar filters, FILL and ASOF JOIN on the example data', () => {
       const result = await db.query(c.query);
       assert.deepStrictEqual(tablesOf(result), c.tables);
       if (c.scanned !== undefined) assert.equal(result.scannedRowsCount, c.scanned);
+      if (c.columns !== undefined) assert.deepEqual(result.tables[0].columns.map((col) => col.name), ['$timestamp', ...c.columns]);
     });
   }
 });

@@ -95,6 +95,13 @@ const CASES: Case[] = [
   { query: 'SELECT count(close) FROM stocks.apple GROUP BY 1h FILL(1.5)', code: Q, at: '1.5', message: /whole-number column count\(close\)/ },
   { query: 'SELECT count(close) FROM stocks.apple IN RANGE(2017, 2018) GROUP BY 1s FILL(0)', code: 'QueryLimit', at: '', message: /FILL makes too many groups/ },
   { query: 'SELECT count(close) FROM stocks.apple GROUP BY 1h FILL(next)', code: 'QuerySyntax', at: 'next' },
+  // --- ASOF JOIN
+  { query: 'SELECT close FROM stocks.apple ASOF JOIN stocks.msft', code: Q, at: 'close', message: /ambiguous: it may be stocks\.apple\.close or stocks\.msft\.close/ },
+  { query: 'SELECT stocks.msft.open FROM stocks.apple ASOF JOIN stocks.msft', code: Q, at: 'stocks.msft.open', message: /no joined table/ },
+  { query: 'SELECT open FROM stocks.apple ASOF JOIN stocks.apple', code: Q, at: 'ASOF', message: /cannot be joined with itself/ },
+  { query: 'SELECT open FROM stocks.apple RIGHT ASOF JOIN stocks.msft, big', code: Q, at: 'RIGHT', message: /exactly one table/ },
+  { query: 'SELECT open FROM stocks.apple LEFT ASOF JOIN nope', code: Q, at: 'nope', message: /no table named 'nope'/ },
+  { query: 'SELECT open FROM stocks.apple ASOF stocks.msft', code: 'QuerySyntax', at: 'stocks.msft', message: /JOIN/ },
   { query: 'INSERT INTO nope ($timestamp, v) VALUES (now, 1)', code: Q, at: 'nope', message: /no table named 'nope'/ },
   { query: 'INSERT INTO stocks.apple ($timestamp, nope) VALUES (now, 1)', code: Q, at: 'nope' },
   { query: "INSERT INTO stocks.apple ($timestamp, close) VALUES (now, 'x')", code: Q, at: "'x'" },

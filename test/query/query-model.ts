@@ -14,7 +14,27 @@ export type MExpr =
   | { readonly k: 'str'; readonly v: string }
   | { readonly k: 'time'; readonly v: bigint }
   | { readonly k: 'arith'; readonly op: ArithOp; readonly l: MExpr; readonly r: MExpr }
-  | { readonly k: 'agg'; readonly name: string; readonly arg: MExpr | '*' };
+  | { readonly k: 'agg'; readonly name: string; readonly arg: MExpr | '*' }
+  /** A scalar function: abs, round(x, digits), coalesce, … */
+  | { readonly k: 'fn'; readonly name: string; readonly args: readonly MExpr[] }
+  /** A row-sequence function over rows (or, in an aggregate query, over buckets). */
+  | { readonly k: 'seq'; readonly name: string; readonly arg: MExpr; readonly param: MParam | null };
+
+/** The second argument of ma/lag (a count) or of derivative (a time unit). */
+export type MParam = { readonly k: 'n'; readonly v: number } | { readonly k: 'unit'; readonly text: string; readonly nanos: bigint };
+
+/** `WITH MONTHS / DAYS / TIME IN` pairs, [from, to) wrapping when from > to. */
+export interface MCalendar {
+  readonly months: readonly [number, number] | null;
+  readonly days: readonly [number, number] | null;
+  readonly times: readonly [bigint, bigint] | null;
+}
+
+/** `FROM t [type] ASOF JOIN tables`. */
+export interface MJoin {
+  readonly type: 'inner' | 'left' | 'right' | 'full';
+  readonly tables: readonly string[];
+}
 
 export type MCond =
   | { readonly k: 'cmp'; readonly op: CmpOp; readonly l: MExpr; readonly r: MExpr }
@@ -35,11 +55,15 @@ export type MItem = { readonly k: 'star' } | { readonly k: 'item'; readonly e: M
 
 export interface MQuery {
   readonly tables: readonly string[];
+  readonly join?: MJoin | null;
   readonly items: readonly MItem[];
   readonly ranges: readonly { readonly from: bigint; readonly to: bigint }[];
+  readonly calendar?: MCalendar | null;
   readonly where: MCond | null;
   readonly bucket: MBucket | null;
   readonly keys: readonly string[];
+  /** FILL's argument as written: NULL, PREV, LINEAR or a number. */
+  readonly fill?: string | null;
   readonly having: MCond | null;
   readonly orderBy: readonly { readonly e: MExpr | number; readonly isDesc: boolean }[];
   readonly limit: number | null;
@@ -57,6 +81,8 @@ export function exprText(e: MExpr): string {
     case 'time': return timeText(e.v);
     case 'arith': return `(${exprText(e.l)}${e.op}${exprText(e.r)})`;
     case 'agg': return `${e.name}(${e.arg === '*' ? '*' : exprText(e.arg)})`;
+    case 'fn': return `${e.name}(${e.args.map(exprText).join(',')})`;
+    case 'seq': return `${e.name}(${exprText(e.arg)}${e.param === null ? '' : `,${e.param.k === 'n' ? e.param.v : e.param.text}`})`;
   }
 }
 
@@ -84,14 +110,29 @@ export function timeText(ns: bigint): string {
   return `${iso.slice(0, 19)}.${frac}Z`;
 }
 
+/** hh:mm:ss.fffffffff of nanoseconds since midnight. */
+export function timeOfDayText(ns: bigint): string {
+  const s = ns / 1_000_000_000n;
+  const pad = (n: bigint): string => String(n).padStart(2, '0');
+  return `${pad(s / 3600n)}:${pad((s / 60n) % 60n)}:${pad(s % 60n)}.${String(ns % 1_000_000_000n).padStart(9, '0')}`;
+}
+
 export function renderQuery(q: MQuery): string {
   const items = q.items.map((it) => (it.k === 'star' ? '*' : it.alias === null ? exprText(it.e) : `${exprText(it.e)} AS ${it.alias}`));
   let text = `SELECT ${items.join(', ')} FROM ${q.tables.join(', ')}`;
+  if (q.join) text += ` ${q.join.type === 'inner' ? '' : `${q.join.type.toUpperCase()} `}ASOF JOIN ${q.join.tables.join(', ')}`;
   if (q.ranges.length === 1) text += ` IN RANGE(${timeText(q.ranges[0].from)}, ${timeText(q.ranges[0].to)})`;
   if (q.ranges.length > 1) text += ` IN [${q.ranges.map((r) => `RANGE(${timeText(r.from)}, ${timeText(r.to)})`).join(', ')}]`;
+  const cal = q.calendar;
+  if (cal) {
+    if (cal.months !== null) text += ` WITH MONTHS IN (${cal.months[0]}, ${cal.months[1]})`;
+    if (cal.days !== null) text += ` WITH DAYS IN (${cal.days[0]}, ${cal.days[1]})`;
+    if (cal.times !== null) text += ` WITH TIME IN (${timeOfDayText(cal.times[0])}, ${timeOfDayText(cal.times[1])})`;
+  }
   if (q.where !== null) text += ` WHERE ${condText(q.where)}`;
   const groups = [...(q.bucket === null ? [] : [q.bucket.text]), ...q.keys];
   if (groups.length > 0) text += ` GROUP BY ${groups.join(', ')}`;
+  if (q.fill) text += ` FILL(${q.fill})`;
   if (q.having !== null) text += ` HAVING ${condText(q.having)}`;
   if (q.orderBy.length > 0) {
     text += ` ORDER BY ${q.orderBy.map((o) => `${typeof o.e === 'number' ? o.e : exprText(o.e)}${o.isDesc ? ' DESC' : ''}`).join(', ')}`;

@@ -38,20 +38,26 @@ function cell(r: Rng, type: ColumnDef['type']): Cell {
   }
 }
 
-function timestamp(r: Rng, previous: readonly bigint[]): bigint {
+function timestamp(r: Rng, previous: readonly bigint[], shared: readonly bigint[]): bigint {
   if (previous.length > 0 && r() < 0.15) return pick(r, previous);
+  if (shared.length > 0 && r() < 0.35) return pick(r, shared);
   const unit = pick(r, [1_000_000_000n, 60_000_000_000n, 3_600_000_000_000n, 86_400_000_000_000n / 7n]);
   const span = Number(SPAN / unit);
   return BASE + BigInt(int(r, 0, span)) * unit + (r() < 0.2 ? BigInt(int(r, 1, 999)) : 0n);
 }
 
-/** Creates `name` in the catalog with random rows; returns the reference's view of it. */
-export async function randomTable(r: Rng, catalog: QueryCatalog, name: string): Promise<RefTable> {
+/**
+ * Creates `name` in the catalog with random rows (`rows` of them, else 0 to 140); returns the
+ * reference's view of it. A third of the rows take a time from `shared` (other tables' times), so
+ * joins meet equal times.
+ */
+export async function randomTable(r: Rng, catalog: QueryCatalog, name: string, options: { shared?: readonly bigint[]; rows?: number } = {}): Promise<RefTable> {
+  const shared = options.shared ?? [];
   const shardSize = pick(r, [3_600_000_000_000n, 86_400_000_000_000n, 7n * 86_400_000_000_000n]);
   await catalog.write([{ kind: 'createTable', name, columns: [...COLUMNS], shardSize }]);
-  const n = pick(r, [0, int(r, 1, 10), int(r, 10, 140)]);
+  const n = options.rows ?? pick(r, [0, int(r, 1, 10), int(r, 10, 140)]);
   const all: { ts: bigint; values: Cell[] }[] = [];
-  for (let i = 0; i < n; i++) all.push({ ts: timestamp(r, all.map((x) => x.ts)), values: COLUMNS.map((c) => cell(r, c.type)) });
+  for (let i = 0; i < n; i++) all.push({ ts: timestamp(r, all.map((x) => x.ts), shared), values: COLUMNS.map((c) => cell(r, c.type)) });
   // Split into inserts; each insert keeps its own order (the storage sorts it stably).
   const inserted: RefRow[] = [];
   let at = 0;

@@ -2,7 +2,7 @@
 // tables, with ranges that cut batches, WHERE conditions, GROUP BY durations and columns,
 // HAVING, ORDER BY, LIMIT and OFFSET. ORDER BY and HAVING only use exactly computed values, so
 // float rounding differences between the engine and the reference cannot reorder rows.
-import type { MBucket, MCond, MExpr, MItem, MQuery } from './query-model.js';
+import type { MBucket, MCalendar, MCond, MExpr, MItem, MQuery } from './query-model.js';
 import type { Rng } from './random-data.js';
 import { BASE, SPAN, int, pick } from './random-data.js';
 
@@ -36,6 +36,66 @@ const ORDERED_NAMES = ['min', 'max', 'spread'];
 const NUMBER_NAMES = ['sum', 'avg', 'arithmetic_mean', 'harmonic_mean', 'geometric_mean', 'quadratic_mean', 'product', 'sum_of_squares',
   'abs_min', 'abs_max', 'sample_variance', 'sample_stddev', 'population_variance', 'population_stddev', 'skewness', 'kurtosis'];
 const PATTERNS = ['^a', 'b$', 'a.c', '[xy]', 'A', 'z'];
+const fn = (name: string, ...args: MExpr[]): MExpr => ({ k: 'fn', name, args });
+const seq = (name: string, arg: MExpr, param: MExpr | null = null): MExpr => ({
+  k: 'seq', name, arg, param: param === null ? null : param.k === 'int' ? { k: 'n', v: Number(param.v) } : { k: 'unit', text: '1min', nanos: 60_000_000_000n },
+});
+const MINUTE_UNIT: MExpr = { k: 'str', v: '1min' };
+
+/** Scalar functions over row values (every one, with nulls, NaN and int64 near 2^60 in the data). */
+function scalarExpr(r: Rng): MExpr {
+  const x = pick(r, NUMERIC);
+  switch (int(r, 0, 10)) {
+    case 0: return fn('abs', x);
+    case 1: return fn(pick(r, ['ceil', 'floor']), x);
+    case 2: return fn('round', x, i64(int(r, -2, 2)));
+    case 3: return fn('sqrt', fn('abs', x));
+    case 4: return fn('sign', x);
+    case 5: return fn(pick(r, ['ln', 'log10']), col('dv'));
+    case 6: return fn('exp', col('dv'));
+    case 7: return fn('pow', col('dv'), pick(r, [i64(2), dbl(0.5)]));
+    case 8: return pick(r, [fn('coalesce', col('iv'), i64(int(r, -3, 3))), fn('coalesce', col('dv'), dbl(1.5)), fn('coalesce', col('sv'), col('sym'))]);
+    case 9: return fn('round', fn('abs', arith('*', col('dv'), dbl(1.25))), i64(1));
+    default: return fn('abs', arith('-', col('iv'), i64(3)));
+  }
+}
+
+/** Row-sequence functions over row values. */
+function rowSequence(r: Rng): MExpr {
+  switch (int(r, 0, 6)) {
+    case 0: return seq(pick(r, ['cumsum', 'cumulative_sum']), pick(r, [col('dv'), col('iv')]));
+    case 1: return seq(pick(r, ['ma', 'moving_average']), pick(r, [col('dv'), col('iv')]), i64(int(r, 1, 4)));
+    case 2: return seq('delta', pick(r, [col('dv'), col('iv'), col('tv'), col('$timestamp')]));
+    case 3: return seq(pick(r, ['derivative', 'non_negative_derivative']), pick(r, [col('dv'), col('iv')]), r() < 0.5 ? null : MINUTE_UNIT);
+    case 4: return seq('lag', pick(r, [col('dv'), col('iv'), col('sv'), col('sym'), col('bv')]), r() < 0.5 ? null : i64(int(r, 0, 3)));
+    case 5: return seq('delta', seq('cumsum', col('iv')));
+    default: return fn('round', seq('cumsum', col('dv')), i64(1));
+  }
+}
+
+/** Sequence functions over exact aggregates (under GROUP BY duration). */
+function groupSequence(r: Rng): MExpr {
+  const a = exactNumber(r);
+  switch (int(r, 0, 4)) {
+    case 0: return seq('cumsum', a);
+    case 1: return seq('delta', a);
+    case 2: return seq(pick(r, ['derivative', 'non_negative_derivative']), a, r() < 0.5 ? null : MINUTE_UNIT);
+    case 3: return seq('lag', a, r() < 0.5 ? null : i64(int(r, 1, 3)));
+    default: return seq('moving_average', a, i64(int(r, 1, 3)));
+  }
+}
+
+/** Calendar filters: months around the data's (January to April), ISO weekdays, times of day. */
+function calendar(r: Rng, times: readonly bigint[]): MCalendar {
+  const pair = <T>(a: () => T, b: () => T): [T, T] => { for (;;) { const x = a(); const y = b(); if (x !== y) return [x, y]; } };
+  const clock = (): bigint => (times.length > 0 && r() < 0.5 ? pick(r, times) % 86_400_000_000_000n : BigInt(int(r, 0, 1440)) * 60_000_000_000n);
+  const cal: MCalendar = {
+    months: r() < 0.4 ? pair(() => int(r, 1, 5), () => int(r, 1, 13)) : null,
+    days: r() < 0.4 ? pair(() => int(r, 1, 7), () => int(r, 1, 8)) : null,
+    times: r() < 0.5 ? pair(clock, clock) : null,
+  };
+  return cal.months === null && cal.days === null && cal.times === null ? { ...cal, times: pair(clock, clock) } : cal;
+}
 
 function randomAggregate(r: Rng): MExpr {
   const family = r();
@@ -127,7 +187,31 @@ function limits(r: Rng): { limit: number | null; offset: number | null } {
 export function randomQuery(r: Rng, tables: readonly string[], times: readonly bigint[] = []): MQuery {
   const from = r() < 0.25 && tables.length > 1 ? [...tables] : [pick(r, tables)];
   const x = r();
-  return x < 0.1 ? pointQuery(r, from, times) : x < 0.45 ? rowQuery(r, from, times) : aggregateQuery(r, from, times);
+  if (x < 0.08 && tables.length > 1) return joinQuery(r, tables, times);
+  const q = x < 0.16 ? pointQuery(r, from, times) : x < 0.5 ? rowQuery(r, from, times) : aggregateQuery(r, from, times);
+  // Calendar filters cut the ranges (they are part of the IN clause).
+  return q.ranges.length > 0 && r() < 0.15 ? { ...q, calendar: calendar(r, times) } : q;
+}
+
+/** FROM a [LEFT | RIGHT | FULL] ASOF JOIN b: qualified columns, plain rows or aggregates per bucket. */
+function joinQuery(r: Rng, tables: readonly string[], times: readonly bigint[]): MQuery {
+  const [left, right] = r() < 0.5 ? [tables[0], tables[1]] : [tables[1], tables[0]];
+  const type = pick(r, ['inner', 'left', 'right', 'full'] as const);
+  const q = (t: string, c: string): MExpr => col(`${t}.${c}`);
+  const cols = ['dv', 'iv', 'sv', 'sym', 'bv', 'tv'].flatMap((c) => [q(left, c), q(right, c)]);
+  const numbers = [q(left, 'dv'), q(left, 'iv'), q(right, 'dv'), q(right, 'iv')];
+  const where: MCond | null = r() < 0.4 ? { k: 'cmp', op: pick(r, ['<', '>=', '!='] as const), l: pick(r, numbers), r: i64(int(r, -5, 5)) } : null;
+  const base = { tables: [left], join: { type, tables: [right] }, ranges: ranges(r, times), where, keys: [], having: null, orderBy: [], limit: null, offset: null };
+  if (r() < 0.5) {
+    const items: MItem[] = r() < 0.3 ? [{ k: 'star' }] : Array.from({ length: int(r, 1, 4) }, () => ({
+      k: 'item' as const, e: r() < 0.2 ? q(pick(r, [left, right]), '$timestamp') : r() < 0.2 ? arith('-', q(left, 'dv'), q(right, 'dv')) : pick(r, cols), alias: null,
+    }));
+    return { ...base, items, bucket: null };
+  }
+  const items: MItem[] = Array.from({ length: int(r, 1, 3) }, () => ({
+    k: 'item' as const, e: r() < 0.2 ? agg('count', '*') : agg(pick(r, ['count', 'min', 'max', 'sum']), pick(r, numbers)), alias: null,
+  }));
+  return { ...base, items, bucket: r() < 0.6 ? pick(r, BUCKETS) : null };
 }
 
 /** A lone first/last/min/max/abs_* without grouping: the row time is the picked row's. */
@@ -141,14 +225,23 @@ function pointQuery(r: Rng, tables: string[], times: readonly bigint[]): MQuery 
 }
 
 function rowQuery(r: Rng, tables: string[], times: readonly bigint[]): MQuery {
-  const items: MItem[] = r() < 0.3 ? [{ k: 'star' }] : Array.from({ length: int(r, 1, 4) }, (_, i) => ({
-    k: 'item' as const, e: r() < 0.1 ? { k: 'table' as const } : pick(r, ANY), alias: r() < 0.2 ? `a${i}` : null,
-  }));
-  const visible = items[0].k === 'star' ? 7 : items.length;
+  const withSequences = r() < 0.25;
+  const item = (): MExpr => {
+    const x = r();
+    if (withSequences && x < 0.4) return rowSequence(r);
+    if (x < 0.5) return x < 0.08 ? { k: 'table' as const } : scalarExpr(r);
+    return pick(r, ANY);
+  };
+  const items: MItem[] = r() < 0.3 && !withSequences ? [{ k: 'star' }] : Array.from({ length: int(r, 1, 4) }, (_, i) => ({ k: 'item' as const, e: item(), alias: r() < 0.2 ? `a${i}` : null }));
+  // Sorting by a moving average could swap rows its rounding sets apart: positions of other items only.
+  const positions = items[0].k === 'star' ? [1, 2, 3, 4, 5, 6, 7] : items.flatMap((it, i) => (it.k === 'item' && it.e.k !== 'seq' && it.e.k !== 'fn' ? [i + 1] : []));
   const orderBy = r() < 0.4 ? Array.from({ length: int(r, 1, 2) }, () => ({
-    e: r() < 0.3 ? int(r, 1, visible) : pick(r, ANY), isDesc: r() < 0.5,
+    e: r() < 0.3 && positions.length > 0 ? pick(r, positions) : pick(r, ANY), isDesc: r() < 0.5,
   })) : [];
-  return { tables, items, ranges: ranges(r, times), where: r() < 0.6 ? rowCondition(r, 2, times) : null, bucket: null, keys: [], having: null, orderBy, ...limits(r) };
+  // GROUP BY a column beside sequence functions partitions the rows.
+  const hasSequence = items.some((it) => it.k === 'item' && JSON.stringify(it.e, (_, v) => (typeof v === 'bigint' ? String(v) : v)).includes('"seq"'));
+  const keys = hasSequence && r() < 0.4 ? [pick(r, ['sym', 'iv', 'sv'])] : [];
+  return { tables, items, ranges: ranges(r, times), where: r() < 0.6 ? rowCondition(r, 2, times) : null, bucket: null, keys, having: null, orderBy, ...limits(r) };
 }
 
 function aggregateQuery(r: Rng, tables: string[], times: readonly bigint[]): MQuery {
@@ -165,6 +258,8 @@ function aggregateQuery(r: Rng, tables: string[], times: readonly bigint[]): MQu
     if (x < 0.1) add(agg('count', '*'), true);
     else if (x < 0.25) add(arith(pick(r, ['+', '-', '*', '/'] as const), exactNumber(r), pick(r, [exactNumber(r), i64(2), dbl(0.5)])), false);
     else if (x < 0.55) add(exactAggregate(r), true);
+    else if (x < 0.65) add(pick(r, [fn('round', exactNumber(r), i64(int(r, -1, 2))), fn('abs', exactNumber(r)), agg('sum', fn(pick(r, ['abs', 'sign', 'floor']), pick(r, NUMERIC))), fn('coalesce', exactNumber(r), i64(0))]), false);
+    else if (x < 0.75 && bucket !== null) add(groupSequence(r), false);
     else add(randomAggregate(r), false);
   }
   const having: MCond | null = r() < 0.25 ? havingCondition(r, keys) : null;
@@ -176,7 +271,10 @@ function aggregateQuery(r: Rng, tables: string[], times: readonly bigint[]): MQu
       ? pick(r, positions) : r() < 0.3 && keys.length > 0 ? col(pick(r, keys)) : exactAggregate(r);
     return { e, isDesc: r() < 0.5 };
   }) : [];
-  return { tables, items, ranges: ranges(r, times), where: r() < 0.4 ? rowCondition(r, 1, times) : null, bucket, keys, having, orderBy, ...limits(r) };
+  // FILL over coarse buckets and at most one key column (a bucket per day over 100 days, ×5 symbols).
+  const canFill = bucket !== null && having === null && (bucket.months > 0 || bucket.nanos >= 24n * H) && keys.length <= 1 && (keys.length === 0 || keys[0] === 'sym');
+  const fill = canFill && r() < 0.3 ? pick(r, ['NULL', 'PREV', 'LINEAR', '0', '-2']) : null;
+  return { tables, items, ranges: ranges(r, times), where: r() < 0.4 ? rowCondition(r, 1, times) : null, bucket, keys, having, orderBy, ...limits(r), fill };
 }
 
 function havingCondition(r: Rng, keys: readonly string[]): MCond {

@@ -5,6 +5,8 @@
 import type { ColumnDef } from '../../engine/types.js';
 import type { MCond, MExpr, MQuery } from './query-model.js';
 import { exprText } from './query-model.js';
+import { calendarKeeps, joinTable, scalarFunction, sequence } from './reference-depth.js';
+import type { JoinedRow } from './reference-depth.js';
 
 export type Cell = number | bigint | string | Uint8Array | null;
 type Type = 'double' | 'int64' | 'timestamp' | 'string' | 'symbol' | 'blob';
@@ -30,10 +32,12 @@ export function evaluate(q: MQuery, tables: ReadonlyMap<string, RefTable>): RefR
   let scanned = 0;
   const out: RefOutputTable[] = [];
   for (const name of q.tables) {
-    const table = tables.get(name)!;
+    const join = q.join ?? null;
+    const table = join === null ? tables.get(name)! : joinTable(tables.get(name)!, join.tables.map((t) => tables.get(t)!), join);
     const ctx: Ctx = { table, multi: q.tables.length > 1 };
     const ranges = q.ranges.length === 0 ? [null] : q.ranges;
-    const perRange = ranges.map((r) => table.rows.filter((row) => r === null || (row.ts >= r.from && row.ts < r.to)));
+    const cal = q.calendar ?? null;
+    const perRange = ranges.map((r) => table.rows.filter((row) => r === null || (row.ts >= r.from && row.ts < r.to && (cal === null || calendarKeeps(row.ts, cal)))));
     scanned += perRange.reduce((s, rows) => s + rows.length, 0) * referenced(q, table).size;
     const filtered = perRange.map((rows) => rows.filter((row) => q.where === null || cond(q.where, row, ctx)));
     const result = isAggregate(q) ? aggregateQuery(q, ctx, filtered) : rowQuery(q, ctx, filtered);
@@ -42,13 +46,26 @@ export function evaluate(q: MQuery, tables: ReadonlyMap<string, RefTable>): RefR
   return { tables: out, scanned };
 }
 
+function exprsOf(q: MQuery): MExpr[] {
+  return [...q.items.flatMap((i) => (i.k === 'item' ? [i.e] : [])), ...q.orderBy.flatMap((o) => (typeof o.e === 'number' ? [] : [o.e]))];
+}
+
+/** GROUP BY columns of a plain query with sequence functions: partitions, not groups. */
+function isPartition(q: MQuery): boolean {
+  const exprs = exprsOf(q);
+  return q.keys.length > 0 && q.bucket === null && q.having === null && !exprs.some(hasAgg) && exprs.some(hasSeq);
+}
+
 function isAggregate(q: MQuery): boolean {
-  const exprs = [...q.items.flatMap((i) => (i.k === 'item' ? [i.e] : [])), ...q.orderBy.flatMap((o) => (typeof o.e === 'number' ? [] : [o.e]))];
-  return q.bucket !== null || q.keys.length > 0 || q.having !== null || exprs.some(hasAgg);
+  return !isPartition(q) && (q.bucket !== null || q.keys.length > 0 || q.having !== null || exprsOf(q).some(hasAgg));
 }
 
 function hasAgg(e: MExpr): boolean {
-  return e.k === 'agg' || (e.k === 'arith' && (hasAgg(e.l) || hasAgg(e.r)));
+  return e.k === 'agg' || (e.k === 'arith' && (hasAgg(e.l) || hasAgg(e.r))) || (e.k === 'fn' && e.args.some(hasAgg)) || (e.k === 'seq' && hasAgg(e.arg));
+}
+
+function hasSeq(e: MExpr): boolean {
+  return e.k === 'seq' || (e.k === 'arith' && (hasSeq(e.l) || hasSeq(e.r))) || (e.k === 'fn' && e.args.some(hasSeq));
 }
 
 /** Distinct referenced columns (SPEC §7 multiplier). */
@@ -59,6 +76,8 @@ function referenced(q: MQuery, table: RefTable): Set<string> {
     if (e.k === 'col') set.add(e.name);
     if (e.k === 'arith') { walk(e.l); walk(e.r); }
     if (e.k === 'agg') { if (e.arg === '*') all(); else walk(e.arg); }
+    if (e.k === 'fn') e.args.forEach(walk);
+    if (e.k === 'seq') walk(e.arg);
   };
   const walkCond = (c: MCond): void => {
     if (c.k === 'cmp') { walk(c.l); walk(c.r); } else if (c.k === 'regex' || c.k === 'in') walk(c.e);
@@ -108,8 +127,52 @@ function orderKeys(q: MQuery, outs: Out[]): { index: number; isDesc: boolean }[]
 function rowQuery(q: MQuery, ctx: Ctx, perRange: RefRow[][]): RefOutputTable {
   const outs = outputs(q, ctx);
   const keys = orderKeys(q, outs);
-  const rows = perRange.flat().map((row) => [row.ts as Cell, ...outs.map((o) => value(o.e, row, ctx))]);
+  if (!outs.some((o) => hasSeq(o.e))) {
+    return finish(q, ctx, outs, keys, perRange.flat().map((row) => [row.ts as Cell, ...outs.map((o) => value(o.e, row, ctx))]));
+  }
+  // Sequences run per range and, with GROUP BY columns, per key, in time order; the rows come
+  // out by range, key and time.
+  const rows: Cell[][] = [];
+  for (const rangeRows of perRange) {
+    const series = new Map<string, { keys: Cell[]; rows: RefRow[] }>();
+    for (const row of rangeRows) {
+      const keyValues = q.keys.map((k) => value({ k: 'col', name: k }, row, ctx));
+      const id = keyValues.map(keyOf).join('|');
+      if (!series.has(id)) series.set(id, { keys: keyValues, rows: [] });
+      series.get(id)!.rows.push(row);
+    }
+    const ordered = [...series.values()].sort((a, b) => {
+      for (let c = 0; c < a.keys.length; c++) {
+        const r = orderCells(a.keys[c], b.keys[c]);
+        if (r !== 0) return r;
+      }
+      return 0;
+    });
+    for (const s of ordered) {
+      const times = s.rows.map((row) => row.ts);
+      const columns = outs.map((o) => seriesValues(o.e, s.rows, (e, row) => value(e, row, ctx), times));
+      s.rows.forEach((row, i) => rows.push([row.ts, ...columns.map((c) => c[i])]));
+    }
+  }
   return finish(q, ctx, outs, keys, rows);
+}
+
+/** The values of `e` over one series of items in order: sequence calls run over the series. */
+function seriesValues<T>(e: MExpr, items: readonly T[], leaf: (e: MExpr, item: T) => Cell, times: readonly bigint[]): Cell[] {
+  if (!hasSeq(e)) return items.map((item) => leaf(e, item));
+  switch (e.k) {
+    case 'seq': return sequence(e.name, seriesValues(e.arg, items, leaf, times), times, e.param);
+    case 'fn': {
+      const args = e.args.map((a) => seriesValues(a, items, leaf, times));
+      return items.map((_, i) => scalarFunction(e.name, args.map((a) => a[i])));
+    }
+    case 'arith': {
+      const l = seriesValues(e.l, items, leaf, times);
+      const r = seriesValues(e.r, items, leaf, times);
+      return items.map((_, i) => arith(e.op, l[i], r[i]));
+    }
+    default: return items.map((item) => leaf(e, item));
+  }
 }
 
 function aggregateQuery(q: MQuery, ctx: Ctx, perRange: RefRow[][]): RefOutputTable {
@@ -140,13 +203,114 @@ function aggregateQuery(q: MQuery, ctx: Ctx, perRange: RefRow[][]): RefOutputTab
   const visible = outs.filter((o) => !o.hidden);
   const point = q.bucket === null && q.keys.length === 0 && visible.length === 1 && visible[0].e.k === 'agg' && POINTS.has(visible[0].e.name)
     ? visible[0].e : null;
-  const rows = kept.map((g) => {
+  // Sequences over aggregates follow each series (range and key values) bucket by bucket.
+  const columns: Cell[][] = outs.map(() => new Array<Cell>(kept.length));
+  const bySeries = new Map<string, number[]>();
+  kept.forEach((g, i) => {
+    const id = `${g.range}|${g.keys.map(keyOf).join('|')}`;
+    if (!bySeries.has(id)) bySeries.set(id, []);
+    bySeries.get(id)!.push(i);
+  });
+  for (const members of bySeries.values()) {
+    const groups = members.map((i) => kept[i]);
+    const times = groups.map((g) => g.bucket ?? 0n);
+    outs.forEach((o, c) => {
+      const values = seriesValues(o.e, groups, (e, g) => groupValue(e, g, q, ctx), times);
+      members.forEach((i, k) => { columns[c][i] = values[k]; });
+    });
+  }
+  const rows = kept.map((g, i) => {
     const rangeStart = q.ranges.length === 0 ? null : q.ranges[g.range].from;
     let time: Cell = g.bucket ?? rangeStart;
     if (point !== null) time = aggregate(point, g, ctx).ts ?? rangeStart;
-    return [time, ...outs.map((o) => groupValue(o.e, g, q, ctx))];
+    return [time, ...columns.map((c) => c[i])];
   });
-  return finish(q, ctx, outs, keys, rows);
+  return finish(q, ctx, outs, keys, q.fill ? fillBuckets(q, ctx, outs, kept, rows) : rows);
+}
+
+/** FILL: every bucket of each range (the data's span without one) per key series; the empty ones filled. */
+function fillBuckets(q: MQuery, ctx: Ctx, outs: Out[], kept: Group[], rows: Cell[][]): Cell[][] {
+  const b = q.bucket!;
+  const out: Cell[][] = [];
+  const ranges = q.ranges.length === 0 ? [null] : q.ranges;
+  ranges.forEach((range, r) => {
+    const mine = kept.map((g, i) => ({ g, row: rows[i] })).filter((x) => x.g.range === r);
+    const series: Cell[][] = [];
+    for (const { g } of mine) if (!series.some((k) => k.map(keyOf).join('|') === g.keys.map(keyOf).join('|'))) series.push(g.keys);
+    series.sort((x, y) => { for (let c = 0; c < x.length; c++) { const o = orderCells(x[c], y[c]); if (o !== 0) return o; } return 0; });
+    if (q.keys.length > 0 && series.length === 0) return;
+    if (q.keys.length === 0) series.splice(0, series.length, []);
+    const axis: bigint[] = [];
+    if (range === null) {
+      if (mine.length === 0) return;
+      const starts = mine.map((x) => x.g.bucket!);
+      const last = starts.reduce((m, s) => (s > m ? s : m));
+      for (let s = starts.reduce((m, x) => (x < m ? x : m)); s <= last; s = nextBucket(s, b)) axis.push(s);
+    } else {
+      for (let s = bucketStart(range.from, b); range.from < range.to && s < range.to; s = nextBucket(s, b)) {
+        if (!q.calendar || touchesCalendar(s, nextBucket(s, b), range, q.calendar)) axis.push(s);
+      }
+    }
+    const emitted: { real: Cell[] | null; bucket: bigint; keys: Cell[] }[] = [];
+    for (const bucket of axis) {
+      for (const keys of series) {
+        const real = mine.find((x) => x.g.bucket === bucket && x.g.keys.map(keyOf).join('|') === keys.map(keyOf).join('|'));
+        emitted.push({ real: real?.row ?? null, bucket, keys });
+      }
+    }
+    emitted.forEach((e, k) => {
+      if (e.real !== null) { out.push(e.real); return; }
+      const same = (x: typeof e): boolean => x.keys.map(keyOf).join('|') === e.keys.map(keyOf).join('|') && x.real !== null;
+      let p = k - 1;
+      while (p >= 0 && !same(emitted[p])) p--;
+      let n = k + 1;
+      while (n < emitted.length && !same(emitted[n])) n++;
+      out.push([e.bucket, ...outs.map((o, c) => {
+        if (o.e.k === 'col' && o.e.name === '$timestamp') return e.bucket;
+        if (o.e.k === 'col' && q.keys.includes(o.e.name)) return e.keys[q.keys.indexOf(o.e.name)];
+        const type = typeOf(o.e, ctx, true);
+        const isNumber = type === 'double' || type === 'int64';
+        switch (q.fill) {
+          case 'NULL': return null;
+          case 'PREV': return p < 0 ? null : emitted[p].real![c + 1];
+          case 'LINEAR': {
+            if (!isNumber || p < 0 || n >= emitted.length) return null;
+            const a = emitted[p].real![c + 1];
+            const z = emitted[n].real![c + 1];
+            if (a === null || z === null) return null;
+            const dt = e.bucket - emitted[p].bucket;
+            const span = emitted[n].bucket - emitted[p].bucket;
+            if (typeof a === 'bigint') return BigInt.asIntN(64, a + ((z as bigint) - a) * dt / span);
+            return (a as number) + (((z as number) - (a as number)) * Number(dt)) / Number(span);
+          }
+          default: return !isNumber ? null : type === 'int64' ? BigInt(q.fill!) : Number(q.fill);
+        }
+      })]);
+    });
+  });
+  return out;
+}
+
+function nextBucket(start: bigint, b: { nanos: bigint; months: number }): bigint {
+  if (b.months === 0) return start + b.nanos;
+  const d = new Date(Number(start / 1_000_000n));
+  return BigInt(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + b.months, 1)) * 1_000_000n;
+}
+
+/** Whether some instant of [a, b) inside the range passes the calendar filters (checked day by day). */
+function touchesCalendar(a: bigint, b: bigint, range: { from: bigint; to: bigint }, cal: NonNullable<MQuery['calendar']>): boolean {
+  const from = a > range.from ? a : range.from;
+  const to = b < range.to ? b : range.to;
+  const DAY = 86_400_000_000_000n;
+  for (let day = from - (from % DAY); day < to; day += DAY) {
+    const windows: [bigint, bigint][] = cal.times === null ? [[0n, DAY]] : cal.times[0] < cal.times[1] ? [[cal.times[0], cal.times[1]]] : [[0n, cal.times[1]], [cal.times[0], DAY]];
+    for (const [x, y] of windows) {
+      const lo = day + x > from ? day + x : from;
+      const hi = day + y < to ? day + y : to;
+      if (lo < hi && calendarKeeps(lo, cal)) return true;
+    }
+  }
+  return false;
 }
 
 function finish(q: MQuery, ctx: Ctx, outs: Out[], keys: { index: number; isDesc: boolean }[], rows: Cell[][]): RefOutputTable {
@@ -198,7 +362,7 @@ function compare(x: Cell, y: Cell): number {
 
 function typeOf(e: MExpr, ctx: Ctx, isAgg: boolean): Type {
   switch (e.k) {
-    case 'col': return e.name === '$timestamp' ? 'timestamp' : TYPES[ctx.table.columns.find((c) => c.name === e.name)!.type];
+    case 'col': return e.name.endsWith('$timestamp') ? 'timestamp' : TYPES[ctx.table.columns.find((c) => c.name === e.name)!.type];
     case 'table': return 'string';
     case 'int': return 'int64';
     case 'dbl': return 'double';
@@ -216,19 +380,36 @@ function typeOf(e: MExpr, ctx: Ctx, isAgg: boolean): Type {
       if (e.name === 'spread') return t === 'double' ? 'double' : 'int64';
       return t;
     }
+    case 'fn': {
+      const types = e.args.map((a) => typeOf(a, ctx, isAgg));
+      if (e.name === 'coalesce') return types.includes('double') ? 'double' : types[0];
+      if (['abs', 'ceil', 'floor', 'round', 'sign'].includes(e.name) && types[0] === 'int64') return 'int64';
+      return 'double';
+    }
+    case 'seq': {
+      const t = typeOf(e.arg, ctx, isAgg);
+      if (e.name === 'lag' || ((e.name === 'cumsum' || e.name === 'cumulative_sum') && t !== 'timestamp')) return t;
+      if (e.name === 'delta') return t === 'double' ? 'double' : 'int64';
+      return 'double';
+    }
   }
 }
 
 function value(e: MExpr, row: RefRow, ctx: Ctx): Cell {
   switch (e.k) {
-    case 'col': return e.name === '$timestamp' ? row.ts : row.values[ctx.table.columns.findIndex((c) => c.name === e.name)];
+    case 'col':
+      if (e.name === '$timestamp') return row.ts;
+      if (e.name.endsWith('.$timestamp')) return (row as JoinedRow).sideTimes[e.name];
+      return row.values[ctx.table.columns.findIndex((c) => c.name === e.name)];
     case 'table': return ctx.table.name;
     case 'int': return e.v;
     case 'dbl': return e.v;
     case 'str': return e.v;
     case 'time': return e.v;
     case 'arith': return arith(e.op, value(e.l, row, ctx), value(e.r, row, ctx));
+    case 'fn': return asType(scalarFunction(e.name, e.args.map((a) => value(a, row, ctx))), typeOf(e, ctx, false));
     case 'agg': throw new Error('aggregate in row context');
+    case 'seq': throw new Error('sequence outside a series');
   }
 }
 
@@ -236,9 +417,15 @@ function groupValue(e: MExpr, g: Group, q: MQuery, ctx: Ctx): Cell {
   switch (e.k) {
     case 'col': return e.name === '$timestamp' && q.bucket !== null ? g.bucket : g.keys[q.keys.indexOf(e.name)];
     case 'arith': return arith(e.op, groupValue(e.l, g, q, ctx), groupValue(e.r, g, q, ctx));
+    case 'fn': return asType(scalarFunction(e.name, e.args.map((a) => groupValue(a, g, q, ctx))), typeOf(e, ctx, true));
     case 'agg': return aggregate(e, g, ctx).value;
     default: return value(e, g.rows[0], ctx);
   }
+}
+
+/** An int64 value where the expression's type is double (coalesce of int64 and double). */
+function asType(v: Cell, type: Type): Cell {
+  return type === 'double' && typeof v === 'bigint' ? Number(v) : v;
 }
 
 function arith(op: string, a: Cell, b: Cell): Cell {

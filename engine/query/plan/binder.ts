@@ -6,7 +6,6 @@
 import { INT64_MAX, INT64_MIN, resolveTimePoint } from '../../../grammar/index.js';
 import type { Call, Expr, Star } from '../../../grammar/index.js';
 import type { SequenceFn } from './functions.js';
-import type { Table } from '../../storage/table.js';
 import { acceptsType, isAggregateName } from './aggregate-registry.js';
 import { bindScalar } from './bind-scalars.js';
 import { isScalarName, isSequenceName, SEQUENCE_ALIASES } from './functions.js';
@@ -14,6 +13,7 @@ import type { SequenceName } from './functions.js';
 import type { SequenceCollector } from './sequence-collector.js';
 import { semanticError } from '../query-errors.js';
 import type { AggregateCollector } from './aggregate-collector.js';
+import type { ColumnScope } from './column-scope.js';
 import { bindArith, bindCompare, bindIn, bindLogic, bindNegate, bindNot, bindRegex, bindShift, constant } from './bind-operators.js';
 import type { PlanExpr } from './plan-expr.js';
 import { VALUE_TYPES } from './plan-expr.js';
@@ -40,8 +40,8 @@ export class Binder {
   readonly newId = (): number => this.nextId++;
 
   constructor(
-    readonly table: Table,
-    readonly tableName: string,
+    /** The columns expressions may name: one table's, or joined tables'. */
+    readonly scope: ColumnScope,
     private readonly nowNs: bigint,
     private readonly group: GroupScope | null,
     /** Where row-sequence calls go (select list and ORDER BY); null: not allowed. */
@@ -77,22 +77,21 @@ export class Binder {
       this.referenced.add(0);
       return { kind: 'column', id: this.newId(), type: 'timestamp', offset, index: 0 };
     }
-    const c = this.table.columnIndex(name);
-    if (c < 0) throw semanticError(`table '${this.tableName}' has no column '${name}'`, offset);
-    this.referenced.add(c + 1);
-    return { kind: 'column', id: this.newId(), type: VALUE_TYPES[this.table.columns[c].type], offset, index: c + 1 };
+    const c = this.scope.resolve(name, offset);
+    this.referenced.add(c.index);
+    return { kind: 'column', id: this.newId(), type: VALUE_TYPES[c.type], offset, index: c.index };
   }
 
   /** Marks every schema column as referenced (`*`, `count(*)`). */
   referenceAll(): void {
-    for (let c = 0; c < this.table.columns.length; c++) this.referenced.add(c + 1);
+    for (const c of this.scope.columns) this.referenced.add(c.index);
   }
 
   private bind(e: Expr | Star, isGroup: boolean): PlanExpr {
     const id = this.newId;
     switch (e.kind) {
       case 'Column':
-        if (e.name === '$table') return constant(id(), 'string', this.tableName, e.offset);
+        if (e.name === '$table') return constant(id(), 'string', this.scope.name, e.offset);
         return isGroup ? this.groupColumn(e.name, e.offset) : this.column(e.name, e.offset);
       case 'Number':
         if (!e.isInteger) return constant(id(), 'double', e.value, e.offset);

@@ -25,7 +25,8 @@ const isPlannedEachRun = new WeakMap<Select, boolean>();
 
 /** `planSelect`, reusing the plan of the same statement on the same table. */
 export function planSelectCached(ast: Select, catalog: QueryCatalog, nowNs: bigint, limits: QueryLimits): SelectPlan {
-  const source = ast.sources.length === 1 ? ast.sources[0] : null;
+  // A join's plan depends on the joined tables too: planned each run.
+  const source = ast.sources.length === 1 && ast.join === null ? ast.sources[0] : null;
   const table = source?.kind === 'TableRef' ? catalog.table(source.name) : undefined;
   if (table === undefined) return planSelect(ast, catalog, nowNs, limits);
   const byStatement = plans.get(table);

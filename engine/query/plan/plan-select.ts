@@ -15,7 +15,8 @@ import { SequenceCollector } from './sequence-collector.js';
 import type { QueryLimits } from '../limits.js';
 import { limitError } from '../limits.js';
 import type { PlanExpr } from './plan-expr.js';
-import type { AggregatePlan, CalendarPlan, FillPlan, OrderKey, OutputColumn, SelectPlan, TablePlan, TimeRange } from './plan-types.js';
+import type { AggregatePlan, CalendarPlan, FillPlan, JoinPlan, JoinSide, OrderKey, OutputColumn, SelectPlan, TablePlan, TimeRange } from './plan-types.js';
+import { joinScope, tableScope } from './column-scope.js';
 import { planCalendar } from './calendar-plan.js';
 import { resolveSources } from './plan-sources.js';
 import type { Source } from './plan-sources.js';
@@ -32,8 +33,6 @@ interface Grouping {
 
 export function planSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint, limits: QueryLimits): SelectPlan {
   checkConditionSize(ast, limits);
-  const unplanned = ast.join;
-  if (unplanned !== null && unplanned !== undefined) throw semanticError(`${unplanned.kind} is parsed but not planned yet`, unplanned.offset);
   const sources = resolveSources(ast.sources, catalog);
   const ranges: TimeRange[] | null = ast.ranges.length === 0 ? null : ast.ranges.map((r) => {
     const { start, end } = resolveRange(r, nowNs);
@@ -41,8 +40,9 @@ export function planSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint, li
   });
   const grouping = planGrouping(ast);
   const calendar = planCalendar(ast.calendar);
+  const joined = ast.join === null ? null : resolveSources(ast.join.sources, catalog);
   const isMulti = sources.length > 1;
-  return { tables: sources.map((s) => planTable(ast, s, ranges, calendar, grouping, isMulti, nowNs)) };
+  return { tables: sources.map((s) => planTable(ast, s, joined, ranges, calendar, grouping, isMulti, nowNs)) };
 }
 
 /**
@@ -97,19 +97,41 @@ function planGrouping(ast: Select): Grouping {
   return { bucket, columns, isAggregate, isPartition };
 }
 
-function planTable(ast: Select, source: Source, ranges: TimeRange[] | null, calendar: CalendarPlan | null, grouping: Grouping, isMulti: boolean, nowNs: bigint): TablePlan {
+/** The ASOF JOIN of `source` with the joined tables: the sides and their column blocks. */
+function planJoin(ast: Select, source: Source, joined: readonly Source[]): JoinPlan {
+  const join = ast.join!;
+  if (join.type === 'right' && joined.length !== 1) throw semanticError('RIGHT ASOF JOIN takes exactly one table to join', join.offset);
+  const sides: JoinSide[] = [];
+  let next = 1;
+  for (const s of [source, ...joined]) {
+    if (sides.some((o) => o.name === s.name)) throw semanticError(`table '${s.name}' cannot be joined with itself`, join.offset);
+    sides.push({ table: s.table, name: s.name, firstColumn: next });
+    next += 1 + s.table.columns.length;
+  }
+  return { type: join.type, sides };
+}
+
+function planTable(
+  ast: Select, source: Source, joined: readonly Source[] | null, ranges: TimeRange[] | null, calendar: CalendarPlan | null,
+  grouping: Grouping, isMulti: boolean, nowNs: bigint,
+): TablePlan {
   const { table, name } = source;
+  const join = joined === null ? null : planJoin(ast, source, joined);
+  const columns = join === null ? tableScope(table, name) : joinScope(join.sides);
   const collector = new AggregateCollector();
   const keyColumns: number[] = [];
   const scope: GroupScope | null = grouping.isAggregate ? { hasBucket: grouping.bucket !== null, keyColumns, aggregates: collector } : null;
   const sequences = new SequenceCollector();
-  const binder = new Binder(table, name, nowNs, scope, sequences);
+  const binder = new Binder(columns, nowNs, scope, sequences);
   const keys = grouping.columns.map((c) => binder.column(c.name, c.offset));
   for (const k of keys) keyColumns.push((k as PlanExpr & { kind: 'column' }).index);
-  const { bounds: timeBounds, rest: where } = splitTimeBounds(ast.where === null ? null : binder.condition(ast.where, false, 'WHERE'));
+  const boundWhere = ast.where === null ? null : binder.condition(ast.where, false, 'WHERE');
+  // A join's rows in the range are what it scans (SPEC §7); counting them as a narrowed scan
+  // would take a second merge, so its time terms stay conditions (IN RANGE still narrows it).
+  const { bounds: timeBounds, rest: where } = join === null ? splitTimeBounds(boundWhere) : { bounds: null, rest: boundWhere };
   const outputs: OutputColumn[] = [];
   for (const item of ast.columns) outputs.push(...selectItem(item, binder, scope, isMulti, collector));
-  const isColumn = (n: string) => n.startsWith('$') || table.columnIndex(n) >= 0;
+  const isColumn = (n: string) => n.startsWith('$') || columns.has(n);
   const having = ast.having === null ? null : binder.condition(expandAliases(ast.having, ast, isColumn), true, 'HAVING');
   const orderBy = ast.orderBy.map((item): OrderKey => {
     const output = orderOutput(item.expr, ast, outputs, binder, scope !== null, collector);
@@ -120,28 +142,28 @@ function planTable(ast: Select, source: Source, ranges: TimeRange[] | null, cale
     pointCall: pointCall(outputs, grouping, keys.length, collector), fill: planFill(ast, outputs),
   };
   return {
-    table, name, columnTypes: ['TIMESTAMP', ...table.columns.map((c) => c.type)], ranges, calendar, timeBounds, where,
+    table, name, columnTypes: columns.columnTypes, join, ranges, calendar, timeBounds, where,
     referencedColumns: binder.referenced.size, outputs, orderBy, limit: ast.limit, offset: ast.rowOffset ?? 0, aggregate,
     sequences: sequences.specs, partition: grouping.isPartition ? keys : [],
   };
 }
 
 function selectItem(item: SelectColumn | Star, binder: Binder, scope: GroupScope | null, isMulti: boolean, collector: AggregateCollector): OutputColumn[] {
-  const { table } = binder;
+  const { columns } = binder.scope;
   if (item.kind === 'Star') {
     if (scope !== null) throw semanticError('SELECT * cannot be combined with aggregates or GROUP BY', item.offset);
     binder.referenceAll();
     const star: OutputColumn[] = [output('$timestamp', binder.column('$timestamp', item.offset), collector)];
     if (isMulti) star.push(output('$table', binder.row({ kind: 'Column', offset: item.offset, name: '$table' }), collector));
-    for (const c of table.columns) star.push(output(c.name, binder.column(c.name, item.offset), collector));
+    for (const c of columns) star.push(output(c.name, binder.column(c.name, item.offset), collector));
     return star;
   }
-  if (scope !== null && isCountStar(item.expr) && table.columns.length > 0) {
+  if (scope !== null && isCountStar(item.expr) && columns.length > 0) {
     // count(*) expands to one count(col) per column (QuasarDB's behaviour, SPEC §6).
     binder.referenceAll();
-    return table.columns.map((c) => {
+    return columns.map((c) => {
       const call: Expr = { kind: 'Call', offset: item.offset, name: 'count', args: [{ kind: 'Column', offset: item.offset, name: c.name }] };
-      const label = item.alias !== null && table.columns.length === 1 ? item.alias : `count(${c.name})`;
+      const label = item.alias !== null && columns.length === 1 ? item.alias : `count(${c.name})`;
       return output(label, binder.grouped(call), collector);
     });
   }

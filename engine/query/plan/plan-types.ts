@@ -89,6 +89,25 @@ export interface SequenceSpec {
   readonly id: number;
 }
 
+/** One table of an ASOF JOIN: its columns sit at firstColumn (`$timestamp`), firstColumn + 1, … */
+export interface JoinSide {
+  readonly table: Table;
+  readonly name: string;
+  readonly firstColumn: number;
+}
+
+/**
+ * `[LEFT | RIGHT | FULL] ASOF JOIN`: the FROM source and the joined tables, in that order. Each
+ * output row takes, from every table but the one whose row it is, that table's last row at or
+ * before its time; `inner` drops rows some table has no such row for, `right` makes the (one)
+ * joined table's rows the output rows, `full` takes every table's rows except those at a time an
+ * earlier table also has a row at.
+ */
+export interface JoinPlan {
+  readonly type: 'inner' | 'left' | 'right' | 'full';
+  readonly sides: readonly JoinSide[];
+}
+
 export interface OutputColumn {
   readonly name: string;
   /** Row context in a plain query, group context in an aggregate query. */
@@ -110,6 +129,8 @@ export interface TablePlan {
   readonly columnTypes: readonly ColumnType[];
   /** Ranges in the order written; null = every row. */
   readonly ranges: readonly TimeRange[] | null;
+  /** The ASOF JOIN this table is the FROM source of, or null. */
+  readonly join: JoinPlan | null;
   /** Calendar filters cutting each range into pieces before the scan (exec/scan/calendar-pieces.ts). */
   readonly calendar: CalendarPlan | null;
   /**

@@ -17,26 +17,32 @@ import { testsPerRow } from '../exec/kernels/eval-condition.js';
 import { runRows } from '../exec/operators/row-operator.js';
 import { listBatches, rowsIn, sliceBatches } from '../exec/scan/scan-slices.js';
 import type { Listing, Slice } from '../exec/scan/scan-slices.js';
+import { columnsRead } from '../exec/scan/slice-reader.js';
+import { historySlices, joinScan } from '../exec/join/join-scan.js';
+import type { JoinSideScan, RangeRows } from '../exec/join/join-scan.js';
+import { INT64_MIN } from '../../../grammar/index.js';
 import { planSelectCached } from '../plan/plan-cache.js';
-import type { TablePlan } from '../plan/plan-types.js';
+import type { JoinPlan, TablePlan, TimeRange } from '../plan/plan-types.js';
 import { narrowRange } from '../plan/time-bounds.js';
 import { calendarPieces, spanOf } from '../exec/scan/calendar-pieces.js';
 import type { QueryResult, ResultTable } from '../result.js';
 
 export async function runSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint, ctx: RunContext): Promise<QueryResult> {
   const plan = planSelectCached(ast, catalog, nowNs, ctx.limits);
-  const releases = plan.tables.map((t) => t.table.context.leases.lease());
+  const releases = plan.tables.flatMap((t) => (t.join === null ? [t.table] : t.join.sides.map((s) => s.table)).map((table) => table.context.leases.lease()));
   try {
     // Every table's batches for every range, listed in one synchronous step: one moment's data.
     const listed = plan.tables.map((t) => {
-      const isUnordered = t.aggregate !== null && readsUnordered(t.aggregate);
-      return (t.ranges ?? [null]).map((range) => listBatches(t.table, range, isUnordered));
+      const isUnordered = t.aggregate !== null && t.join === null && readsUnordered(t.aggregate);
+      return (t.ranges ?? [null]).map((range) => (t.join === null ? listBatches(t.table, range, isUnordered) : listJoin(t.join, range)));
     });
     const rowCounts = plan.tables.map((t) => t.table.rowCount);
-    const snapshot: Slice[][][] = [];
+    const snapshot: RangeRows[][] = [];
     for (let i = 0; i < plan.tables.length; i++) {
-      const ranges: Slice[][] = [];
-      for (const listing of listed[i]) ranges.push(await rangeSlices(plan.tables[i], listing, rowCounts[i], ctx));
+      const ranges: RangeRows[] = [];
+      for (const listing of listed[i]) {
+        ranges.push('sides' in listing ? await joinRows(plan.tables[i], listing, ctx) : await rangeSlices(plan.tables[i], listing, rowCounts[i], ctx));
+      }
       snapshot.push(ranges);
     }
     const tables: ResultTable[] = [];
@@ -72,6 +78,54 @@ async function rangeSlices(t: TablePlan, listing: Listing, rowCount: number, ctx
     ctx.scannedRowsCount += (inRange - rowsIn(slices)) * t.referencedColumns;
   }
   return cut(slices, chunk);
+}
+
+/** A join's batches for one range: each table's in the range when it drives, up to its end when looked up. */
+interface JoinListing {
+  readonly range: TimeRange | null;
+  readonly sides: readonly { readonly driving: Listing | null; readonly history: Listing | null }[];
+}
+
+/** Which tables' rows are output rows (drive), and which are matched to other tables' rows. */
+function joinRoles(join: JoinPlan): { drives: (i: number) => boolean; isLookedUp: (i: number) => boolean } {
+  const drives = (i: number): boolean => join.type === 'full' || (join.type === 'right' ? i === 1 : i === 0);
+  return { drives, isLookedUp: (i) => join.type === 'full' || !drives(i) };
+}
+
+function listJoin(join: JoinPlan, range: TimeRange | null): JoinListing {
+  const { drives, isLookedUp } = joinRoles(join);
+  return {
+    range,
+    sides: join.sides.map((side, i) => ({
+      driving: drives(i) ? listBatches(side.table, range) : null,
+      history: isLookedUp(i) ? listBatches(side.table, range === null ? null : { from: INT64_MIN, to: range.to }) : null,
+    })),
+  };
+}
+
+/**
+ * A join's rows in one range: the driving tables' slices of the range's pieces, and every
+ * looked-up table's history up to the range's end; each table reads the columns of its block the
+ * plan reads, and its `$timestamp`.
+ */
+async function joinRows(t: TablePlan, listing: JoinListing, ctx: RunContext): Promise<RangeRows> {
+  const join = t.join!;
+  const read = columnsRead(t, true);
+  const sides: JoinSideScan[] = [];
+  for (let i = 0; i < join.sides.length; i++) {
+    const side = join.sides[i];
+    const { driving, history } = listing.sides[i];
+    const width = 1 + side.table.columns.length;
+    const columns = [0, ...read.filter((c) => c > side.firstColumn && c < side.firstColumn + width).map((c) => c - side.firstColumn)];
+    sides.push({
+      firstColumn: side.firstColumn,
+      types: ['TIMESTAMP', ...side.table.columns.map((c) => c.type)],
+      columns,
+      history: history === null ? [] : await historySlices(history, listing.range),
+      driving: driving === null ? null : await rangeSlices(t, driving, 0, ctx),
+    });
+  }
+  return joinScan(join.type, sides);
 }
 
 /** Term tests between two chances to pause (a few ms of work), and the fewest rows worth a slice. */

@@ -9,9 +9,9 @@ import { jsonBody } from '../request-input.js';
 import type { Handler, RouteContext } from '../context.js';
 
 /** The InfluxDB API level svc answers as (1.x write, ping and query routes). */
-export const INFLUXDB_COMPAT_VERSION = '1.8.10';
+const INFLUXDB_COMPAT_VERSION = '1.8.10';
 /** The one database `SHOW DATABASES` lists (every `db` / `bucket` writes to the same tables). */
-export const DATABASE_NAME = 'svc';
+const DATABASE_NAME = 'svc';
 
 export const ping: Handler = (ctx) => ctx.reply.empty(204, {
   'X-Influxdb-Version': INFLUXDB_COMPAT_VERSION,

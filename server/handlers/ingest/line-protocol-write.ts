@@ -44,7 +44,7 @@ export function lineProtocolWrite(version: 1 | 2): Handler {
 }
 
 /** The body, inflated when gzip-encoded; the inflated size is held to max_in_buffer_size too. */
-export async function requestBody(ctx: RouteContext): Promise<Buffer> {
+async function requestBody(ctx: RouteContext): Promise<Buffer> {
   const raw = await ctx.body();
   const encoding = ctx.request.contentEncoding.trim().toLowerCase();
   if (encoding === '' || encoding === 'identity') return raw;

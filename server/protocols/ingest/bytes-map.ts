@@ -5,11 +5,6 @@
 
 export const FNV_OFFSET = 0x811c9dc5 | 0;
 
-/** FNV-1a step: h = fnvStep(h, byte) for each byte of a key, starting from FNV_OFFSET. */
-export function fnvStep(h: number, byte: number): number {
-  return Math.imul(h ^ byte, 16777619);
-}
-
 export function fnvHash(b: Uint8Array, s: number, e: number): number {
   let h = FNV_OFFSET;
   for (let i = s; i < e; i++) h = Math.imul(h ^ b[i], 16777619);

@@ -12,7 +12,7 @@ const ZERO = 48;
  * Writes the integer |x| ≤ 2^53 (sign included) into words[2 * slot] (low) and words[2 * slot + 1]
  * (high), the little-endian halves of a BigInt64Array element.
  */
-export function storeSafeInt(words: Int32Array, slot: number, x: number): void {
+function storeSafeInt(words: Int32Array, slot: number, x: number): void {
   const hi = Math.floor(x / TWO32);
   words[2 * slot] = (x - hi * TWO32) | 0;
   words[2 * slot + 1] = hi | 0;

@@ -30,16 +30,19 @@ import type { RunContext } from '../run/run-context.js';
 import type { Slice } from '../scan/scan-slices.js';
 import { isTimeOrdered } from '../scan/scan-slices.js';
 import type { Rows, Vec } from '../../vector/vec.js';
+import type { Frame } from '../scan/frame.js';
+import type { RangeRows } from '../join/join-scan.js';
+import { isSlices } from '../join/join-scan.js';
 
 const MAX_RESERVED_GROUPS = 1 << 20;
 
 /**
- * `scans`: the snapshot's slices of each range of the plan (statements/run-select.ts), each
- * slice sorted; in time order unless the plan reads unordered.
+ * `scans`: the snapshot's rows of each range of the plan (statements/run-select.ts): batch slices,
+ * each sorted, in time order unless the plan reads unordered; or an ASOF JOIN's merge (in order).
  */
-export async function runAggregate(plan: TablePlan, agg: AggregatePlan, ctx: RunContext, scans: readonly (readonly Slice[])[]): Promise<ResultTable | null> {
+export async function runAggregate(plan: TablePlan, agg: AggregatePlan, ctx: RunContext, scans: readonly RangeRows[]): Promise<ResultTable | null> {
   // No pending runs among the slices (the common case): as fast as an ordered read, and the same.
-  const isOrdered = scans.every(isTimeOrdered);
+  const isOrdered = scans.every((s) => !isSlices(s) || isTimeOrdered(s));
   const point = agg.pointCall === null ? -1 : agg.calls[agg.pointCall].accumulator;
   const accumulators = agg.accumulators.map((spec, a) => createAccumulator(spec, a === point, !isOrdered));
   const groups = new GroupTable((capacity) => { for (const a of accumulators) a.reserve(capacity); }, ctx.limits.maxGroups, isOrdered);
@@ -51,16 +54,41 @@ export async function runAggregate(plan: TablePlan, agg: AggregatePlan, ctx: Run
   const filtered = filteredSumsOf(plan, agg, accumulators);
   // Sized once when the bound is tight: no WHERE to thin the rows out, and capped, since sparse
   // rows under a fine bucket can bound far more groups than they make.
-  if (agg.keys.length === 0 && plan.where === null) {
+  if (agg.keys.length === 0 && plan.where === null && scans.every(isSlices)) {
     const bound = (slices: readonly Slice[]): number => (slices.length === 0 ? 0 : agg.bucket === null ? 1 : maxBuckets(slices, agg.bucket));
-    groups.reserve(Math.min(MAX_RESERVED_GROUPS, ctx.limits.maxGroups, scans.reduce((n, slices) => n + bound(slices), 0)));
+    groups.reserve(Math.min(MAX_RESERVED_GROUPS, ctx.limits.maxGroups, scans.reduce((n, slices) => n + bound(slices as readonly Slice[]), 0)));
   }
   // `$timestamp` is read back only when something reads row times.
   const readsTs = grouper.readsRowTimes || accumulators.some((acc) => acc.readsRowTimes);
   const columns = columnsRead(plan, readsTs);
+  /** Filters a chunk of rows, splits it into group runs and feeds every accumulator. */
+  const feed = (frame: Frame, all: Rows, ts: BigInt64Array): void => {
+    let rows = all;
+    if (plan.where !== null) rows = evalCondition(plan.where, frame, rows, ctx.deadline);
+    if (rows.hi <= rows.lo) return;
+    const args: Vec[] = agg.accumulators.map((s) => materialize(s.arg, evalValue(s.arg, frame, rows), frame, rows));
+    grouper.segment(frame, ts, rows, segments);
+    isFed.fill(0);
+    for (const pair of pairs) {
+      if (!addFused(pair, accumulators, segments, args[pair.sum], rows.hi - rows.lo, partials)) continue;
+      isFed[pair.sum] = 1;
+      isFed[pair.minMax] = 1;
+    }
+    for (let a = 0; a < accumulators.length; a++) if (isFed[a] === 0) accumulators[a].addRuns(segments, args[a], ts);
+  };
   for (let r = 0; r < scans.length; r++) {
     grouper.startRange(r);
-    const slices = scans[r];
+    const scan = scans[r];
+    if (!isSlices(scan)) {
+      for await (const chunk of scan.chunks(ctx.scratch)) {
+        ctx.scannedRowsCount += (chunk.hi - chunk.lo) * plan.referencedColumns;
+        if (ctx.isDue()) await ctx.pause();
+        ctx.deadline.check();
+        feed(chunk.frame, { sel: null, lo: chunk.lo, hi: chunk.hi }, chunk.ts);
+      }
+      continue;
+    }
+    const slices = scan;
     const reader = new SliceReader(slices, columns, plan.columnTypes, ctx.scratch, (k) => !isStatsAnswerable(plan, agg, slices[k], grouper));
     try {
       for (let k = 0; k < slices.length; k++) {
@@ -76,19 +104,7 @@ export async function runAggregate(plan: TablePlan, agg: AggregatePlan, ctx: Run
         const loaded = reader.frame(k);
         const frame = loaded instanceof BatchFrame ? loaded : await loaded;
         if (filtered !== null && addFilteredSums(filtered, accumulators, frame, slice.lo, slice.hi, grouper)) continue;
-        let rows: Rows = { sel: null, lo: slice.lo, hi: slice.hi };
-        if (plan.where !== null) rows = evalCondition(plan.where, frame, rows, ctx.deadline);
-        if (rows.hi <= rows.lo) continue;
-        const args: Vec[] = agg.accumulators.map((s) => materialize(s.arg, evalValue(s.arg, frame, rows), frame, rows));
-        const ts = readsTs ? slice.view.ts : NO_TIMES;
-        grouper.segment(frame, ts, rows, segments);
-        isFed.fill(0);
-        for (const pair of pairs) {
-          if (!addFused(pair, accumulators, segments, args[pair.sum], rows.hi - rows.lo, partials)) continue;
-          isFed[pair.sum] = 1;
-          isFed[pair.minMax] = 1;
-        }
-        for (let a = 0; a < accumulators.length; a++) if (isFed[a] === 0) accumulators[a].addRuns(segments, args[a], ts);
+        feed(frame, { sel: null, lo: slice.lo, hi: slice.hi }, readsTs ? slice.view.ts : NO_TIMES);
       }
     } finally {
       reader.close();

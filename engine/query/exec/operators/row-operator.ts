@@ -18,12 +18,18 @@ import type { RunContext } from '../run/run-context.js';
 import type { Slice } from '../scan/scan-slices.js';
 import { rowsIn } from '../scan/scan-slices.js';
 import type { Rows, Vec } from '../../vector/vec.js';
+import type { RowFrame } from '../scan/chunk.js';
+import type { RangeRows } from '../join/join-scan.js';
+import { isSlices } from '../join/join-scan.js';
 import { PartitionKeys } from '../grouping/partition-keys.js';
 import { SequenceRunner } from '../kernels/sequence-kernels.js';
 import { compareKeyLists } from '../output/group-output.js';
 
-/** `scans`: the snapshot's slices of each range of the plan (statements/run-select.ts). */
-export async function runRows(plan: TablePlan, ctx: RunContext, scans: readonly (readonly Slice[])[]): Promise<ResultTable | null> {
+/**
+ * `scans`: the snapshot's rows of each range of the plan (statements/run-select.ts): batch slices,
+ * or an ASOF JOIN's merge.
+ */
+export async function runRows(plan: TablePlan, ctx: RunContext, scans: readonly RangeRows[]): Promise<ResultTable | null> {
   const times = new ColumnBuilder('timestamp');
   const columns = plan.outputs.map((o) => new ColumnBuilder(o.expr.type));
   const partitions = plan.partition.length === 0 ? null : new PartitionKeys(plan.partition);
@@ -32,16 +38,50 @@ export async function runRows(plan: TablePlan, ctx: RunContext, scans: readonly 
   /** With partitions: each kept row's range and partition, for the output order. */
   const rowRanges: number[] = [];
   const rowPartitions: number[] = [];
-  // Without WHERE the row count is known before reading a value: size the columns once.
-  if (plan.where === null) {
-    const rows = scans.reduce((n, slices) => n + rowsIn(slices), 0);
+  // Without WHERE (or join) the row count is known before reading a value: size the columns once.
+  if (plan.where === null && scans.every(isSlices)) {
+    const rows = scans.reduce((n, slices) => n + rowsIn(slices as readonly Slice[]), 0);
     ctx.budget.rows(0, Math.min(rows, wanted));
     ColumnBuilder.preallocate([times, ...columns], Math.min(rows, wanted));
   }
+  /** Filters a chunk of rows, runs the sequences over them and appends the kept ones. */
+  const take = (frame: RowFrame, all: Rows, r: number): void => {
+    let rows = all;
+    if (plan.where !== null) rows = evalCondition(plan.where, frame, rows, ctx.deadline);
+    const room = wanted - times.length;
+    if (rows.hi - rows.lo > room) rows = { ...rows, hi: rows.lo + room };
+    if (rows.hi <= rows.lo) return;
+    if (runner !== null) {
+      const ids = partitions === null ? null : partitions.assign(frame, rows);
+      runner.run(frame, rows, frame.column(0) as Vec & { kind: 'i64' }, ids, frame.sequences);
+      if (ids !== null) {
+        for (let j = rows.lo; j < rows.hi; j++) {
+          rowRanges.push(r);
+          rowPartitions.push(ids[rows.sel === null ? j : rows.sel[j]]);
+        }
+      }
+    }
+    const vecs = plan.outputs.map((o) => evalValue(o.expr, frame, rows));
+    ctx.budget.rows(times.length, rows.hi - rows.lo);
+    ctx.budget.values(vecs, rows);
+    times.append(frame.column(0), rows);
+    vecs.forEach((v, i) => columns[i].append(v, rows));
+  };
   const read = columnsRead(plan, true);
   for (let r = 0; r < scans.length; r++) {
     runner?.reset();
-    const slices = scans[r];
+    const scan = scans[r];
+    if (!isSlices(scan)) {
+      for await (const chunk of scan.chunks(ctx.scratch)) {
+        ctx.scannedRowsCount += (chunk.hi - chunk.lo) * plan.referencedColumns;
+        if (times.length >= wanted) continue;
+        if (ctx.isDue()) await ctx.pause();
+        ctx.deadline.check();
+        take(chunk.frame, { sel: null, lo: chunk.lo, hi: chunk.hi }, r);
+      }
+      continue;
+    }
+    const slices = scan;
     const reader = new SliceReader(slices, read, plan.columnTypes, ctx.scratch, () => times.length < wanted);
     try {
       for (let k = 0; k < slices.length; k++) {
@@ -51,27 +91,7 @@ export async function runRows(plan: TablePlan, ctx: RunContext, scans: readonly 
         if (ctx.isDue()) await ctx.pause();
         ctx.deadline.check();
         const loaded = reader.frame(k);
-        const frame = loaded instanceof BatchFrame ? loaded : await loaded;
-        let rows: Rows = { sel: null, lo: slice.lo, hi: slice.hi };
-        if (plan.where !== null) rows = evalCondition(plan.where, frame, rows, ctx.deadline);
-        const room = wanted - times.length;
-        if (rows.hi - rows.lo > room) rows = { ...rows, hi: rows.lo + room };
-        if (rows.hi <= rows.lo) continue;
-        if (runner !== null) {
-          const ids = partitions === null ? null : partitions.assign(frame, rows);
-          runner.run(frame, rows, frame.column(0) as Vec & { kind: 'i64' }, ids, frame.sequences);
-          if (ids !== null) {
-            for (let j = rows.lo; j < rows.hi; j++) {
-              rowRanges.push(r);
-              rowPartitions.push(ids[rows.sel === null ? j : rows.sel[j]]);
-            }
-          }
-        }
-        const vecs = plan.outputs.map((o) => evalValue(o.expr, frame, rows));
-        ctx.budget.rows(times.length, rows.hi - rows.lo);
-        ctx.budget.values(vecs, rows);
-        times.append(frame.column(0), rows);
-        vecs.forEach((v, i) => columns[i].append(v, rows));
+        take(loaded instanceof BatchFrame ? loaded : await loaded, { sel: null, lo: slice.lo, hi: slice.hi }, r);
       }
     } finally {
       reader.close();

@@ -5,7 +5,7 @@
 // settle; the results of a batch are consumed before the next batch overwrites them.
 import { int64Halves } from '../../vector/vec.js';
 
-type Kind = 'f64' | 'i64' | 'bits' | 'sel' | 'aux';
+type Kind = 'f64' | 'i64' | 'bits' | 'sel' | 'aux' | 'join';
 
 export class Scratch {
   private readonly buffers = new Map<string, Float64Array | BigInt64Array | Uint8Array | Int32Array>();
@@ -16,14 +16,14 @@ export class Scratch {
     return this.get(`f64:${tag}:${id}`, size, (n) => new Float64Array(n));
   }
 
-  i64(id: number, size: number): { values: BigInt64Array; lo: Uint32Array; hi: Int32Array } {
-    const values = this.get(`i64:${id}`, size, (n) => new BigInt64Array(n));
+  i64(id: number, size: number, tag: Kind = 'i64'): { values: BigInt64Array; lo: Uint32Array; hi: Int32Array } {
+    const values = this.get(`i64:${tag}:${id}`, size, (n) => new BigInt64Array(n));
     return { values, ...int64Halves(values) };
   }
 
   /** A validity bitmap for `size` positions (bits set or cleared by the writer). */
-  bits(id: number, size: number): Uint8Array {
-    return this.get(`bits:${id}`, (size + 7) >> 3, (n) => new Uint8Array(n));
+  bits(id: number, size: number, tag: Kind = 'bits'): Uint8Array {
+    return this.get(`bits:${tag}:${id}`, (size + 7) >> 3, (n) => new Uint8Array(n));
   }
 
   /** A selection vector (positions) with room for `size` entries. */

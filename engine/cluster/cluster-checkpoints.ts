@@ -1,0 +1,169 @@
+// Checkpoints of a cluster: a node that holds every table group's rows, once enough has been
+// applied since its last one, writes a checkpoint of its state in its data directory (the
+// single-node checkpoint format: Arrow IPC files, entries, a manifest), tags it with the
+// sequence it had applied of every stream at that instant, uploads its files to the
+// `svc_checkpoints` object store and points the catalog bucket's `checkpoint` key at it (compare-
+// and-set, only ever forward). Then each stream is trimmed below the tagged sequence once every
+// live node has applied that far. A node that starts downloads the newest checkpoint, loads it,
+// and follows each stream from the sequence after its tag.
+//
+// An entry cut into parts must not straddle a checkpoint: one is taken only while no stream has
+// an entry waiting for parts (its positions are then whole entries).
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { JetStreamManager } from '@nats-io/jetstream';
+import type { KV } from '@nats-io/kv';
+import type { ObjectStore } from '@nats-io/obj';
+import { manifestName, readManifest } from '../durability/checkpoint/manifest.js';
+import type { ReplicaCheckpoints } from '../replication.js';
+import type { LogFollower } from './log-follower.js';
+import type { NodeRegistry } from './node-registry.js';
+
+export const CHECKPOINT_KEY = 'checkpoint';
+export const CHECKPOINT_BUCKET = 'svc_checkpoints';
+
+/** What the catalog bucket says of the newest checkpoint. */
+export interface CheckpointTag {
+  readonly node: string;
+  /** The checkpoint's number (its manifest is `<12 digits>.manifest`). */
+  readonly n: number;
+  /** Object names of its files, each `<node>/<file name>`. */
+  readonly files: readonly string[];
+  /** Stream → the last sequence the checkpoint covers. */
+  readonly positions: Readonly<Record<string, number>>;
+  readonly bytes: number;
+}
+
+export class ClusterCheckpoints {
+  private lastN = 0;
+  private appliedAtLast = 0;
+  private isRunning = false;
+  /** Objects this node has uploaded (its files are written once and never change). */
+  private readonly uploaded = new Set<string>();
+  /** Positions of the last checkpoint taken here that some stream is not yet trimmed to. */
+  private untrimmed: Record<string, number> | null = null;
+  /** Checkpoints published and streams trimmed by this node (figures for tests). */
+  published = 0;
+  trimmed = 0;
+
+  constructor(
+    private readonly nodeId: string,
+    private readonly kv: KV,
+    private readonly store: ObjectStore,
+    private readonly jsm: JetStreamManager,
+    private readonly local: ReplicaCheckpoints,
+    private readonly registry: NodeRegistry,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  /**
+   * Loads the cluster's newest checkpoint into the empty state; returns the positions it covers
+   * (stream → last sequence), or null when the cluster has none.
+   */
+  async restore(): Promise<CheckpointTag | null> {
+    const e = await this.kv.get(CHECKPOINT_KEY);
+    if (e === null || e.operation !== 'PUT') return null;
+    const tag = e.json<CheckpointTag>();
+    const t = performance.now();
+    // The folder becomes exactly the checkpoint: files of the node's own earlier ones are dropped.
+    for (const name of await readdir(this.local.dir)) await rm(join(this.local.dir, name), { recursive: true, force: true });
+    for (const object of tag.files) {
+      const data = await this.store.getBlob(object);
+      if (data === null) throw new Error(`checkpoint ${tag.n} of ${tag.node}: object ${object} is missing`);
+      await writeFile(join(this.local.dir, object.slice(object.indexOf('/') + 1)), data);
+    }
+    await this.local.load();
+    this.log(`loaded checkpoint ${tag.n} of ${tag.node} (${tag.bytes} bytes) in ${(performance.now() - t).toFixed(0)} ms; following the logs after ${JSON.stringify(tag.positions)}`);
+    return tag;
+  }
+
+  /**
+   * Takes, uploads and announces a checkpoint when at least `everyBytes` were applied since the
+   * last one (or `force`), then trims the streams; resolves with whether one was published.
+   */
+  async maybeTake(followers: ReadonlyMap<string, LogFollower>, everyBytes: number, force = false): Promise<boolean> {
+    if (this.isRunning) return false;
+    let applied = 0;
+    for (const f of followers.values()) applied += f.bytesApplied;
+    if (!force && applied - this.appliedAtLast < everyBytes) {
+      // Not due: trim behind the last one if some node was still behind it then.
+      if (this.untrimmed !== null) await this.trim(this.untrimmed);
+      return false;
+    }
+    for (const f of followers.values()) if (f.partsPending > 0) return false; // try again later
+    this.isRunning = true;
+    try {
+      const n = Math.max(this.lastN + 1, Math.floor(Date.now() / 1000));
+      // Positions and snapshot in one synchronous step: nothing is applied in between.
+      const positions: Record<string, number> = {};
+      for (const [stream, f] of followers) positions[stream] = f.appliedSeq;
+      const written = this.local.take(n);
+      await written;
+      this.lastN = n;
+      this.appliedAtLast = applied;
+      await this.publish(n, positions);
+      await this.trim(positions);
+      return true;
+    } finally {
+      this.isRunning = false;
+    }
+  }
+
+  private async publish(n: number, positions: Record<string, number>): Promise<void> {
+    const named = await this.filesOf(n);
+    const files: string[] = [];
+    let bytes = 0;
+    for (const name of named) {
+      const object = `${Buffer.from(this.nodeId).toString('base64url')}/${name}`;
+      files.push(object);
+      const data = await readFile(join(this.local.dir, name));
+      bytes += data.length;
+      // Data files never change once written; the manifest and the marker are small.
+      if (this.uploaded.has(object) && name.endsWith('.manifest') === false && name !== 'FORMAT') continue;
+      await this.store.putBlob({ name: object }, data);
+      this.uploaded.add(object);
+    }
+    const tag: CheckpointTag = { node: this.nodeId, n, files, positions, bytes };
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const e = await this.kv.get(CHECKPOINT_KEY);
+      const current = e === null || e.operation !== 'PUT' ? null : e.json<CheckpointTag>();
+      // Only ever forward: a checkpoint behind the current one on some stream is not announced.
+      if (current !== null && Object.entries(current.positions).some(([s, seq]) => (positions[s] ?? 0) < seq)) return;
+      try {
+        if (e === null || e.operation !== 'PUT') await this.kv.create(CHECKPOINT_KEY, JSON.stringify(tag));
+        else await this.kv.update(CHECKPOINT_KEY, JSON.stringify(tag), e.revision);
+        this.published++;
+        this.log(`checkpoint ${n} published (${bytes} bytes, ${files.length} files) at ${JSON.stringify(positions)}`);
+        return;
+      } catch {
+        // another node announced one meanwhile: look again
+      }
+    }
+  }
+
+  /** The files checkpoint `n` needs: its manifest, the format marker, and the data files it names. */
+  private async filesOf(n: number): Promise<string[]> {
+    const names = new Set(await readdir(this.local.dir));
+    const doc = await readManifest(dirname(this.local.dir), n, (path) => new Error(`checkpoint manifest ${path} is damaged`));
+    return [manifestName(n), ...(names.has('FORMAT') ? ['FORMAT'] : []), ...Object.keys(doc.files)];
+  }
+
+  /**
+   * Purges each stream below the checkpoint's position once every live node has applied past it;
+   * a stream some node is still behind on is tried again on the next check.
+   */
+  private async trim(positions: Record<string, number>): Promise<void> {
+    const nodes = await this.registry.live();
+    const left: Record<string, number> = {};
+    for (const [stream, seq] of Object.entries(positions)) {
+      if (seq <= 0) continue;
+      if (nodes.some((n) => (n.applied[stream] ?? 0) < seq)) {
+        left[stream] = seq;
+        continue;
+      }
+      await this.jsm.streams.purge(stream, { seq: seq + 1 });
+      this.trimmed++;
+    }
+    this.untrimmed = Object.keys(left).length === 0 ? null : left;
+  }
+}

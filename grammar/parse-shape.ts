@@ -1,0 +1,199 @@
+// The parse-shape cache: a dashboard sends the same queries again and again with new time
+// literals and numbers. Two texts whose tokens differ only in their literals (numbers, strings,
+// time points, durations, times of day) parse to the same tree shape, since the grammar tells
+// tokens apart by kind and never by a literal's value. So the first parse of a shape is kept with
+// its literal slots (where each literal token's value went in the tree), and a text of the same
+// shape gets a copy of that tree with the new tokens' offsets and each slot rebuilt from the new
+// token by the builder the grammar used: no Earley parse, and the same checks (a year outside the
+// representable range, a LIMIT that is not whole) fail the same way. A shape whose literals are
+// not all found in slots, or whose copy would differ from its own parse, is parsed every time.
+import type { Node, Select, Statement } from './ast.js';
+import * as b from './build.js';
+import { formatExpr } from './format-expr.js';
+import type { Token } from './lexer.js';
+import { tokenize } from './lexer.js';
+import { parse } from './parse.js';
+
+const LITERAL_TOKENS: ReadonlySet<string> = new Set(['number', 'string', 'datetime', 'duration', 'timeOfDay']);
+/** Shapes kept (least recently used first out). */
+const MAX_SHAPES = 256;
+
+type Path = readonly (string | number)[];
+
+interface Slot {
+  readonly path: Path;
+  /** The slot's value from the text's tokens. */
+  readonly build: (tokens: readonly Token[]) => unknown;
+}
+
+interface Shape {
+  readonly ast: Statement;
+  /** Token index of each offset in the tree. */
+  readonly tokenAt: ReadonlyMap<number, number>;
+  /** The offsets of the first text's tokens. */
+  readonly offsets: Int32Array;
+  readonly slots: readonly Slot[];
+}
+
+/** Shapes by key; null: a shape that is parsed every time. */
+const shapes = new Map<string, Shape | null>();
+
+/** `parse(text)`, answered from a kept shape when a text of the same shape was parsed before. */
+export function parseShaped(text: string): Statement {
+  let tokens: Token[];
+  try {
+    tokens = tokenize(text);
+  } catch {
+    // A bad token: the Earley parse reports what it meets first (it lexes as it goes).
+    return parse(text);
+  }
+  const key = shapeKey(tokens);
+  const shape = shapes.get(key);
+  if (shape !== undefined) {
+    shapes.delete(key);
+    shapes.set(key, shape);
+    return shape === null ? parse(text) : instantiate(shape, tokens);
+  }
+  const ast = parse(text);
+  // Other statements are not kept: INSERT texts carry their values, and the rest are rare.
+  if (ast.kind !== 'Select') return ast;
+  if (shapes.size >= MAX_SHAPES) shapes.delete(shapes.keys().next().value!);
+  shapes.set(key, shapeOf(ast, tokens));
+  return ast;
+}
+
+/** The tokens' kinds, literals without their text: equal for texts of one shape. */
+export function shapeKey(tokens: readonly Token[]): string {
+  let key = '';
+  for (const t of tokens) key += LITERAL_TOKENS.has(t.type!) ? `\u0001${t.type}` : `\u0001${t.type}\u0002${t.text}`;
+  return key;
+}
+
+/** The shape of a parsed SELECT, or null when its literals cannot all be rebound. */
+function shapeOf(ast: Select, tokens: readonly Token[]): Shape | null {
+  const tokenAt = new Map<number, number>();
+  tokens.forEach((t, i) => tokenAt.set(t.offset, i));
+  const slots: Slot[] = [];
+  const covered = new Set<number>();
+  const literal = (i: number, type: string): boolean => tokens[i]?.type === type;
+  const add = (path: Path, build: Slot['build'], ...indexes: number[]): void => {
+    slots.push({ path, build });
+    for (const i of indexes) covered.add(i);
+  };
+  let isComplete = true;
+  const visit = (node: unknown, path: Path): void => {
+    if (Array.isArray(node)) { node.forEach((x, i) => visit(x, [...path, i])); return; }
+    if (typeof node !== 'object' || node === null) return;
+    const n = node as Node & Record<string, unknown>;
+    if (typeof n.kind === 'string' && typeof n.offset === 'number') {
+      const i = tokenAt.get(n.offset);
+      if (i === undefined) { isComplete = false; return; }
+      const signed = tokens[i].type === 'op' && (tokens[i].text === '-' || tokens[i].text === '+');
+      const sign = tokens[i].text;
+      switch (n.kind) {
+        case 'Number':
+          if (literal(i, 'number')) return add(path, (ts) => b.number([ts[i]]), i);
+          if (signed && literal(i + 1, 'number')) return add(path, (ts) => (sign === '-' ? b.negativeNumber : b.positiveNumber)([ts[i], ts[i + 1]]), i + 1);
+          isComplete = false;
+          return;
+        case 'String':
+          if (literal(i, 'string')) return add(path, (ts) => b.string([ts[i]]), i);
+          isComplete = false;
+          return;
+        case 'TimePoint':
+          if (literal(i, 'datetime')) return add(path, (ts) => b.absoluteTime([ts[i]]), i);
+          if (literal(i, 'number')) return add(path, (ts) => b.year([ts[i]]), i);
+          return;
+        case 'Duration':
+          if (literal(i, 'duration')) return add(path, (ts) => b.duration([ts[i]]), i);
+          if (signed && literal(i + 1, 'duration')) {
+            return add(path, (ts) => (sign === '-' ? b.negateDuration : b.positiveDuration)([ts[i], b.duration([ts[i + 1]])]), i + 1);
+          }
+          return;
+        case 'TimeOfDay':
+          if (literal(i, 'timeOfDay')) return add(path, (ts) => b.timeOfDay([ts[i]]), i);
+          isComplete = false;
+          return;
+        case 'FindTag': {
+          const at = i + (n.isNegated === true ? 3 : 2);
+          if (literal(at, 'string')) add([...path, 'tag'], (ts) => b.string([ts[at]]).value, at);
+          return;
+        }
+        default:
+          break;
+      }
+    }
+    for (const key of Object.keys(n)) visit(n[key], [...path, key]);
+  };
+  visit(ast, []);
+  // LIMIT and OFFSET are plain numbers in the tree: their token follows the keyword.
+  for (const [field, keyword] of [['limit', 'LIMIT'], ['rowOffset', 'OFFSET']] as const) {
+    if (ast[field] === null) continue;
+    const k = tokens.findIndex((t) => t.type === keyword);
+    if (k < 0 || !literal(k + 1, 'number')) return null;
+    add([field], (ts) => b.count([ts[k], ts[k + 1]]), k + 1);
+  }
+  if (!isComplete || tokens.some((t, i) => LITERAL_TOKENS.has(t.type!) && !covered.has(i))) return null;
+  const shape: Shape = { ast, tokenAt, offsets: Int32Array.from(tokens, (t) => t.offset), slots };
+  // The copy made from the text's own tokens must be the parse itself.
+  return isSameTree(instantiate(shape, tokens), ast) ? shape : null;
+}
+
+/**
+ * The tree of `shape` for the text whose tokens are `tokens`. When every token sits where the
+ * first text's did (literals of the same widths, the usual dashboard refresh), only the nodes on
+ * the way to a slot are copied and the rest of the tree is shared (trees are immutable);
+ * otherwise the whole tree is copied with the new offsets.
+ */
+function instantiate(shape: Shape, tokens: readonly Token[]): Statement {
+  let isSamePlaces = tokens.length === shape.offsets.length;
+  for (let i = 0; isSamePlaces && i < tokens.length; i++) isSamePlaces = tokens[i].offset === shape.offsets[i];
+  const copy = (isSamePlaces ? { ...shape.ast } : cloneTree(shape.ast, (offset) => tokens[shape.tokenAt.get(offset)!].offset)) as Statement & Record<string, unknown>;
+  const touched = new Set<unknown>();
+  for (const slot of shape.slots) {
+    let at: Record<string | number, unknown> = copy;
+    for (let p = 0; p < slot.path.length - 1; p++) {
+      const key = slot.path[p];
+      if (isSamePlaces && !touched.has(at[key])) {
+        const child = at[key];
+        at[key] = Array.isArray(child) ? [...child] : { ...(child as object) };
+        touched.add(at[key]);
+      }
+      at = at[key] as Record<string | number, unknown>;
+    }
+    at[slot.path[slot.path.length - 1]] = slot.build(tokens);
+  }
+  // Output names hold the literals (`(v*2)`): written afresh where a slot changed the item.
+  if (copy.kind === 'Select') {
+    for (const c of copy.columns) {
+      if (c.kind !== 'SelectColumn' || (isSamePlaces && !touched.has(c))) continue;
+      const text = formatExpr(c.expr);
+      Object.assign(c, { text, name: c.alias ?? text });
+    }
+  }
+  return copy;
+}
+
+const OFFSET_FIELDS: ReadonlySet<string> = new Set(['offset', 'nameOffset', 'tableOffset']);
+
+function cloneTree(node: unknown, offsetOf: (offset: number) => number): unknown {
+  if (Array.isArray(node)) return node.map((x) => cloneTree(x, offsetOf));
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const key in node) {
+    const v = (node as Record<string, unknown>)[key];
+    out[key] = OFFSET_FIELDS.has(key) && typeof v === 'number' ? offsetOf(v) : cloneTree(v, offsetOf);
+  }
+  return out;
+}
+
+function isSameTree(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a === 'number' && typeof b === 'number') return Number.isNaN(a) && Number.isNaN(b);
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => isSameTree((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
