@@ -1,5 +1,6 @@
-// The query console: the editor, Run (Ctrl+Enter), history, the answer's figures (query time,
-// scanned rows, rows, bytes), the error with its position marked, and the result as a chart
+// The query console: the editor, Run (Ctrl+Enter), history, help (clauses and functions with
+// examples), the answer's figures (query time, scanned rows, rows, bytes), the error with its
+// position marked, and the result as a chart
 // (when rows have times) above a virtualized table. Results come as Arrow IPC by default; JSON
 // is kept as a choice, for comparison (the bench drives both).
 import { api, ApiError } from './api.js';
@@ -12,6 +13,7 @@ import { isChartable, renderChart } from './result-chart.js';
 import type { ChartHandle } from './result-chart.js';
 import { renderGrid } from './result-grid.js';
 import { el } from './dom.js';
+import { createHelp } from './help.js';
 
 const HISTORY_KEY = 'svc.history';
 const HISTORY_MAX = 50;
@@ -63,10 +65,19 @@ export function createConsole(schema: Schema): ConsoleView {
   const chartHost = el('div', { className: 'chart', hidden: true });
   const gridHost = el('div', { className: 'grid-host' });
   const editorHost = el('div', { className: 'editor' });
+  const helpButton = el('button', { type: 'button', id: 'help-toggle', title: 'Clauses and functions, with examples', 'aria-expanded': 'false' }, 'Help');
+  const help = createHelp((query) => {
+    editor.setText(query);
+    editor.view.focus();
+  });
+  helpButton.addEventListener('click', () => {
+    help.hidden = !help.hidden;
+    helpButton.setAttribute('aria-expanded', String(!help.hidden));
+  });
   const root = el('section', { className: 'console', 'aria-label': 'Query console' },
     editorHost,
-    el('div', { className: 'toolbar' }, runButton, el('label', {}, 'Format ', format), el('label', {}, 'History ', historySelect), status),
-    errorBox, chartHost, gridHost);
+    el('div', { className: 'toolbar' }, runButton, el('label', {}, 'Format ', format), el('label', {}, 'History ', historySelect), helpButton, status),
+    help, errorBox, chartHost, gridHost);
 
   let history = loadHistory();
   const fillHistory = (): void => {

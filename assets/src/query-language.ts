@@ -1,29 +1,28 @@
 // CodeMirror 6 support for the svc query language (SPEC §6): a StreamLanguage tokenizer that
-// tells keywords, aggregate functions, durations, time literals, strings, numbers and `$` columns
-// apart, and a completion source offering keywords, functions and the table and column names the
-// server reported (find(type=ts) and SHOW).
+// tells keywords, functions, durations, time literals, strings, numbers and `$` columns apart,
+// and a completion source offering keywords, functions (the engine's registry) and the table and
+// column names the server reported (find(type=ts) and SHOW).
 import { StreamLanguage } from '@codemirror/language';
 import type { StringStream } from '@codemirror/language';
 import { tags } from '@lezer/highlight';
 import type { CompletionContext, CompletionResult } from '@codemirror/autocomplete';
+import { FUNCTION_DOCS } from '../../engine/query/plan/functions.js';
 
 export const KEYWORDS = [
   'select', 'from', 'in', 'range', 'where', 'group', 'by', 'having', 'order', 'asc', 'desc', 'limit', 'offset', 'as',
   'and', 'or', 'not', 'find', 'tag', 'type', 'create', 'table', 'if', 'exists', 'drop', 'insert', 'into', 'values',
   'show', 'shard_size', 'double', 'int64', 'timestamp', 'string', 'blob', 'symbol', 'boolean', 'ts', 'null',
   'true', 'false', 'alter', 'add', 'column',
+  'asof', 'join', 'left', 'right', 'full', 'with', 'months', 'days', 'time', 'fill', 'prev', 'linear',
 ];
 
-export const FUNCTIONS = [
-  'count', 'first', 'last', 'min', 'max', 'sum', 'avg', 'arithmetic_mean', 'harmonic_mean', 'geometric_mean',
-  'quadratic_mean', 'spread', 'product', 'sum_of_squares', 'abs_min', 'abs_max', 'distinct_count', 'adjacent_count',
-  'sample_variance', 'sample_stddev', 'population_variance', 'population_stddev', 'skewness', 'kurtosis',
-];
+/** Every function the engine knows (its registry), for highlighting and completion. */
+export const FUNCTIONS: readonly string[] = FUNCTION_DOCS.map((f) => f.name);
 
 const TIME_WORDS = ['now', 'today', 'yesterday', 'tomorrow', 'epoch', 'end_of_time'];
 const UNITS = 'ns|us|ms|s|min|h|d|w|mon|y|nanoseconds?|microseconds?|milliseconds?|seconds?|minutes?|hours?|days?|weeks?|months?|years?';
 const DURATION = new RegExp(`^\\d+(?:\\.\\d+)?\\s?(?:${UNITS})(?![\\w$])(?:\\s?\\d+\\s?(?:${UNITS})(?![\\w$]))*`, 'i');
-const TIME_POINT = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)?Z?|^\d{4}(?=\s*[,)\]])/;
+const TIME_POINT = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)?Z?|^\d{4}(?=\s*[,)\]])|^\d{1,2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?/;
 const KEYWORD_SET = new Set(KEYWORDS);
 const FUNCTION_SET = new Set(FUNCTIONS);
 const TIME_SET = new Set(TIME_WORDS);

@@ -8,6 +8,8 @@ import type { Browser, Page } from 'playwright-core';
 import { request } from '../server/helpers.js';
 import type { TestServer } from '../server/helpers.js';
 import { launchBrowser, missingPrerequisite, screenshot, seed, startDashboardServer } from './dashboard-page.js';
+import { FUNCTION_DOCS } from '../../engine/query/plan/functions.js';
+import { CLAUSES } from '../../assets/src/help.js';
 
 const missing = missingPrerequisite();
 if (missing !== null) process.stderr.write(`dashboard e2e skipped: ${missing}\n`);
@@ -128,6 +130,29 @@ describe('dashboard in Chromium', { skip: missing ?? false }, () => {
     assert.ok(min1! > min0! && max1! < max0!, `zoomed in: ${before} → ${min1}..${max1}`);
     assert.ok((max1! - min1!) < (max0! - min0!) * 0.3);
     await screenshot(page, '04-zoomed');
+  });
+
+  it('lists every function of the engine in its help; an example goes to the editor; a join with FILL runs', async () => {
+    await page.click('#help-toggle');
+    await page.waitForSelector('.help:not([hidden])');
+    // The help is built from the engine's registry: the same names, in the same order.
+    const listed = await page.$$eval('.help [data-function]', (rows) => rows.map((r) => r.getAttribute('data-function')));
+    assert.deepEqual(listed, FUNCTION_DOCS.map((f) => f.name));
+    await screenshot(page, '02c-help');
+    await page.locator('.help-clause .try').first().click();
+    assert.equal(await page.locator('.cm-content').innerText(), CLAUSES[0].example);
+    await page.click('#help-toggle');
+    // New syntax highlighted and run: an ASOF JOIN of the two rooms, bucketed, filled.
+    const query = `SELECT round(avg(sensors.room1.temp - sensors.room2.temp), 3) FROM sensors.room1 ASOF JOIN sensors.room2 IN RANGE(${startIso}, 8h) GROUP BY 1h FILL(PREV)`;
+    await runQuery(page, query);
+    const api = await request(server.base, 'GET', `/query_exp?date_format=js&query=${encodeURIComponent(query)}`);
+    assert.equal(api.status, 200);
+    const expected = (api.json().tables[0].results as unknown[][]).map((row) => row.map((v) => String(v)));
+    assert.equal(expected.length, 8, 'FILL gives every hour of the range');
+    assert.deepEqual(await gridRows(page), expected);
+    const keywords = await page.$$eval('.cm-content .tok-keyword', (es) => es.map((e) => e.textContent));
+    assert.ok(['ASOF', 'JOIN', 'FILL'].every((k) => keywords.includes(k)), `keywords: ${keywords.join(' ')}`);
+    assert.deepEqual(await page.$$eval('.cm-content .tok-function', (es) => es.map((e) => e.textContent)), ['round', 'avg']);
   });
 
   it('marks a bad query at the position the server reports', async () => {

@@ -7,6 +7,10 @@ import type { Database } from '../../engine/database.js';
 import { openExampleDb, S, T0, T1, T2, T3, T4, T6, T7 } from './db-fixture.js';
 import type { Cell } from './helpers.js';
 import { tablesOf } from './helpers.js';
+import { FakeCatalog } from './fake-catalog.js';
+import { executeQuery } from '../../engine/query/index.js';
+import { AGGREGATE_NAMES } from '../../engine/query/plan/aggregate-registry.js';
+import { FUNCTION_DOCS, SCALAR_NAMES, SEQUENCE_NAMES } from '../../engine/query/plan/functions.js';
 
 const D = 86_400n * S;
 const A = 'stocks.apple';
@@ -64,6 +68,23 @@ const CASES: Case[] = [
   { query: 'SELECT coalesce(note, sym, \'?\') FROM stocks.apple IN RANGE(2017-01-02, +1d)', types: ['string'], tables: { [A]: [[T4, 'next'], [T4, '?']] } },
   { query: 'SELECT close FROM stocks.apple WHERE abs(close - 12) <= 1 AND round(open) != 12', tables: { [A]: [[T1, 11], [T2, 12], [T4, 13]] } },
 ];
+
+describe('the function registry', () => {
+  it('holds every function the binder knows, and each example runs', async () => {
+    const catalog = new FakeCatalog(4);
+    await catalog.createTable('t', [{ name: 'v', type: 'DOUBLE' }, { name: 'n', type: 'INT64' }, { name: 'sym', type: 'SYMBOL' }], { ifNotExists: false });
+    await catalog.insert('t', { $timestamp: BigInt64Array.from([T1, T2, T3]), v: [1.5, null, 3], n: [1n, 5n, 2n], sym: ['a', 'b', 'a'] });
+    const names = FUNCTION_DOCS.map((f) => f.name);
+    assert.equal(new Set(names).size, names.length, 'a function listed twice');
+    assert.deepEqual([...names].sort(), [...AGGREGATE_NAMES, ...SCALAR_NAMES, ...SEQUENCE_NAMES].sort());
+    for (const f of FUNCTION_DOCS) {
+      assert.ok(f.example.includes(`${f.name}(`), `${f.name}'s example does not call it`);
+      await executeQuery(catalog, f.example, { now: T3 });
+    }
+    // A name the registry lacks is unknown to the binder.
+    await assert.rejects(executeQuery(catalog, 'SELECT median(v) FROM t'), /unknown function 'median'/);
+  });
+});
 
 describe('scalar and row-sequence functions', () => {
   let db: Database;
