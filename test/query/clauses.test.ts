@@ -1,27 +1,15 @@
 // Table-driven tests of the clauses beyond the core (SPEC §6): calendar filters, FILL and ASOF
 // JOIN, against the example database: query text → rows (time first), scanned count where it
 // says something. The differential tests in duckdb/ cover random data.
-import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Database } from '../../engine/database.js';
-import { openExampleDb, S, T1, T3, T4, T6, T7 } from './db-fixture.js';
-import type { Cell } from './helpers.js';
-import { tablesOf } from './helpers.js';
+import { describeExampleQueries, S, T1, T3, T4, T6, T7 } from './db-fixture.js';
+import type { ExampleQuery } from './db-fixture.js';
 
 const A = 'stocks.apple';
 const H = 3_600n * S;
 const D = 24n * H;
 const Y2018 = 1_514_764_800n * S;
 
-interface Case {
-  readonly query: string;
-  readonly tables: Record<string, Cell[][]>;
-  readonly scanned?: number;
-  /** Column names after `$timestamp` (when the case checks them). */
-  readonly columns?: string[];
-}
-
-const CASES: Case[] = [
+const CASES: ExampleQuery[] = [
   // --- WITH MONTHS / DAYS / TIME IN: UTC, start-inclusive, end-exclusive
   { query: 'SELECT close FROM stocks.apple IN RANGE(2017, 2018) WITH TIME IN (11:00, 13:00)', tables: { [A]: [[T3, 10]] } },
   // 2017-01-02 and 2017-01-09 are Mondays (ISO weekday 1).
@@ -73,18 +61,4 @@ const CASES: Case[] = [
     tables: { [A]: [[T7, T7, 20, 21, 4000n, 'aapl', 'feb', new TextEncoder().encode('f'), 62]] } },
 ];
 
-describe('calendar filters, FILL and ASOF JOIN on the example data', () => {
-  let db: Database;
-  let close: () => Promise<void>;
-  before(async () => ({ db, close } = await openExampleDb()));
-  after(async () => close());
-
-  for (const c of CASES) {
-    it(c.query, async () => {
-      const result = await db.query(c.query);
-      assert.deepStrictEqual(tablesOf(result), c.tables);
-      if (c.scanned !== undefined) assert.equal(result.scannedRowsCount, c.scanned);
-      if (c.columns !== undefined) assert.deepEqual(result.tables[0].columns.map((col) => col.name), ['$timestamp', ...c.columns]);
-    });
-  }
-});
+describeExampleQueries('calendar filters, FILL and ASOF JOIN on the example data', CASES);
