@@ -56,6 +56,11 @@ const CASES: ExampleQuery[] = [
     tables: { [A]: [[T1, 4n, 5n, 4n, 4n, 3n, 3n, 5n]] } },
   { query: 'SELECT max(volume), sum(v) FROM stocks.apple ASOF JOIN big GROUP BY day',
     tables: { [A]: [[T1, 2000n, 2n ** 62n - 1n], [T4, 500n, 2n * (2n ** 53n + 1n)], [T1 + 8n * D, 10n, 2n ** 53n + 1n], [T7, 4000n, 2n ** 53n + 1n]] } },
+  // A FIND on either side: each table it finds is joined on its own, each its own result table.
+  { query: "SELECT close FROM find(tag='nasdaq') ASOF JOIN big IN RANGE(2017, +1d)",
+    tables: { [A]: [[T1, 11], [T1 + H, 12], [T3, 10]], 'stocks.msft': [[T1, 60]] } },
+  { query: "SELECT stocks.msft.close, big.v FROM big ASOF JOIN find(tag='nasdaq' AND type=ts) IN RANGE(2017, +1d)",
+    tables: { big: [[T1, 60, 2n ** 62n], [T1 + H, 60, 2n ** 62n - 1n], [T3, 60, -(2n ** 62n)]] } },
   { query: 'SELECT * FROM stocks.apple ASOF JOIN stocks.msft IN RANGE(2017-02-01, +1d)',
     columns: ['stocks.apple.open', 'stocks.apple.close', 'stocks.apple.volume', 'stocks.apple.sym', 'stocks.apple.note', 'stocks.apple.raw', 'stocks.msft.close'],
     tables: { [A]: [[T7, T7, 20, 21, 4000n, 'aapl', 'feb', new TextEncoder().encode('f'), 62]] } },
