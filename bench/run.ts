@@ -2,6 +2,7 @@
 // prints the table, the metrics and the targets, and writes bench-results.json at the repo root.
 //   node --expose-gc dist/bench/run.js [filter …]   filters match suite or case names (any case)
 //   BENCH_ROWS=1_000_000   scale the data down (default 10 M)
+//   BENCH_LTM_ROWS=20_000_000   rows of the larger-than-memory suite (default 100 M, ~4 GB)
 //   BENCH_MAX_TIME=1       seconds benchmark.js spends per query case per round
 //   BENCH_ROUNDS=5         rounds per suite (default: 3 for long runs, 2 for queries)
 //   BENCH_DIR=/path        where temporary data directories go (default: the OS temp dir)
@@ -17,6 +18,7 @@ import { duckThreads, QUERY_TEXTS, querySuites, releaseQueryFixture } from './ca
 import { storageSuite } from './cases/storage.js';
 import { LANGUAGE_TEXTS, languageSuites, releaseLanguageFixture } from './cases/language.js';
 import { blobStorageSuite } from './cases/blob-storage.js';
+import { largerThanMemoryQuerySuite, largerThanMemorySuite } from './cases/larger-than-memory.js';
 import { clusterFailoverSuite, clusterSkipReason, clusterSuite, releaseClusterFixture } from './cases/cluster.js';
 import { ingestHttpSuite, parserSuite, remoteWriteSuite } from './cases/ingest-http.js';
 import { benchRows } from './data.js';
@@ -25,7 +27,7 @@ import type { CaseResult, Suite } from './harness.js';
 import { printMetrics, printTable, printTargets, writeJson } from './report.js';
 import { evaluateTargets } from './targets.js';
 
-const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, blobStorageSuite, ...querySuites, ...languageSuites, ...httpSuites, ...dashboardSuites, parserSuite, ingestHttpSuite, remoteWriteSuite, ...(clusterSkipReason === null ? [clusterSuite, clusterFailoverSuite] : [])];
+const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, blobStorageSuite, largerThanMemorySuite, largerThanMemoryQuerySuite, ...querySuites, ...languageSuites, ...httpSuites, ...dashboardSuites, parserSuite, ingestHttpSuite, remoteWriteSuite, ...(clusterSkipReason === null ? [clusterSuite, clusterFailoverSuite] : [])];
 const RESULTS_PATH = fileURLToPath(new URL('../../bench-results.json', import.meta.url));
 
 /** The suites to run, each reduced to its cases matching a filter (all when the suite name matches). */

@@ -73,7 +73,8 @@ export class BlobContent implements Evictable {
     else if (this.data !== null && this.storedAt === null) this.budget.hold(-this.size);
   }
 
-  evict(): void {
+  evict(): null {
     this.data = null;
+    return null;
   }
 }

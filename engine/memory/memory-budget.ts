@@ -4,8 +4,10 @@
 // and is read back when needed). Cached units sit in one least-recently-used list; whenever the
 // total would pass the limit, the least recently used units no reader pins are evicted. What
 // cannot leave is the write path's concern: it makes a checkpoint turn held data into cached
-// data, and makes writers wait, before it refuses a write (write/write-path.ts).
+// data, and makes writers wait, before it refuses a write (write/write-path.ts). Memory for data
+// read back comes from the budget too (allocate), recycled from evicted columns (buffer-pool.ts).
 // (DuckDB's buffer manager under memory_limit; QuasarDB's memory limiter.)
+import { BufferPool, sizeClass } from './buffer-pool.js';
 
 /** A unit of cached data: a column of a sealed batch, or a blob's content. */
 export interface Evictable {
@@ -13,8 +15,11 @@ export interface Evictable {
   readonly bytes: number;
   /** Readers using the unit now: it cannot leave while this is above 0. */
   readonly pins: number;
-  /** Drops the unit's data (called by the budget, which has already uncounted it). */
-  evict(): void;
+  /**
+   * Drops the unit's data (called by the budget, which has already uncounted it); returns its
+   * memory when it came from allocate() and no one may read it any more, for reuse.
+   */
+  evict(): ArrayBuffer | null;
   /** LRU links, owned by the budget. */
   lruPrev: Evictable | null;
   lruNext: Evictable | null;
@@ -33,6 +38,8 @@ export interface MemoryFigures {
   readonly tails: number;
   /** Bytes in memory that are also in checkpoint files (evictable). */
   readonly cached: number;
+  /** Bytes of evicted columns' buffers kept for the next read-backs. */
+  readonly pooled: number;
   readonly evictions: number;
   readonly evictedBytes: number;
   /** Units read back from checkpoint files, and their bytes. */
@@ -49,6 +56,7 @@ export class MemoryBudget {
   evictedBytes = 0;
   readBacks = 0;
   readBackBytes = 0;
+  private readonly pool = new BufferPool();
   /** Least recently used first. */
   private head: Evictable | null = null;
   private tail: Evictable | null = null;
@@ -61,12 +69,23 @@ export class MemoryBudget {
   }
 
   get used(): number {
-    return this.held + this.cached;
+    return this.held + this.cached + this.pool.freeBytes;
   }
 
   get figures(): MemoryFigures {
     const { limit, held, tails, cached, evictions, evictedBytes, readBacks, readBackBytes } = this;
-    return { limit, used: held + cached, held, tails, cached, evictions, evictedBytes, readBacks, readBackBytes };
+    return { limit, used: this.used, held, tails, cached, pooled: this.pool.freeBytes, evictions, evictedBytes, readBacks, readBackBytes };
+  }
+
+  /**
+   * Memory for `bytes` of data to read back: a recycled buffer of its size class, else a new one
+   * once least recently used data made room for it. The view starts at offset 0 (8-byte aligned).
+   * Counted once the data joins the cache (readBack, with its buffer's size).
+   */
+  allocate(bytes: number): Uint8Array {
+    const size = sizeClass(bytes);
+    const buffer = this.pool.take(size) ?? this.evict(size, size) ?? Buffer.allocUnsafeSlow(size).buffer;
+    return new Uint8Array(buffer, 0, bytes);
   }
 
   /** Held data grew by `bytes` (negative: shrank); cached data makes room for it. */
@@ -114,9 +133,20 @@ export class MemoryBudget {
 
   /**
    * Evicts least recently used units no reader pins until `incoming` more bytes fit under the
-   * limit (or nothing more can leave). Returns whether they fit.
+   * limit (or nothing more can leave), then keeps only the recycled buffers that still fit.
+   * Returns whether `incoming` fits.
    */
   makeRoom(incoming: number): boolean {
+    this.evict(incoming, 0);
+    return this.held + this.cached + incoming <= this.limit;
+  }
+
+  /**
+   * Evicts (least recently used first, pinned units skipped) until `incoming` bytes fit; an
+   * evicted buffer of size `reuse` is returned at once for the caller to fill (the incoming
+   * bytes then replace it), others are recycled. Recycled buffers past what fits are let go.
+   */
+  private evict(incoming: number, reuse: number): ArrayBuffer | null {
     let unit = this.head;
     while (unit !== null && this.held + this.cached + incoming > this.limit) {
       const next = unit.lruNext;
@@ -124,11 +154,15 @@ export class MemoryBudget {
         this.uncache(unit);
         this.evictions += 1;
         this.evictedBytes += unit.bytes;
-        unit.evict();
+        const buffer = unit.evict();
+        if (buffer !== null && buffer.byteLength === reuse) return buffer;
+        if (buffer !== null) this.pool.give(buffer);
       }
       unit = next;
     }
-    return this.held + this.cached + incoming <= this.limit;
+    const room = this.limit - this.held - this.cached - incoming;
+    if (this.pool.freeBytes > room) this.pool.trim(Math.max(0, room));
+    return null;
   }
 
   private append(unit: Evictable): void {

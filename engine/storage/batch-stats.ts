@@ -66,11 +66,16 @@ export function timestampStats(ts: BigInt64Array): ColumnStats {
   return withPoints({ count: n, nullCount: 0, min: ts[0], max: ts[n - 1], minRow: 0, maxRow: n - 1, sum: null, firstRow: 0, lastRow: n - 1 }, ts, ts);
 }
 
-/** `s` with the times of the rows it names, and the first/last values of a number column. */
+/**
+ * `s` with the times of the rows it names, and the first/last values of a number column. One
+ * literal with every field in one order: statistics objects share one shape, so the aggregates
+ * reading them per batch stay monomorphic (a spread here made stats-answered GROUP BY 1.6x slower).
+ */
 function withPoints(s: RowStats, ts: BigInt64Array, values: Float64Array | BigInt64Array | null): ColumnStats {
   const at = (row: number) => (row < 0 ? null : ts[row]);
   return {
-    ...s,
+    count: s.count, nullCount: s.nullCount, min: s.min, max: s.max, minRow: s.minRow, maxRow: s.maxRow,
+    sum: s.sum, firstRow: s.firstRow, lastRow: s.lastRow,
     minTime: at(s.minRow), maxTime: at(s.maxRow), firstTime: at(s.firstRow), lastTime: at(s.lastRow),
     first: values === null || s.firstRow < 0 ? null : values[s.firstRow],
     last: values === null || s.lastRow < 0 ? null : values[s.lastRow],

@@ -21,11 +21,17 @@ export interface StoredBatch {
   readonly index: number;
   /** Bytes column i takes in memory once read back. */
   bytesOf(column: number): number;
-  /** Columns `columns` (ascending) read back and checked, as Arrow Data over fresh memory. */
-  read(columns: readonly number[]): Promise<Data[]>;
+  /**
+   * Columns `columns` (ascending) read back and checked, as Arrow Data over memory from
+   * `allocate` (one buffer per column, at its offset 0).
+   */
+  read(columns: readonly number[], allocate: (bytes: number) => Uint8Array): Promise<Data[]>;
   /** The same, synchronously (a reader that cannot wait: an ordered scan merging late rows). */
-  readSync(columns: readonly number[]): Data[];
+  readSync(columns: readonly number[], allocate: (bytes: number) => Uint8Array): Data[];
 }
+
+/** Memory for read-back columns when the batch has no budget to take it from. */
+const allocateFresh = (bytes: number) => new Uint8Array(bytes);
 
 /** One column of one batch: the unit of residency, eviction and read-back. */
 class ColumnChunk implements Evictable {
@@ -34,11 +40,16 @@ class ColumnChunk implements Evictable {
   lruPrev: Evictable | null = null;
   lruNext: Evictable | null = null;
   isCached = false;
+  /** The budget's buffer the data lies in, when read back (returned on eviction). */
+  pooled: ArrayBuffer | null = null;
 
   constructor(public data: Data | null, public bytes: number) {}
 
-  evict(): void {
+  evict(): ArrayBuffer | null {
+    const buffer = this.pooled;
     this.data = null;
+    this.pooled = null;
+    return buffer;
   }
 }
 
@@ -81,22 +92,10 @@ export class SealedBatch {
     return this.storedAt;
   }
 
-  /** Columns the batch was written with ($timestamp included); the schema may have more since. */
-  get columnCount(): number {
-    return this.chunks.length;
-  }
-
   /** Bytes of the batch's columns in memory, resident or not. */
   get bytes(): number {
     let n = 0;
     for (const c of this.chunks) n += c.bytes;
-    return n;
-  }
-
-  /** Bytes of column data resident now. */
-  get residentBytes(): number {
-    let n = 0;
-    for (const c of this.chunks) if (c.data !== null) n += c.bytes;
     return n;
   }
 
@@ -119,12 +118,6 @@ export class SealedBatch {
   /** Statistics of column `index`; a column added after the batch was written is all null. */
   statsOf(index: number): ColumnStats {
     return index < this.stats.length ? this.stats[index] : allNullStats(this.layout.columns[index - 1].type, this.rowCount);
-  }
-
-  /** Whether every one of `columns` is in memory now. */
-  isResident(columns: readonly number[]): boolean {
-    for (const i of columns) if (i < this.chunks.length && this.chunks[i].data === null) return false;
-    return true;
   }
 
   /**
@@ -159,8 +152,7 @@ export class SealedBatch {
       else missing.push(i);
     }
     if (missing.length === 0) return;
-    this.budget?.makeRoom(this.bytesOf(missing));
-    this.place(missing, this.storedAt!.readSync(missing));
+    this.place(missing, this.storedAt!.readSync(missing, this.allocate));
   }
 
   /** Ends a load(columns) or loadSync(columns); what readers kept past the budget may leave now. */
@@ -218,9 +210,11 @@ export class SealedBatch {
     return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: this.rowCount, nullCount: 0, children }));
   }
 
+  /** Memory for read-back columns: from the budget (recycled when evicted). */
+  private readonly allocate = (bytes: number): Uint8Array => this.budget?.allocate(bytes) ?? allocateFresh(bytes);
+
   private readBack(columns: number[]): Promise<void> {
-    this.budget?.makeRoom(this.bytesOf(columns));
-    const done = this.storedAt!.read(columns).then(
+    const done = this.storedAt!.read(columns, this.allocate).then(
       (data) => this.place(columns, data),
       (e: unknown) => {
         for (const i of columns) this.chunks[i].loading = null;
@@ -235,17 +229,14 @@ export class SealedBatch {
   private place(columns: readonly number[], data: readonly Data[]): void {
     columns.forEach((i, k) => {
       const c = this.chunks[i];
+      const values = data[k].values as ArrayBufferView | undefined;
       c.loading = null;
       c.data = data[k];
-      c.bytes = dataBytes(data[k]);
+      // Retired batches' memory is not recycled: an old query may still read it.
+      c.pooled = this.budget !== null && !this.isRetired && values !== undefined ? values.buffer as ArrayBuffer : null;
+      c.bytes = c.pooled?.byteLength ?? dataBytes(data[k]);
       if (!this.isRetired) this.budget?.readBack(c);
     });
-  }
-
-  private bytesOf(columns: readonly number[]): number {
-    let n = 0;
-    for (const i of columns) n += this.chunks[i].bytes;
-    return n;
   }
 }
 

@@ -4,13 +4,13 @@
 // to a new file or that compaction replaced, and their old file must stay readable until the
 // query ends: readers take a lease, and a file unnamed after a lease was taken is deleted only
 // once that lease (and every older one) is released. A read in flight holds a lease too.
-import { closeSync, openSync, read, readSync } from 'node:fs';
+import { closeSync, openSync, readv, readvSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ReadLeases } from '../../storage/storage-context.js';
 
-const readAsync = promisify(read);
+const readvAsync = promisify(readv);
 
 export class CheckpointFiles implements ReadLeases {
   private readonly fds = new Map<string, number>();
@@ -45,15 +45,15 @@ export class CheckpointFiles implements ReadLeases {
     await this.collect();
   }
 
-  /** Reads `length` bytes at file offset `position` of file `name` into `into`. */
-  async read(name: string, into: Uint8Array, position: number): Promise<void> {
+  /** Reads the bytes of file `name` from offset `position` on into `into`, one after the other (one readv). */
+  async read(name: string, into: readonly Uint8Array[], position: number): Promise<void> {
     const release = this.lease();
     try {
       const fd = this.fd(name);
-      for (let at = 0; at < into.length;) {
-        const { bytesRead } = await readAsync(fd, into, at, into.length - at, position + at);
-        if (bytesRead === 0) throw new Error(`checkpoint file ${name} ends before byte ${position + into.length}`);
-        at += bytesRead;
+      for (let rest = into, at = position; rest.length > 0;) {
+        const { bytesRead: n } = await readvAsync(fd, rest as Uint8Array[], at);
+        rest = afterRead(name, rest, n, at);
+        at += n;
       }
     } finally {
       release();
@@ -61,11 +61,11 @@ export class CheckpointFiles implements ReadLeases {
   }
 
   /** The same, synchronously. */
-  readSync(name: string, into: Uint8Array, position: number): void {
+  readSync(name: string, into: readonly Uint8Array[], position: number): void {
     const fd = this.fd(name);
-    for (let at = 0; at < into.length;) {
-      const n = readSync(fd, into, at, into.length - at, position + at);
-      if (n === 0) throw new Error(`checkpoint file ${name} ends before byte ${position + into.length}`);
+    for (let rest = into, at = position; rest.length > 0;) {
+      const n = readvSync(fd, rest as Uint8Array[], at);
+      rest = afterRead(name, rest, n, at);
       at += n;
     }
   }
@@ -104,4 +104,13 @@ export class CheckpointFiles implements ReadLeases {
       }
     }
   }
+}
+
+/** The part of `buffers` a read of `n` bytes at `at` left unfilled (a short read: go on). */
+function afterRead(name: string, buffers: readonly Uint8Array[], n: number, at: number): readonly Uint8Array[] {
+  if (n === 0) throw new Error(`checkpoint file ${name} ends at byte ${at}, before the data asked for`);
+  let k = 0;
+  while (k < buffers.length && n >= buffers[k].length) n -= buffers[k++].length;
+  if (k === buffers.length) return [];
+  return [buffers[k].subarray(n), ...buffers.slice(k + 1)];
 }

@@ -33,6 +33,7 @@ import { listSegments, segmentName } from '../wal/segments.js';
 import { syncDir } from '../wal/wal-writer.js';
 import { readArrowFile } from './arrow-file-reader.js';
 import { writeArrowFile } from './arrow-file-writer.js';
+import type { BatchToWrite } from './arrow-file-writer.js';
 import { CheckpointFiles } from './checkpoint-files.js';
 import { readEntryFile, writeEntryFiles } from './entries-file.js';
 import type { EntryItem } from './entries-file.js';
@@ -146,30 +147,8 @@ export class Checkpointer {
       if (size !== sum.size) throw damaged(join(dir, name));
     }
     const attachments: [string, string][] = [];
-    if (manifest.blobItems !== undefined) {
-      // Every blob is known from the manifest: contents are read back when asked for.
-      for (const [name, items] of Object.entries(manifest.blobItems)) {
-        const { ends } = sumOf(name);
-        items.forEach((item, index) => {
-          if (item === null) return;
-          const [alias, mime, expiry, size] = item;
-          const entry: BlobEntry = { type: 'blob', content: new BlobContent(null, size, store.context.budget, this.storedBlob(name, index, ends)), mime, expiry };
-          store.entries.set(alias, entry);
-          this.persistedBlobs.set(entry, { file: name, index });
-        });
-      }
-    }
-    for (const [name, deadItems] of manifest.blobItems === undefined ? Object.entries(manifest.blobs ?? {}) : []) {
-      const dead = new Set(deadItems);
-      const { ends } = sumOf(name);
-      await readEntryFile(join(dir, name), sumOf(name), (item, index) => {
-        if (item[0] !== 'blob') throw damaged(join(dir, name));
-        store.apply({ kind: 'BlobPut', alias: item[1], data: item[2], mime: item[3], expiry: item[4] });
-        const entry = store.entries.get(item[1]) as BlobEntry;
-        entry.content.markStored(this.storedBlob(name, index, ends));
-        this.persistedBlobs.set(entry, { file: name, index });
-      }, () => damaged(join(dir, name)), (index) => dead.has(index));
-    }
+    if (manifest.blobItems !== undefined) this.restoreBlobs(store, manifest.blobItems, sumOf);
+    else await this.loadBlobs(store, manifest.blobs ?? {}, sumOf);
     for (const name of manifest.entries) {
       await readEntryFile(join(dir, name), sumOf(name), (item) => {
         // Version 2 manifests keep blobs here (not remembered: the next checkpoint moves them to blob files).
@@ -333,6 +312,36 @@ export class Checkpointer {
     };
   }
 
+  /** The blobs of a version 4 manifest, known from it alone: contents are read back when asked for. */
+  private restoreBlobs(store: EntryStore, items: Record<string, (BlobItem | null)[]>, sumOf: (name: string) => DataFile): void {
+    for (const [name, fileItems] of Object.entries(items)) {
+      const { ends } = sumOf(name);
+      fileItems.forEach((item, index) => {
+        if (item === null) return;
+        const [alias, mime, expiry, size] = item;
+        const entry: BlobEntry = { type: 'blob', content: new BlobContent(null, size, store.context.budget, this.storedBlob(name, index, ends)), mime, expiry };
+        store.entries.set(alias, entry);
+        this.persistedBlobs.set(entry, { file: name, index });
+      });
+    }
+  }
+
+  /** The blobs of a version 3 manifest, read from their files (each file with its dead items). */
+  private async loadBlobs(store: EntryStore, files: Record<string, number[]>, sumOf: (name: string) => DataFile): Promise<void> {
+    const dir = checkpointsDir(this.dataDir);
+    for (const [name, deadItems] of Object.entries(files)) {
+      const dead = new Set(deadItems);
+      const { ends } = sumOf(name);
+      await readEntryFile(join(dir, name), sumOf(name), (item, index) => {
+        if (item[0] !== 'blob') throw damaged(join(dir, name));
+        store.apply({ kind: 'BlobPut', alias: item[1], data: item[2], mime: item[3], expiry: item[4] });
+        const entry = store.entries.get(item[1]) as BlobEntry;
+        entry.content.markStored(this.storedBlob(name, index, ends));
+        this.persistedBlobs.set(entry, { file: name, index });
+      }, () => damaged(join(dir, name)), (index) => dead.has(index));
+    }
+  }
+
   /**
    * Restores a table of a version 4 manifest without reading its data: each batch is known by its
    * statistics and where its columns lie. Only the SYMBOL dictionaries are read, from the newest
@@ -411,20 +420,22 @@ async function* blobItemsOf(blobs: readonly SnapshotBlob[]): AsyncGenerator<Entr
 }
 
 /**
- * `batches` as Arrow record batches of their table's schema with the snapshot's SYMBOL
+ * `batches` as Arrow record batches of `schema` (the snapshot's) with the snapshot's SYMBOL
  * `dictionaries` (one IPC stream carries one dictionary per column), each read back first when
- * evicted and pinned while the writer takes it.
+ * evicted and pinned until the writer has written its bytes.
  */
-async function* recordBatches(batches: readonly SealedBatch[], schema: Schema, dictionaries: readonly (Vector | null)[]): AsyncGenerator<RecordBatch> {
+async function* recordBatches(batches: readonly SealedBatch[], schema: Schema, dictionaries: readonly (Vector | null)[]): AsyncGenerator<BatchToWrite> {
   for (const b of batches) {
     const columns = b.allColumns;
     const loading = b.load(columns);
+    const release = () => b.unpin(columns);
     try {
       if (loading !== null) await loading;
-      yield b.toRecordBatch(schema, dictionaries);
-    } finally {
-      b.unpin(columns);
+    } catch (e) {
+      release();
+      throw e;
     }
+    yield { batch: b.toRecordBatch(schema, dictionaries), release };
   }
 }
 

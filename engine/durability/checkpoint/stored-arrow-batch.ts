@@ -1,7 +1,8 @@
 // A sealed batch as a checkpoint file holds it: where its columns lie (BatchPlace, kept in the
 // manifest) and how to read some of them back. Columns next to each other in the file are read
-// with one read call (a gap of up to MAX_GAP unread bytes is read through rather than split);
-// each column's bytes are checked against their crc32c before Arrow Data is made over them.
+// with one readv call, each into a buffer of its own (so each can be evicted and its memory
+// reused alone; a gap of up to MAX_GAP unread bytes is read through rather than split); each
+// column's bytes are checked against their crc32c before Arrow Data is made over them.
 import type { Data } from 'apache-arrow';
 import { SvcError } from '../../errors.js';
 import type { StoredBatch } from '../../storage/sealed-batch.js';
@@ -13,6 +14,8 @@ import { fieldData, fieldSpan, firstBuffers } from './ipc-layout.js';
 
 /** Unread bytes between two wanted columns that are read through rather than split into two reads. */
 const MAX_GAP = 64 * 1024;
+/** Where the bytes between two wanted columns of one read go (never looked at). */
+const GAP = new Uint8Array(MAX_GAP);
 
 interface Read {
   /** Body-relative byte range read, and the columns in it. */
@@ -43,22 +46,22 @@ export class StoredArrowBatch implements StoredBatch {
     return end - start;
   }
 
-  async read(columns: readonly number[]): Promise<Data[]> {
+  async read(columns: readonly number[], allocate: (bytes: number) => Uint8Array): Promise<Data[]> {
     const out: Data[] = [];
     for (const r of this.plan(columns)) {
-      const bytes = Buffer.allocUnsafeSlow(r.end - r.start);
-      await this.files.read(this.file, bytes, this.place.body + r.start);
-      for (const c of r.columns) out.push(this.data(c, bytes, r.start));
+      const into = this.buffers(r, allocate);
+      await this.files.read(this.file, into.parts, this.place.body + r.start);
+      r.columns.forEach((c, k) => out.push(this.data(c, into.columns[k])));
     }
     return out;
   }
 
-  readSync(columns: readonly number[]): Data[] {
+  readSync(columns: readonly number[], allocate: (bytes: number) => Uint8Array): Data[] {
     const out: Data[] = [];
     for (const r of this.plan(columns)) {
-      const bytes = Buffer.allocUnsafeSlow(r.end - r.start);
-      this.files.readSync(this.file, bytes, this.place.body + r.start);
-      for (const c of r.columns) out.push(this.data(c, bytes, r.start));
+      const into = this.buffers(r, allocate);
+      this.files.readSync(this.file, into.parts, this.place.body + r.start);
+      r.columns.forEach((c, k) => out.push(this.data(c, into.columns[k])));
     }
     return out;
   }
@@ -78,14 +81,30 @@ export class StoredArrowBatch implements StoredBatch {
     return reads;
   }
 
-  /** Column `c` over `bytes` (holding the body from `at` on), once its bytes pass their checksum. */
-  private data(c: number, bytes: Uint8Array, at: number): Data {
-    const [start, end] = fieldSpan(this.place.buffers, this.first, c);
-    if (crc32c(bytes.subarray(start - at, end - at)) >>> 0 !== this.place.crcs[c]) {
+  /** One buffer per column of a read (its own memory), the bytes between them into scratch. */
+  private buffers(r: Read, allocate: (bytes: number) => Uint8Array): { parts: Uint8Array[]; columns: Uint8Array[] } {
+    const parts: Uint8Array[] = [];
+    const columns: Uint8Array[] = [];
+    let at = r.start;
+    for (const c of r.columns) {
+      const [start, end] = fieldSpan(this.place.buffers, this.first, c);
+      if (start > at) parts.push(GAP.subarray(0, start - at));
+      const column = allocate(end - start);
+      parts.push(column);
+      columns.push(column);
+      at = end;
+    }
+    return { parts, columns };
+  }
+
+  /** Column `c` over `bytes` (its span of the body), once they pass their checksum. */
+  private data(c: number, bytes: Uint8Array): Data {
+    const [start] = fieldSpan(this.place.buffers, this.first, c);
+    if (crc32c(bytes) >>> 0 !== this.place.crcs[c]) {
       throw new SvcError('CheckpointCorrupt', `checkpoint file ${this.file} is damaged: column ${c} of batch ${this.index} fails its checksum`);
     }
     const type = this.layout.schema.fields[c].type;
     const dictionary = c === 0 ? null : (this.layout.dictionaries[c - 1]?.toVector() ?? null);
-    return fieldData(type, this.rows, this.nullCounts[c], bytes, at, this.place.buffers, this.first[c], dictionary);
+    return fieldData(type, this.rows, this.nullCounts[c], bytes, start, this.place.buffers, this.first[c], dictionary);
   }
 }

@@ -18,7 +18,7 @@ export class StoredEntryBlob implements StoredBlob {
 
   async read(): Promise<Uint8Array> {
     const frame = Buffer.allocUnsafeSlow(this.end - this.start);
-    await this.files.read(this.file, frame, this.start);
+    await this.files.read(this.file, [frame], this.start);
     const item = decodeEntryFrame(frame);
     if (item === null || item[0] !== 'blob') {
       throw new SvcError('CheckpointCorrupt', `checkpoint file ${this.file} is damaged: blob item ${this.index} fails its checksum`);
