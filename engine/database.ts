@@ -21,10 +21,10 @@ import type { Entry, EntryType } from './catalog/entry-store.js';
 import { SvcError } from './errors.js';
 import { acquireLock } from './durability/lock-file.js';
 import { detectMime } from './catalog/mime.js';
-import { executeQuery } from './query/index.js';
+import { executePart, executeQuery } from './query/index.js';
 import { EngineCounters } from './figures.js';
 import type { EngineFigures } from './figures.js';
-import type { QueryOptions } from './query/index.js';
+import type { PartRequest, QueryOptions, QuerySignal } from './query/index.js';
 import type { QueryCatalog } from './query/catalog.js';
 import { resolveOpenOptions } from './open-options.js';
 import type { OpenOptions, ResolvedOptions } from './open-options.js';
@@ -98,6 +98,7 @@ export class Database {
     private readonly checkpointer: Checkpointer,
   ) {
     this.store = store;
+    const db = this; // for the catalog's getter below (a getter has its own `this`)
     this.checkpoints = new CheckpointScheduler(dataDir, wal, store, checkpointer, options, this.counters);
     this.writes = new WritePath(store, wal, this.checkpoints, this.counters, new MemoryPressure(store.context.budget, this.checkpoints, options.log));
     this.catalog = {
@@ -107,6 +108,10 @@ export class Database {
       },
       findEntries: (filter) => this.findEntries({ withTags: [...filter.withTags], withoutTags: [...filter.withoutTags], types: [...filter.types] }),
       write: (ops) => this.write(ops),
+      // In a cluster whose nodes hold only some tables' rows: where each part of a SELECT runs.
+      get placement() {
+        return db.replication?.placement ?? undefined;
+      },
     };
   }
 
@@ -176,7 +181,7 @@ export class Database {
         dir: checkpointsDir(dataDir),
         take: (n) => checkpointer.write(n, takeSnapshot(store, n)),
         load: async () => { await checkpointer.load(store); },
-      });
+      }, (request, names, signal) => db.runPart(request, names, signal));
       db.writes.replicate(db.replication);
     } catch (e) {
       await releaseLock().catch(() => undefined);
@@ -194,14 +199,12 @@ export class Database {
     return this.replication?.readBarrier() ?? null;
   }
 
-  /**
-   * In a cluster whose nodes serve only some table groups (`serve=`): the node that should run
-   * `text`, when this one does not hold the rows of every table it reads; null = run it here.
-   * @example
-   * const target = await db.queryNode('SELECT count(v) FROM t'); // null on a single node
-   */
-  queryNode(text: string): Promise<{ readonly id: string; readonly url: string } | null> {
-    return this.replication?.placeQuery(text) ?? Promise.resolve(null);
+  /** In a cluster: runs parts of a SELECT that another node was asked, once caught up with the logs. */
+  private async runPart(request: PartRequest, names: readonly string[], signal: QuerySignal): Promise<QueryResult> {
+    const started = performance.now();
+    await this.readBarrier();
+    const deadlineMs = Math.max(0, request.deadlineMs - (performance.now() - started));
+    return executePart(this.catalog, request.text, names, { ...request.limits, now: request.nowNs, deadlineMs, yieldAfterMs: request.yieldAfterMs, signal }, this.options.queryLimits);
   }
 
   /** False while a cluster node is still catching up with the log (readiness says 503). */

@@ -8,6 +8,7 @@
 import type { WalRecord } from './durability/wal/records.js';
 import type { EntryType } from './catalog/entry-store.js';
 import type { ColumnDef } from './types.js';
+import type { PartPlacement, PartRequest, QueryResult, QuerySignal } from './query/index.js';
 
 /** What the cluster needs of the local state to check a claim (an alias in use, and as what). */
 export interface ReplicaView {
@@ -28,10 +29,10 @@ export interface Replication {
   /** True while this node has caught up with every log it follows. */
   readonly isCaughtUp: boolean;
   /**
-   * Where a query should run: null = here (this node holds the rows of every table it reads),
-   * else the id and base URL of a live node that does. Throws ClusterUnavailable when none does.
+   * Where the parts of a SELECT run (engine/query/statements/run-placed-select.ts): null when this
+   * node holds every table's rows, so every query runs here as on a single node.
    */
-  placeQuery(text: string): Promise<{ readonly id: string; readonly url: string } | null>;
+  readonly placement: PartPlacement | null;
   /** Set when following a log failed for good: the node then refuses reads and writes. */
   readonly failure: Error | null;
   close(): Promise<void>;
@@ -54,7 +55,13 @@ export interface ReplicaCheckpoints {
 }
 
 /**
- * Starts the replication of a database: `apply` changes the local state, `view` reads it,
- * `checkpoints` writes and loads its checkpoints.
+ * Runs parts `names` of a SELECT another node was asked (after this node's read barrier), with
+ * that node's `now`, limits and remaining time.
  */
-export type ReplicationFactory = (apply: (record: WalRecord) => void, view: ReplicaView, checkpoints: ReplicaCheckpoints) => Promise<Replication>;
+export type PartRunner = (request: PartRequest, names: readonly string[], signal: QuerySignal) => Promise<QueryResult>;
+
+/**
+ * Starts the replication of a database: `apply` changes the local state, `view` reads it,
+ * `checkpoints` writes and loads its checkpoints, `parts` runs parts of other nodes' queries.
+ */
+export type ReplicationFactory = (apply: (record: WalRecord) => void, view: ReplicaView, checkpoints: ReplicaCheckpoints, parts: PartRunner) => Promise<Replication>;

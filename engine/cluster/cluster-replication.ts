@@ -19,7 +19,8 @@ import { Objm } from '@nats-io/obj';
 import type { KV } from '@nats-io/kv';
 import { SvcError } from '../errors.js';
 import type { WalRecord } from '../durability/wal/records.js';
-import type { ReplicaCheckpoints, ReplicaView, Replication } from '../replication.js';
+import type { PartRunner, ReplicaCheckpoints, ReplicaView, Replication } from '../replication.js';
+import type { PartPlacement } from '../query/index.js';
 import { CHECKPOINT_BUCKET, ClusterCheckpoints } from './cluster-checkpoints.js';
 import { StaleWrite } from '../write/write-path.js';
 import { AliasClaims } from './alias-claims.js';
@@ -28,7 +29,7 @@ import { ensureStream, JetStreamLog } from './jetstream-log.js';
 import { LogFollower } from './log-follower.js';
 import { NodeRegistry } from './node-registry.js';
 import type { NodeReport } from './node-registry.js';
-import { queryTables } from './query-tables.js';
+import { QueryParts } from './query-parts.js';
 import { checkServerVersion } from './server-version.js';
 import { groupOf, groupStream, groupSubjects, META_STREAM, META_SUBJECT, recordGroup } from './table-groups.js';
 
@@ -98,7 +99,7 @@ export class ClusterReplication implements Replication {
     readonly registry: NodeRegistry,
   ) {}
 
-  static async start(options: ClusterOptions, apply: (r: WalRecord) => void, view: ReplicaView, local: ReplicaCheckpoints): Promise<ClusterReplication> {
+  static async start(options: ClusterOptions, apply: (r: WalRecord) => void, view: ReplicaView, local: ReplicaCheckpoints, runPart: PartRunner): Promise<ClusterReplication> {
     const groups = options.groups ?? 1;
     if (!(Number.isInteger(groups) && groups >= 1 && groups <= 1024)) throw new SvcError('InvalidArgument', `the number of table groups must be 1 to 1024, got ${groups}`);
     await checkVersions(options.servers);
@@ -124,11 +125,13 @@ export class ClusterReplication implements Replication {
       const registry = new NodeRegistry(kv, () => self!.report(options));
       self = new ClusterReplication(options.nodeId, nc, js, jsm, kv, config.groups, serves, new AliasClaims(kv, options.nodeId), registry);
       self.logLine = options.log;
+      self.parts = new QueryParts(nc, options.nodeId, config.groups, serves, registry, runPart, nc.info!.max_payload);
       self.checkpoints = new ClusterCheckpoints(options.nodeId, kv, objects, jsm, local, registry, options.log ?? (() => undefined));
       // Reported before the logs are opened: a report with nothing applied yet keeps the other
       // nodes from trimming a stream below what this node is about to follow.
       await registry.start();
       await self.open(replicas, nc.info!.max_payload, apply, view);
+      self.parts.start();
       self.startCheckpoints(options.checkpointBytes ?? DEFAULT_CHECKPOINT_BYTES);
       const started = self;
       void started.whenCaughtUp(3_600_000).then((isCaughtUp) => {
@@ -160,20 +163,10 @@ export class ClusterReplication implements Replication {
     return groupOf(table, this.groups);
   }
 
-  async placeQuery(text: string): Promise<{ readonly id: string; readonly url: string } | null> {
-    if (this.serves.length === this.groups) return null;
-    const tables = queryTables(text);
-    // Not a SELECT (null), or one whose sources this node resolves itself (FIND: every group).
-    const needed = tables === null ? [] : tables === 'all' ? Array.from({ length: this.groups }, (_, g) => g) : [...new Set(tables.map((t) => this.groupOf(t)))];
-    if (needed.every((g) => this.serves.includes(g))) return null;
-    const nodes = (await this.registry.live()).filter((n) => n.id !== this.nodeId && needed.every((g) => n.serves.includes(g)));
-    if (nodes.length === 0) throw new SvcError('ClusterUnavailable', `no live node serves every table group this query reads (groups ${needed.join(', ')})`);
-    // Spread such queries over the nodes that can answer them.
-    const node = nodes[this.placed++ % nodes.length];
-    return { id: node.id, url: node.url };
+  /** Where the parts of a SELECT run: null when this node serves every group (all run here). */
+  get placement(): PartPlacement | null {
+    return this.serves.length === this.groups ? null : this.parts;
   }
-
-  private placed = 0;
 
   /** Resolves once every follower here is caught up (false after `timeoutMs`). */
   async whenCaughtUp(timeoutMs: number): Promise<boolean> {
@@ -318,6 +311,7 @@ export class ClusterReplication implements Replication {
     if (this.isClosed) return;
     this.isClosed = true;
     if (this.checkpointTimer !== null) clearInterval(this.checkpointTimer);
+    await this.parts?.stop();
     await this.registry.stop();
     for (const log of this.logs.values()) await log.close();
     for (const { follower } of this.followers.values()) await follower.stop();
@@ -325,6 +319,7 @@ export class ClusterReplication implements Replication {
   }
 
   private view: ReplicaView | null = null;
+  private parts: QueryParts | null = null;
   private checkpoints: ClusterCheckpoints | null = null;
   private checkpointTimer: NodeJS.Timeout | null = null;
   private logLine: ((message: string) => void) | undefined;

@@ -3,8 +3,8 @@
 // node computes it alike without asking. Each group's log is one R3 stream, `svc_g<i>`: a table's
 // create and drop on subject `svc.g<i>.ddl`, its inserts on `svc.g<i>.rows`, in one order. Blobs,
 // tags and expiry — the catalog every node holds — go to the `svc_meta` stream. A group is served
-// by the nodes listed for it under `placement.g<i>` (every node when unlisted): those apply its
-// whole stream and run its tables' part of queries; the others follow only its `.ddl` subject, so
+// by the nodes whose `serve=` lists it (every node by default): those apply its whole stream and
+// run its tables' parts of queries (query-parts.ts); the others follow only its `.ddl` subject, so
 // every node knows every table and its schema without holding its rows.
 import type { WalRecord } from '../durability/wal/records.js';
 import type { ReplicaView } from '../replication.js';

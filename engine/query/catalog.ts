@@ -3,6 +3,8 @@
 // in-memory fake over the same write path.
 import type { Table } from '../storage/table.js';
 import type { WriteOp } from '../write/index.js';
+import type { QueryLimits } from './limits.js';
+import type { QueryResult } from './result.js';
 
 export interface FindFilter {
   /** Entries carrying every one of these tags. */
@@ -23,4 +25,35 @@ export interface QueryCatalog {
    * anything, once durable.
    */
   write(ops: readonly WriteOp[]): Promise<boolean[]>;
+  /**
+   * In a cluster whose nodes hold only some tables' rows (engine/cluster/): where each part of a
+   * SELECT runs (statements/run-placed-select.ts). Absent: this node holds every table's rows.
+   */
+  readonly placement?: PartPlacement;
+}
+
+/** One result table of a SELECT and the tables whose rows it reads (an ASOF JOIN reads several). */
+export interface SelectPart {
+  readonly name: string;
+  readonly tables: readonly string[];
+}
+
+/** What the node running parts of a SELECT needs to run them as this node would: the same text, instant, limits and time left. */
+export interface PartRequest {
+  readonly text: string;
+  readonly nowNs: bigint;
+  readonly deadlineMs: number;
+  readonly yieldAfterMs: number;
+  readonly limits: QueryLimits;
+}
+
+export interface PartPlacement {
+  /** True when this node holds the rows of every table of `tables`. */
+  holds(tables: readonly string[]): boolean;
+  /**
+   * Runs `parts` of `request`'s SELECT on nodes that hold their tables (executePart there); one
+   * result per node asked, holding those parts' result tables and scanned rows. `isCancelled` is
+   * asked while the answers are awaited.
+   */
+  run(parts: readonly SelectPart[], request: PartRequest, isCancelled: () => boolean): Promise<QueryResult[]>;
 }

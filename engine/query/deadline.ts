@@ -24,6 +24,11 @@ export class Deadline {
     this.checkNow();
   }
 
+  /** Milliseconds left of the budget (0 once spent). */
+  get remainingMs(): number {
+    return Math.max(0, this.endsAt - performance.now());
+  }
+
   /** Throws QueryTimeout if the budget is spent, reading the clock now. */
   checkNow(): void {
     if (performance.now() >= this.endsAt) {

@@ -17,6 +17,7 @@ import type { QueryResult } from './result.js';
 import { runAlter, runCreate, runDrop } from './statements/run-ddl.js';
 import { runFind } from './statements/run-find.js';
 import { runInsert } from './statements/run-insert.js';
+import { runPlacedSelect } from './statements/run-placed-select.js';
 import { runSelect } from './statements/run-select.js';
 import { runShow } from './statements/run-show.js';
 
@@ -49,12 +50,17 @@ interface Run {
   readonly catalog: QueryCatalog;
   readonly nowNs: bigint;
   readonly ctx: RunContext;
+  readonly text: string;
+  /** The parts of a SELECT to run (executePart), or null: the whole statement. */
+  readonly only: ReadonlySet<string> | null;
 }
 
 type Handlers = { readonly [K in Statement['kind']]: (ast: Extract<Statement, { kind: K }>, run: Run) => QueryResult | Promise<QueryResult> };
 
 const HANDLERS: Handlers = {
-  Select: (ast, run) => runSelect(ast, run.catalog, run.nowNs, run.ctx),
+  Select: (ast, run) => (run.catalog.placement === undefined && run.only === null
+    ? runSelect(ast, run.catalog, run.nowNs, run.ctx)
+    : runPlacedSelect(ast, run.catalog, run.nowNs, run.ctx, run.text, run.only)),
   Find: (ast, run) => runFind(ast, run.catalog),
   CreateTable: (ast, run) => runCreate(ast, run.catalog),
   DropTable: (ast, run) => runDrop(ast, run.catalog),
@@ -70,7 +76,21 @@ const HANDLERS: Handlers = {
  * const r = await executeQuery(db, 'SELECT avg(v) FROM t IN RANGE(2017, +1d) GROUP BY 1h');
  * r.tables[0].columns[0].values; // Float64Array of hourly means
  */
-export async function executeQuery(catalog: QueryCatalog, text: string, options: QueryOptions = {}, defaults: QueryLimits = DEFAULT_QUERY_LIMITS): Promise<QueryResult> {
+export function executeQuery(catalog: QueryCatalog, text: string, options: QueryOptions = {}, defaults: QueryLimits = DEFAULT_QUERY_LIMITS): Promise<QueryResult> {
+  return execute(catalog, text, options, defaults, null);
+}
+
+/**
+ * Runs only the parts `names` (result tables) of the SELECT `text`, for a node that does not hold
+ * their rows (statements/run-placed-select.ts); its `now`, limits and time left come in `options`.
+ * @example
+ * const r = await executePart(db, 'SELECT count(v) FROM a, b', ['b'], { now, deadlineMs: 29_000 });
+ */
+export function executePart(catalog: QueryCatalog, text: string, names: readonly string[], options: QueryOptions = {}, defaults: QueryLimits = DEFAULT_QUERY_LIMITS): Promise<QueryResult> {
+  return execute(catalog, text, { ...options, readOnly: true }, defaults, new Set(names));
+}
+
+async function execute(catalog: QueryCatalog, text: string, options: QueryOptions, defaults: QueryLimits, only: ReadonlySet<string> | null): Promise<QueryResult> {
   if (typeof text !== 'string') throw new SvcError('InvalidArgument', 'a query must be a string');
   if (text.length > MAX_QUERY_BYTES / 3 && Buffer.byteLength(text, 'utf8') > MAX_QUERY_BYTES) {
     throw new SvcError('QueryTooLarge', `the query text is over ${MAX_QUERY_BYTES} bytes`);
@@ -96,9 +116,10 @@ export async function executeQuery(catalog: QueryCatalog, text: string, options:
     throw new SvcError('ReadOnlyQuery', 'this statement writes, and writes are not allowed here', { position: 0 });
   }
   if (options.signal?.aborted === true) throw new SvcError('QueryCancelled', 'the query was cancelled before it started');
+  if (only !== null && ast.kind !== 'Select') throw new SvcError('InvalidArgument', 'only a SELECT runs in parts');
   const nowNs = options.now ?? BigInt(Date.now()) * 1_000_000n;
   const handler = HANDLERS[ast.kind] as (ast: Statement, run: Run) => QueryResult | Promise<QueryResult>;
-  return handler(ast, { catalog, nowNs, ctx });
+  return handler(ast, { catalog, nowNs, ctx, text, only });
 }
 
 /** Texts longer than this are parsed in slices (~50 µs of parsing per 10 characters of a wide WHERE). */

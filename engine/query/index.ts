@@ -1,8 +1,8 @@
 // Public exports of the query layer: run a statement against a catalog, and the plain result.
-export { executeQuery, MAX_QUERY_BYTES } from './execute-query.js';
+export { executePart, executeQuery, MAX_QUERY_BYTES } from './execute-query.js';
 export type { QueryOptions } from './execute-query.js';
 export type { QuerySignal } from './exec/run/run-context.js';
-export type { FindFilter, QueryCatalog } from './catalog.js';
+export type { FindFilter, PartPlacement, PartRequest, QueryCatalog, SelectPart } from './catalog.js';
 export type { QueryResult, ResultColumn, ResultTable, ResultType } from './result.js';
 export { DEFAULT_DEADLINE_MS } from './deadline.js';
 export { DEFAULT_QUERY_LIMITS, resolveLimits } from './limits.js';

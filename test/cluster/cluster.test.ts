@@ -271,31 +271,66 @@ describe('cluster: 3 nats-servers + 3 svc nodes', { skip: missing ?? false }, ()
     }
   });
 
-  it('placement: a node serving only one table group runs queries on the other group\'s tables on a node that serves it', async () => {
-    const table = ['placed0', 'placed1', 'placed2', 'placed3'].find((t) => groupOf(t, 2) === 1)!;
-    const partial = await SvcNode.start('svc5', `${nats.url}?groups=2&serve=0`);
-    nodes.push(partial);
-    await partial.ready();
-    await nodes[0].query(`CREATE TABLE ${table} (k INT64, v DOUBLE)`);
-    await partial.query(`INSERT INTO ${table} ($timestamp, k, v) VALUES (1, 1, 0.5), (2, 2, 1.5), (3, 3, 2.5)`);
-    const r = await partial.request('POST', '/api/query', { query: `SELECT count(k), sum(k), max(v) FROM ${table}` });
-    assert.equal(r.status, 200, JSON.stringify(r.body));
-    const served = ['svc1', 'svc2', 'svc3', 'svc4'];
-    assert.ok(served.includes(r.headers.get('x-svc-node') ?? ''), `run by ${r.headers.get('x-svc-node')}`);
-    const columns = (r.body as { tables: { columns: { name: string; data: unknown[] }[] }[] }).tables[0].columns;
-    assert.deepEqual(columns.map((c) => [c.name, Number(c.data[0])]), [['count(k)', 3], ['sum(k)', 6], ['max(v)', 2.5]]);
-    // svc5 knows the table (its schema came with the group's DDL) but holds none of its rows.
-    const here = await partial.request('POST', '/api/query?svc_forwarded=1', { query: `SELECT count(k) FROM ${table}` });
-    assert.equal(here.status, 200);
-    assert.deepEqual((here.body as { tables: unknown[] }).tables, []);
-    assert.equal((await partial.request('POST', '/api/query', { query: `SHOW ${table}` })).status, 200);
-    // A table of the group it serves runs there.
-    const own = ['placed0', 'placed1', 'placed2', 'placed3'].find((t) => groupOf(t, 2) === 0)!;
-    await nodes[1].query(`CREATE TABLE ${own} (k INT64)`);
-    await nodes[2].query(`INSERT INTO ${own} ($timestamp, k) VALUES (1, 7)`);
-    const local = await partial.request('POST', '/api/query', { query: `SELECT sum(k) FROM ${own}` });
-    assert.equal(local.headers.get('x-svc-node'), null);
-    assert.equal(Number((local.body as { tables: { columns: { data: unknown[] }[] }[] }).tables[0].columns[0].data[0]), 7);
+  it('placement: each table\'s part of a query runs on a node serving its group, and every query route answers with a single node\'s bytes', async () => {
+    const names = Array.from({ length: 16 }, (_, i) => `part${i}`);
+    const a = names.find((t) => groupOf(t, 2) === 0)!;
+    const b = names.find((t) => groupOf(t, 2) === 1)!;
+    // svc5 serves group 0, svc6 group 1, svc7 none: it holds no table's rows at all.
+    const zero = await SvcNode.start('svc5', `${nats.url}?groups=2&serve=0`);
+    nodes.push(zero);
+    const one = await SvcNode.start('svc6', `${nats.url}?groups=2&serve=1`);
+    nodes.push(one);
+    const none = await SvcNode.start('svc7', `${nats.url}?groups=2&serve=`);
+    nodes.push(none);
+    for (const n of [zero, one, none]) await n.ready();
+    const whole = nodes[0]; // serves every group: it runs every query alone, as a single node does
+    for (const [i, t] of [a, b].entries()) {
+      await [zero, one][i].query(`CREATE TABLE ${t} (k INT64, v DOUBLE, s SYMBOL, note STRING)`);
+      const rows = Array.from({ length: 40 }, (_, r) => `(${r * 1_000_000_000 + i}, ${r}, ${r % 7 === 3 ? 'NULL' : (r * 1.25 + i) / 3}, '${['x', 'y', 'z'][r % 3]}', ${r % 5 === 0 ? 'NULL' : `'${t} ${r}'`})`);
+      await none.query(`INSERT INTO ${t} ($timestamp, k, v, s, note) VALUES ${rows.join(', ')}`);
+      assert.equal((await one.request('PATCH', `/api/v1/entries/${t}?action=attachTag&tag=placed`)).status, 200);
+    }
+    const arrow = { accept: 'application/vnd.apache.arrow.stream' };
+    const q = (text: string): string => encodeURIComponent(text);
+    const asks: [string, string, unknown?, Record<string, string>?][] = [
+      ['POST', '/api/query', { query: `SELECT count(v), sum(v), min(v), max(v), first(v), last(v), sum_of_squares(v), avg(k) FROM ${a}, ${b}` }],
+      ['POST', '/api/query', { query: `SELECT * FROM ${b}, ${a} WHERE k > 20 ORDER BY v DESC LIMIT 7` }],
+      ['POST', '/api/query', { query: `SELECT count(k), sum(v), last(note) FROM ${a}, ${b} GROUP BY s` }],
+      ['POST', '/api/query', { query: `SELECT min(v), max(k) FROM ${a}, ${b} GROUP BY 10s` }, arrow],
+      ['POST', '/api/query', { query: "SELECT count(note), first(note) FROM FIND(tag='placed')" }],
+      ['GET', `/query_exp?query=${q(`SELECT k, v, s FROM ${a}, ${b} WHERE v > 9`)}&date_format=js`],
+      ['POST', '/query_exp', { query: "SELECT spread(v), last(s) FROM FIND(tag='placed') GROUP BY 5s" }],
+      ['POST', '/query_find', { query: "find(tag='placed')" }],
+    ];
+    const join = `SELECT ${b}.v, ${a}.v FROM ${b} ASOF JOIN ${a}`;
+    const answers = async (node: SvcNode, list: typeof asks): Promise<string[]> => {
+      const out: string[] = [];
+      for (const [method, path, body, headers] of list) {
+        const r = await node.raw(method, path, body, headers);
+        assert.equal(r.status, 200, `${node.id} ${method} ${path}: ${r.bytes.toString().slice(0, 300)}`);
+        out.push(`${r.type}\n${r.bytes.toString('base64')}`);
+      }
+      return out;
+    };
+    const expected = await answers(whole, [...asks, ['POST', '/api/query', { query: join }]]);
+    assert.ok(expected[0].length > 100 && expected[5].length > 100, 'the reference answers hold rows');
+    for (const n of [zero, one, none]) assert.deepEqual(await answers(n, [...asks, ['POST', '/api/query', { query: join }]]), expected, `${n.id} answers as one node holding everything does`);
+
+    // Now no live node holds both tables: each runs where its group is served.
+    for (const n of nodes.slice(0, 4)) await n.kill();
+    for (const n of [zero, one, none]) assert.deepEqual(await answers(n, asks), expected.slice(0, asks.length), `${n.id} with no node holding both tables`);
+    // A join reads both tables in one place: no node can run it.
+    const refused = await none.request('POST', '/api/query', { query: join });
+    assert.equal(refused.status, 503, JSON.stringify(refused.body));
+    assert.equal((refused.body as { error: string }).error, 'ClusterUnavailable');
+    // svc6 is the last node serving group 1: without it, b cannot be read, a still can.
+    await one.kill();
+    const lost = await none.request('POST', '/api/query', { query: `SELECT count(v) FROM ${b}` });
+    assert.equal(lost.status, 503, JSON.stringify(lost.body));
+    assert.match(JSON.stringify(lost.body), /group 1/);
+    const [count] = await answers(none, [['POST', '/api/query', { query: `SELECT count(v) FROM ${a}` }]]);
+    const [single] = await answers(zero, [['POST', '/api/query', { query: `SELECT count(v) FROM ${a}` }]]);
+    assert.equal(count, single);
   });
 
   it('pointed at nats-server 2.9.10 (Debian 12), svc_rest refuses to start', { skip: missingNatsServer('bookworm') ?? false }, async () => {

@@ -63,6 +63,15 @@ export class SvcNode {
     return { status: r.status, body: parsed, headers: r.headers };
   }
 
+  /** A request's status, Content-Type and body bytes as sent (authorised like `request`). */
+  async raw(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; type: string; bytes: Buffer }> {
+    if (this.token === null) await this.request('GET', '/api/cluster');
+    const init: RequestInit = { method, signal: AbortSignal.timeout(30_000), headers: { ...headers, authorization: `Bearer ${this.token}` } };
+    if (body !== undefined) init.body = JSON.stringify(body);
+    const r = await fetch(`${this.base}${path}`, init);
+    return { status: r.status, type: r.headers.get('content-type') ?? '', bytes: Buffer.from(await r.arrayBuffer()) };
+  }
+
   /** POST /api/query; throws with the answer unless 200. */
   async query(text: string): Promise<{ tables: { columns: { name: string; type: string; data: unknown[] }[] }[] }> {
     const r = await this.request('POST', '/api/query', { query: text });

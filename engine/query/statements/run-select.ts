@@ -22,13 +22,17 @@ import { historySlices, joinScan } from '../exec/join/join-scan.js';
 import type { JoinSideScan, RangeRows } from '../exec/join/join-scan.js';
 import { INT64_MIN } from '../../../grammar/index.js';
 import { planSelectCached } from '../plan/plan-cache.js';
-import type { JoinPlan, TablePlan, TimeRange } from '../plan/plan-types.js';
+import type { JoinPlan, SelectPlan, TablePlan, TimeRange } from '../plan/plan-types.js';
 import { narrowRange } from '../plan/time-bounds.js';
 import { calendarPieces, spanOf } from '../exec/scan/calendar-pieces.js';
 import type { QueryResult, ResultTable } from '../result.js';
 
 export async function runSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint, ctx: RunContext): Promise<QueryResult> {
-  const plan = planSelectCached(ast, catalog, nowNs, ctx.limits);
+  return runPlan(planSelectCached(ast, catalog, nowNs, ctx.limits), ctx);
+}
+
+/** Runs the table plans of `plan` (a SELECT's, or some of them: run-placed-select.ts). */
+export async function runPlan(plan: SelectPlan, ctx: RunContext): Promise<QueryResult> {
   const releases = plan.tables.flatMap((t) => (t.join === null ? [t.table] : t.join.sides.map((s) => s.table)).map((table) => table.context.leases.lease()));
   try {
     // Every table's batches for every range, listed in one synchronous step: one moment's data.

@@ -3,6 +3,7 @@
 // with QueryLimit while its memory is still a batch away from being taken.
 import type { QueryLimits } from '../../limits.js';
 import { limitError } from '../../limits.js';
+import type { ResultTable } from '../../result.js';
 import type { Rows, Vec } from '../../vector/vec.js';
 
 /** Per string or blob: a JS string header or a Uint8Array view, beside its bytes. */
@@ -30,6 +31,27 @@ export class ResultBudget {
     const max = this.limits.maxResultBytes;
     if (this.bytes > max) throw limitError('the result takes too many bytes (estimated)', 'maxResultBytes', max);
   }
+}
+
+/**
+ * The result's estimated bytes, counted as the budget counts them while a result is built, against
+ * maxResultBytes: for results put together from parts run on other nodes (run-placed-select.ts).
+ */
+export function checkResultBytes(tables: readonly ResultTable[], limits: QueryLimits): void {
+  let bytes = 0;
+  for (const t of tables) {
+    bytes += t.rowCount * PER_SLOT;
+    for (const c of t.columns) {
+      if (c.values instanceof Float64Array || c.values instanceof BigInt64Array) {
+        bytes += t.rowCount * PER_SLOT;
+        continue;
+      }
+      bytes += t.rowCount * PER_VALUE;
+      for (const v of c.values) bytes += v?.length ?? 0;
+    }
+  }
+  const max = limits.maxResultBytes;
+  if (bytes > max) throw limitError('the result takes too many bytes (estimated)', 'maxResultBytes', max);
 }
 
 function valueBytes(v: Vec, rows: Rows, n: number): number {

@@ -37,7 +37,7 @@ export class RunContext {
     readonly deadline: Deadline,
     readonly limits: QueryLimits,
     private readonly signal: QuerySignal | null = null,
-    private readonly sliceMs: number = DEFAULT_SLICE_MS,
+    readonly sliceMs: number = DEFAULT_SLICE_MS,
   ) {
     this.budget = new ResultBudget(limits);
   }
@@ -54,6 +54,11 @@ export class RunContext {
     this.skip = now - this.lastCheck < 0.05 && this.sliceMs > 0 ? 16 : 1;
     this.lastCheck = now;
     return now - this.sliceStart >= this.sliceMs;
+  }
+
+  /** True once the query's signal says it was cancelled. */
+  get isCancelled(): boolean {
+    return this.signal?.aborted === true;
   }
 
   /** Yields to the event loop, then stops the query if it was cancelled or ran out of time. */
