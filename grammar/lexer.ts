@@ -39,7 +39,13 @@ const UNIT = `(?:${UNIT_SPELLINGS.map((u) => [...u].map((c) => `[${c}${c.toUpper
 // number from its unit because a number followed by a name is valid nowhere else in the grammar.
 const DURATION = `\\d+\\s*${UNIT}(?:\\s*\\d+\\s*${UNIT})*${NOT_NAME_CHAR}`;
 
+// Rule order is match priority. A space and the single-character punctuation that starts no
+// longer token come first, so moo answers them from a table by character code instead of running
+// its combined regex (it only does so for the rules before the first regex rule): that halves
+// the lexing time of a typical query, which is most of a parse-shape cache hit.
 const rules: moo.Rules = {
+  punct: { match: ['(', ')', '[', ']', ',', ';', '=', '+', '*', '/'], type: () => 'op' },
+  space: ' ',
   ws: { match: /\s+/, lineBreaks: true },
   comment: /--[^\n]*/,
   datetime: /\d{4}-\d{2}-\d{2}(?:[Tt][0-9:.]*)?[Zz]?/,
@@ -52,7 +58,7 @@ const rules: moo.Rules = {
   qident: { match: /"(?:[^"]|"")*"/, lineBreaks: true },
   string: { match: /'(?:[^']|'')*'/, lineBreaks: true },
   unterminated: { match: /['"][^]*/, lineBreaks: true },
-  op: ['!~*', '!~', '~*', '!=', '<=', '>=', '<', '>', '=', '~', '+', '-', '*', '/', '(', ')', '[', ']', ',', ';'],
+  op: ['!~*', '!~', '~*', '!=', '<=', '>=', '<', '>', '~', '-'],
   invalid: moo.error,
 };
 
@@ -107,7 +113,7 @@ export class QueryLexer {
     }
     this.budget -= 1;
     for (let token = this.moo.next(); token !== undefined; token = this.moo.next()) {
-      if (token.type === 'ws' || token.type === 'comment') continue;
+      if (token.type === 'space' || token.type === 'ws' || token.type === 'comment') continue;
       this.error = checkToken(token) ?? this.checkNesting(token);
       return this.error === null ? token : undefined;
     }

@@ -14,7 +14,10 @@ import type { Token } from './lexer.js';
 import { tokenize } from './lexer.js';
 import { parse } from './parse.js';
 
-const LITERAL_TOKENS: ReadonlySet<string> = new Set(['number', 'string', 'datetime', 'duration', 'timeOfDay']);
+/** The literal token kinds, each with the character that stands for it in a shape key. */
+const LITERAL_MARKS: ReadonlyMap<string, string> = new Map([
+  ['number', '\u0002'], ['string', '\u0003'], ['datetime', '\u0004'], ['duration', '\u0005'], ['timeOfDay', '\u0006'],
+]);
 /** Shapes kept (least recently used first out). */
 const MAX_SHAPES = 256;
 
@@ -35,8 +38,15 @@ interface Shape {
   readonly slots: readonly Slot[];
 }
 
-/** Shapes by key; null: a shape that is parsed every time. */
-const shapes = new Map<string, Shape | null>();
+/** A kept shape (null: one that is parsed every time) and when it was last used. */
+interface Entry {
+  readonly shape: Shape | null;
+  used: number;
+}
+
+/** Shapes by key. A hit only stamps its entry (no reinsertion, which would hash the key again). */
+const shapes = new Map<string, Entry>();
+let clock = 0;
 
 /** `parse(text)`, answered from a kept shape when a text of the same shape was parsed before. */
 export function parseShaped(text: string): Statement {
@@ -48,24 +58,39 @@ export function parseShaped(text: string): Statement {
     return parse(text);
   }
   const key = shapeKey(tokens);
-  const shape = shapes.get(key);
-  if (shape !== undefined) {
-    shapes.delete(key);
-    shapes.set(key, shape);
-    return shape === null ? parse(text) : instantiate(shape, tokens);
+  const entry = shapes.get(key);
+  if (entry !== undefined) {
+    entry.used = ++clock;
+    return entry.shape === null ? parse(text) : instantiate(entry.shape, tokens);
   }
   const ast = parse(text);
   // Other statements are not kept: INSERT texts carry their values, and the rest are rare.
   if (ast.kind !== 'Select') return ast;
-  if (shapes.size >= MAX_SHAPES) shapes.delete(shapes.keys().next().value!);
-  shapes.set(key, shapeOf(ast, tokens));
+  if (shapes.size >= MAX_SHAPES) evictLeastRecent();
+  shapes.set(key, { shape: shapeOf(ast, tokens), used: ++clock });
   return ast;
 }
 
-/** The tokens' kinds, literals without their text: equal for texts of one shape. */
+function evictLeastRecent(): void {
+  let oldest: string | null = null;
+  let oldestUse = Infinity;
+  for (const [key, e] of shapes) {
+    if (e.used < oldestUse) {
+      oldest = key;
+      oldestUse = e.used;
+    }
+  }
+  if (oldest !== null) shapes.delete(oldest);
+}
+
+/**
+ * The tokens without their literals' text: equal for texts of one shape. Other tokens go by
+ * their text, which fixes their kind (the lexer is a function of the text), each after a \u0001;
+ * a literal is one mark character of its kind.
+ */
 export function shapeKey(tokens: readonly Token[]): string {
   let key = '';
-  for (const t of tokens) key += LITERAL_TOKENS.has(t.type!) ? `\u0001${t.type}` : `\u0001${t.type}\u0002${t.text}`;
+  for (const t of tokens) key += LITERAL_MARKS.get(t.type!) ?? `\u0001${t.text}`;
   return key;
 }
 
@@ -133,7 +158,7 @@ function shapeOf(ast: Select, tokens: readonly Token[]): Shape | null {
     if (k < 0 || !literal(k + 1, 'number')) return null;
     add([field], (ts) => b.count([ts[k], ts[k + 1]]), k + 1);
   }
-  if (!isComplete || tokens.some((t, i) => LITERAL_TOKENS.has(t.type!) && !covered.has(i))) return null;
+  if (!isComplete || tokens.some((t, i) => LITERAL_MARKS.has(t.type!) && !covered.has(i))) return null;
   const shape: Shape = { ast, tokenAt, offsets: Int32Array.from(tokens, (t) => t.offset), slots };
   // The copy made from the text's own tokens must be the parse itself.
   return isSameTree(instantiate(shape, tokens), ast) ? shape : null;

@@ -11,14 +11,14 @@ import { parse, parseShaped } from '../../grammar/index.js';
 import type { Select } from '../../grammar/index.js';
 import { compareAnswers, svcAnswer } from '../answer.js';
 import type { Answer } from '../answer.js';
-import { benchRows, isoNs, makeSeries, MINUTE_NS, tempDir, toBatches } from '../data.js';
+import { benchRows, isoNs, makeSeries, MINUTE_NS, toBatches } from '../data.js';
 import type { Series } from '../data.js';
 import { defineCase } from '../harness.js';
 import type { Suite } from '../harness.js';
 import { handAsofSpread, handDerivativeOfMax, handFillLinear } from '../peers/hand-language.js';
-import { appendBatches, createDuckTable, duckAnswer, duckQuery, openDuck } from '../peers/duckdb.js';
-import type { DuckPeer } from '../peers/duckdb.js';
-import { insertAll } from './ingest.js';
+import { duckAnswer, duckQuery } from '../peers/duckdb.js';
+import { loadSideBySide } from './query.js';
+import type { SideBySide } from './query.js';
 
 export const ASOF_SUITE = 'language: ASOF JOIN';
 export const FILL_SUITE = 'language: GROUP BY 1min FILL(LINEAR), a month with gaps';
@@ -27,10 +27,7 @@ export const DERIVATIVE_SUITE = 'language: derivative(max(price)) GROUP BY 1min'
 const MONTH_FROM = '2021-03-01T00:00';
 const MONTH_TO = '2021-04-01T00:00';
 
-interface Fixture {
-  readonly db: Database;
-  readonly duck: DuckPeer;
-  readonly remove: () => Promise<void>;
+interface Fixture extends SideBySide {
   readonly trades: number;
   readonly quotes: number;
 }
@@ -61,28 +58,19 @@ async function loadFixture(): Promise<Fixture> {
   if (fixture !== null) return fixture;
   const trades = makeSeries(benchRows(), ['price'], 3);
   const quotes = makeSeries(Math.floor(benchRows() / 10), ['bid'], 4);
-  const month = gappedMonth();
-  const dir = await tempDir('language');
-  const db = await Database.open({ dataDir: dir.path, durability: 'none', sweepIntervalMs: 0 });
-  const duck = await openDuck();
-  for (const [name, series, column] of [['trades', trades, 'price'], ['quotes', quotes, 'bid'], ['gaps', month, 'v']] as const) {
-    await db.createTable(name, [{ name: column, type: 'DOUBLE' }]);
-    const batches = toBatches(series);
-    await insertAll(db, name, batches, 8);
-    await createDuckTable(duck.connection, name, [column]);
-    await appendBatches(duck.connection, name, [column], batches, 'bulk');
-  }
-  fixture = { db, duck, remove: dir.remove, trades: trades.rows, quotes: quotes.rows };
+  const pair = await loadSideBySide('language', [
+    { name: 'trades', column: 'price', batches: toBatches(trades) },
+    { name: 'quotes', column: 'bid', batches: toBatches(quotes) },
+    { name: 'gaps', column: 'v', batches: toBatches(gappedMonth()) },
+  ]);
+  fixture = { ...pair, trades: trades.rows, quotes: quotes.rows };
   return fixture;
 }
 
 export async function releaseLanguageFixture(): Promise<void> {
-  if (fixture === null) return;
   const f = fixture;
   fixture = null;
-  f.duck.close();
-  await f.db.close();
-  await f.remove();
+  await f?.close();
 }
 
 interface Spec {

@@ -7,6 +7,7 @@ import { Database } from '../../engine/index.js';
 import { compareAnswers, svcAnswer } from '../answer.js';
 import type { Answer } from '../answer.js';
 import { benchRows, DAY_NS, isoNs, makeSeries, MINUTE_NS, tempDir, toBatches } from '../data.js';
+import type { InputBatch } from '../data.js';
 import { arrive } from '../data-orders.js';
 import type { ArrivalOrder } from '../data-orders.js';
 import { defineCase } from '../harness.js';
@@ -95,31 +96,42 @@ const QUERIES: readonly QuerySpec[] = [
   },
 ];
 
-let fixture: { db: Database; duck: DuckPeer; remove: () => Promise<void> } | null = null;
+let fixture: SideBySide | null = null;
 
-async function loadFixture(): Promise<NonNullable<typeof fixture>> {
+async function loadFixture(): Promise<SideBySide> {
   if (fixture !== null) return fixture;
   // BENCH_QUERY_ORDER=shuffled (or within-hour, late-1%) loads the same rows in that arrival order.
   const batches = toBatches(arrive(makeSeries(benchRows(), ['v'], 2), (process.env.BENCH_QUERY_ORDER ?? 'sorted') as ArrivalOrder));
-  const dir = await tempDir('query');
-  const db = await Database.open({ dataDir: dir.path, durability: 'none', sweepIntervalMs: 0 });
-  await db.createTable('t', [{ name: 'v', type: 'DOUBLE' }]);
-  await insertAll(db, 't', batches, 8);
-  const duck = await openDuck();
-  await createDuckTable(duck.connection, 't', ['v']);
-  await appendBatches(duck.connection, 't', ['v'], batches, 'bulk');
-  fixture = { db, duck, remove: dir.remove };
+  fixture = await loadSideBySide('query', [{ name: 't', column: 'v', batches }]);
   return fixture;
 }
 
 /** Closes the query data (svc and DuckDB); called once after the last query suite. */
 export async function releaseQueryFixture(): Promise<void> {
-  if (fixture === null) return;
   const f = fixture;
   fixture = null;
-  f.duck.close();
-  await f.db.close();
-  await f.remove();
+  await f?.close();
+}
+
+/** An svc database (no durability, no sweeps) in a temporary directory beside an in-memory DuckDB. */
+export interface SideBySide {
+  readonly db: Database;
+  readonly duck: DuckPeer;
+  close(): Promise<void>;
+}
+
+/** Both engines holding the same one-DOUBLE-column tables, loaded from the same batches. */
+export async function loadSideBySide(label: string, tables: readonly { name: string; column: string; batches: readonly InputBatch[] }[]): Promise<SideBySide> {
+  const dir = await tempDir(label);
+  const db = await Database.open({ dataDir: dir.path, durability: 'none', sweepIntervalMs: 0 });
+  const duck = await openDuck();
+  for (const { name, column, batches } of tables) {
+    await db.createTable(name, [{ name: column, type: 'DOUBLE' }]);
+    await insertAll(db, name, batches, 8);
+    await createDuckTable(duck.connection, name, [column]);
+    await appendBatches(duck.connection, name, [column], batches, 'bulk');
+  }
+  return { db, duck, close: async () => { duck.close(); await db.close(); await dir.remove(); } };
 }
 
 export function duckThreads(): string | null {

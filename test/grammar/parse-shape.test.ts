@@ -61,6 +61,30 @@ describe('parse-shape cache', () => {
     }
   });
 
+  it('tells shapes apart by every token that is not a literal, and by the kind of each literal', () => {
+    const base = shapeKey(tokenize('SELECT v FROM t WHERE v > 1'));
+    for (const other of ['SELECT w FROM t WHERE v > 1', 'SELECT "v" FROM t WHERE v > 1', 'SELECT v FROM t WHERE v >= 1',
+      "SELECT v FROM t WHERE v > '1'", 'SELECT v FROM t WHERE v > 2021-01-01', 'SELECT v FROM t WHERE v > 1s', 'SELECT v FROM t WHERE v > 1 + 1']) {
+      assert.notEqual(shapeKey(tokenize(other)), base, other);
+    }
+    assert.equal(shapeKey(tokenize('SELECT v\tFROM  t -- a comment\nWHERE v > 17.5')), base);
+  });
+
+  it('keeps the 256 shapes used last: the least recently used one is parsed again', () => {
+    parseShaped('SELECT old FROM t WHERE v > 1');
+    parseShaped('SELECT kept FROM t WHERE v > 1');
+    for (let i = 0; i < 256; i++) {
+      parseShaped(`SELECT c${i} FROM t WHERE v > 1`);
+      parseShaped(`SELECT kept FROM t WHERE v > ${i}`);
+    }
+    let before = earleyParses();
+    assert.deepStrictEqual(parseShaped('SELECT kept FROM t WHERE v > 0.5'), parse('SELECT kept FROM t WHERE v > 0.5'));
+    assert.equal(earleyParses(), before + 1, 'a shape used recently was parsed again');
+    before = earleyParses();
+    parseShaped('SELECT old FROM t WHERE v > 2');
+    assert.equal(earleyParses(), before + 1, 'the least recently used shape was still kept');
+  });
+
   it('agrees with parse on random queries with their literals changed', () => {
     const r = rng(Number(process.env.QUERY_SEED ?? 7));
     let hits = 0;

@@ -1,27 +1,15 @@
 // Table-driven tests of the clauses beyond the core (SPEC §6): calendar filters, FILL and ASOF
 // JOIN, against the example database: query text → rows (time first), scanned count where it
 // says something. The differential tests in duckdb/ cover random data.
-import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Database } from '../../engine/database.js';
-import { openExampleDb, S, T1, T3, T4, T6, T7 } from './db-fixture.js';
-import type { Cell } from './helpers.js';
-import { tablesOf } from './helpers.js';
+import { describeExampleQueries, S, T1, T3, T4, T6, T7 } from './db-fixture.js';
+import type { ExampleQuery } from './db-fixture.js';
 
 const A = 'stocks.apple';
 const H = 3_600n * S;
 const D = 24n * H;
 const Y2018 = 1_514_764_800n * S;
 
-interface Case {
-  readonly query: string;
-  readonly tables: Record<string, Cell[][]>;
-  readonly scanned?: number;
-  /** Column names after `$timestamp` (when the case checks them). */
-  readonly columns?: string[];
-}
-
-const CASES: Case[] = [
+const CASES: ExampleQuery[] = [
   // --- WITH MONTHS / DAYS / TIME IN: UTC, start-inclusive, end-exclusive
   { query: 'SELECT close FROM stocks.apple IN RANGE(2017, 2018) WITH TIME IN (11:00, 13:00)', tables: { [A]: [[T3, 10]] } },
   // 2017-01-02 and 2017-01-09 are Mondays (ISO weekday 1).
@@ -68,23 +56,14 @@ const CASES: Case[] = [
     tables: { [A]: [[T1, 4n, 5n, 4n, 4n, 3n, 3n, 5n]] } },
   { query: 'SELECT max(volume), sum(v) FROM stocks.apple ASOF JOIN big GROUP BY day',
     tables: { [A]: [[T1, 2000n, 2n ** 62n - 1n], [T4, 500n, 2n * (2n ** 53n + 1n)], [T1 + 8n * D, 10n, 2n ** 53n + 1n], [T7, 4000n, 2n ** 53n + 1n]] } },
+  // A FIND on either side: each table it finds is joined on its own, each its own result table.
+  { query: "SELECT close FROM find(tag='nasdaq') ASOF JOIN big IN RANGE(2017, +1d)",
+    tables: { [A]: [[T1, 11], [T1 + H, 12], [T3, 10]], 'stocks.msft': [[T1, 60]] } },
+  { query: "SELECT stocks.msft.close, big.v FROM big ASOF JOIN find(tag='nasdaq' AND type=ts) IN RANGE(2017, +1d)",
+    tables: { big: [[T1, 60, 2n ** 62n], [T1 + H, 60, 2n ** 62n - 1n], [T3, 60, -(2n ** 62n)]] } },
   { query: 'SELECT * FROM stocks.apple ASOF JOIN stocks.msft IN RANGE(2017-02-01, +1d)',
     columns: ['stocks.apple.open', 'stocks.apple.close', 'stocks.apple.volume', 'stocks.apple.sym', 'stocks.apple.note', 'stocks.apple.raw', 'stocks.msft.close'],
     tables: { [A]: [[T7, T7, 20, 21, 4000n, 'aapl', 'feb', new TextEncoder().encode('f'), 62]] } },
 ];
 
-describe('calendar filters, FILL and ASOF JOIN on the example data', () => {
-  let db: Database;
-  let close: () => Promise<void>;
-  before(async () => ({ db, close } = await openExampleDb()));
-  after(async () => close());
-
-  for (const c of CASES) {
-    it(c.query, async () => {
-      const result = await db.query(c.query);
-      assert.deepStrictEqual(tablesOf(result), c.tables);
-      if (c.scanned !== undefined) assert.equal(result.scannedRowsCount, c.scanned);
-      if (c.columns !== undefined) assert.deepEqual(result.tables[0].columns.map((col) => col.name), ['$timestamp', ...c.columns]);
-    });
-  }
-});
+describeExampleQueries('calendar filters, FILL and ASOF JOIN on the example data', CASES);

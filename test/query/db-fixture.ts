@@ -1,9 +1,13 @@
 // A real Database (no WAL, tiny batches so every query crosses shards, sealed batches and tails)
 // loaded with the example data of the table-driven tests.
+import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
 import { Database } from '../../engine/database.js';
+import type { Cell } from './helpers.js';
+import { tablesOf } from './helpers.js';
 
 export const S = 1_000_000_000n;
 export const T1 = 1_483_228_800n * S; // 2017-01-01T00:00Z, a Sunday
@@ -59,4 +63,35 @@ export async function openExampleDb(): Promise<{ db: Database; close: () => Prom
       return db;
     },
   };
+}
+
+/** A query over the example data and the result tables it must give. */
+export interface ExampleQuery {
+  readonly query: string;
+  readonly tables: Record<string, Cell[][]>;
+  readonly scanned?: number;
+  /** Column names after `$timestamp` (when the case checks them). */
+  readonly columns?: readonly string[];
+  /** Column types, `$timestamp` first (when the case checks them). */
+  readonly types?: readonly string[];
+}
+
+/** One test per query, each run on the example data. */
+export function describeExampleQueries(title: string, cases: readonly ExampleQuery[]): void {
+  describe(title, () => {
+    let db: Database;
+    let close: () => Promise<void>;
+    before(async () => ({ db, close } = await openExampleDb()));
+    after(async () => close());
+
+    for (const c of cases) {
+      it(c.query, async () => {
+        const result = await db.query(c.query);
+        assert.deepStrictEqual(tablesOf(result), c.tables);
+        if (c.scanned !== undefined) assert.equal(result.scannedRowsCount, c.scanned);
+        if (c.columns !== undefined) assert.deepEqual(result.tables[0].columns.map((col) => col.name), ['$timestamp', ...c.columns]);
+        if (c.types !== undefined) assert.deepEqual(result.tables[0].columns.map((col) => col.type), c.types);
+      });
+    }
+  });
 }

@@ -99,6 +99,8 @@ const CASES: Case[] = [
   { query: 'SELECT close FROM stocks.apple ASOF JOIN stocks.msft', code: Q, at: 'close', message: /ambiguous: it may be stocks\.apple\.close or stocks\.msft\.close/ },
   { query: 'SELECT stocks.msft.open FROM stocks.apple ASOF JOIN stocks.msft', code: Q, at: 'stocks.msft.open', message: /no joined table/ },
   { query: 'SELECT open FROM stocks.apple ASOF JOIN stocks.apple', code: Q, at: 'ASOF', message: /cannot be joined with itself/ },
+  // A FIND among the joined tables that finds the FROM table itself.
+  { query: "SELECT open FROM stocks.apple ASOF JOIN find(tag='nasdaq')", code: Q, at: 'ASOF', message: /'stocks.apple' cannot be joined with itself/ },
   { query: 'SELECT open FROM stocks.apple RIGHT ASOF JOIN stocks.msft, big', code: Q, at: 'RIGHT', message: /exactly one table/ },
   { query: 'SELECT open FROM stocks.apple LEFT ASOF JOIN nope', code: Q, at: 'nope', message: /no table named 'nope'/ },
   { query: 'SELECT open FROM stocks.apple ASOF stocks.msft', code: 'QuerySyntax', at: 'stocks.msft', message: /JOIN/ },

@@ -2,11 +2,9 @@
 // the example database: query text → rows (time first) and column types. The differential tests
 // in duckdb/ cover random data; these pin the documented decisions on data one can read.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Database } from '../../engine/database.js';
-import { openExampleDb, S, T0, T1, T2, T3, T4, T6, T7 } from './db-fixture.js';
-import type { Cell } from './helpers.js';
-import { tablesOf } from './helpers.js';
+import { describe, it } from 'node:test';
+import { describeExampleQueries, S, T0, T1, T2, T3, T4, T6, T7 } from './db-fixture.js';
+import type { ExampleQuery } from './db-fixture.js';
 import { FakeCatalog } from './fake-catalog.js';
 import { executeQuery } from '../../engine/query/index.js';
 import { AGGREGATE_NAMES } from '../../engine/query/plan/aggregate-registry.js';
@@ -15,13 +13,7 @@ import { FUNCTION_DOCS, SCALAR_NAMES, SEQUENCE_NAMES } from '../../engine/query/
 const D = 86_400n * S;
 const A = 'stocks.apple';
 
-interface Case {
-  readonly query: string;
-  readonly tables: Record<string, Cell[][]>;
-  readonly types?: string[];
-}
-
-const CASES: Case[] = [
+const CASES: ExampleQuery[] = [
   // --- row-sequence functions over rows in time order (ties in insertion order)
   { query: 'SELECT close, cumsum(close), delta(close), lag(close, 2) FROM stocks.apple IN RANGE(2017, 2018)',
     types: ['double', 'double', 'double', 'double'],
@@ -86,17 +78,4 @@ describe('the function registry', () => {
   });
 });
 
-describe('scalar and row-sequence functions', () => {
-  let db: Database;
-  let close: () => Promise<void>;
-  before(async () => ({ db, close } = await openExampleDb()));
-  after(async () => close());
-
-  for (const c of CASES) {
-    it(c.query, async () => {
-      const result = await db.query(c.query);
-      assert.deepStrictEqual(tablesOf(result), c.tables);
-      if (c.types !== undefined) assert.deepEqual(result.tables[0].columns.map((col) => col.type), c.types);
-    });
-  }
-});
+describeExampleQueries('scalar and row-sequence functions', CASES);

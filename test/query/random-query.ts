@@ -187,13 +187,16 @@ function limits(r: Rng): { limit: number | null; offset: number | null } {
 export function randomQuery(r: Rng, tables: readonly string[], times: readonly bigint[] = []): MQuery {
   const from = r() < 0.25 && tables.length > 1 ? [...tables] : [pick(r, tables)];
   const x = r();
-  if (x < 0.08 && tables.length > 1) return joinQuery(r, tables, times);
-  const q = x < 0.16 ? pointQuery(r, from, times) : x < 0.5 ? rowQuery(r, from, times) : aggregateQuery(r, from, times);
+  const q = x < 0.08 && tables.length > 1 ? joinQuery(r, tables, times)
+    : x < 0.16 ? pointQuery(r, from, times) : x < 0.5 ? rowQuery(r, from, times) : aggregateQuery(r, from, times);
   // Calendar filters cut the ranges (they are part of the IN clause).
   return q.ranges.length > 0 && r() < 0.15 ? { ...q, calendar: calendar(r, times) } : q;
 }
 
-/** FROM a [LEFT | RIGHT | FULL] ASOF JOIN b: qualified columns, plain rows or aggregates per bucket. */
+/**
+ * FROM a [LEFT | RIGHT | FULL] ASOF JOIN b: qualified columns, plain rows or aggregates per bucket,
+ * with row-sequence functions over the joined rows or over the buckets, and FILL.
+ */
 function joinQuery(r: Rng, tables: readonly string[], times: readonly bigint[]): MQuery {
   const [left, right] = r() < 0.5 ? [tables[0], tables[1]] : [tables[1], tables[0]];
   const type = pick(r, ['inner', 'left', 'right', 'full'] as const);
@@ -202,16 +205,29 @@ function joinQuery(r: Rng, tables: readonly string[], times: readonly bigint[]):
   const numbers = [q(left, 'dv'), q(left, 'iv'), q(right, 'dv'), q(right, 'iv')];
   const where: MCond | null = r() < 0.4 ? { k: 'cmp', op: pick(r, ['<', '>=', '!='] as const), l: pick(r, numbers), r: i64(int(r, -5, 5)) } : null;
   const base = { tables: [left], join: { type, tables: [right] }, ranges: ranges(r, times), where, keys: [], having: null, orderBy: [], limit: null, offset: null };
+  const withSequences = r() < 0.25;
   if (r() < 0.5) {
-    const items: MItem[] = r() < 0.3 ? [{ k: 'star' }] : Array.from({ length: int(r, 1, 4) }, () => ({
-      k: 'item' as const, e: r() < 0.2 ? q(pick(r, [left, right]), '$timestamp') : r() < 0.2 ? arith('-', q(left, 'dv'), q(right, 'dv')) : pick(r, cols), alias: null,
-    }));
+    const rowItem = (): MExpr => {
+      if (withSequences && r() < 0.5) {
+        const arg = pick(r, numbers);
+        return pick(r, [seq('cumsum', arg), seq('delta', arg), seq('lag', pick(r, cols)), seq('moving_average', arg, i64(int(r, 1, 3))), seq('derivative', arg)]);
+      }
+      return r() < 0.2 ? q(pick(r, [left, right]), '$timestamp') : r() < 0.2 ? arith('-', q(left, 'dv'), q(right, 'dv')) : pick(r, cols);
+    };
+    const items: MItem[] = r() < 0.3 && !withSequences ? [{ k: 'star' }] : Array.from({ length: int(r, 1, 4) }, () => ({ k: 'item' as const, e: rowItem(), alias: null }));
     return { ...base, items, bucket: null };
   }
+  const bucket = r() < 0.6 ? pick(r, BUCKETS) : null;
+  // Exact aggregates only under sequences: a double sum's rounding depends on the summation order.
+  const aggregate = (): MExpr => agg(pick(r, ['count', 'min', 'max']), pick(r, numbers));
   const items: MItem[] = Array.from({ length: int(r, 1, 3) }, () => ({
-    k: 'item' as const, e: r() < 0.2 ? agg('count', '*') : agg(pick(r, ['count', 'min', 'max', 'sum']), pick(r, numbers)), alias: null,
+    k: 'item' as const,
+    e: withSequences && bucket !== null && r() < 0.5 ? pick(r, [seq('cumsum', aggregate()), seq('delta', aggregate()), seq('lag', aggregate())])
+      : r() < 0.2 ? agg('count', '*') : agg(pick(r, ['count', 'min', 'max', 'sum']), pick(r, numbers)),
+    alias: null,
   }));
-  return { ...base, items, bucket: r() < 0.6 ? pick(r, BUCKETS) : null };
+  const canFill = bucket !== null && (bucket.months > 0 || bucket.nanos >= 24n * H);
+  return { ...base, items, bucket, fill: canFill && r() < 0.3 ? pick(r, ['NULL', 'PREV', 'LINEAR', '0']) : null };
 }
 
 /** A lone first/last/min/max/abs_* without grouping: the row time is the picked row's. */

@@ -39,6 +39,17 @@ function bytesKey(data: Uint8Array, start: number, end: number): string {
   return s;
 }
 
+/** One string for the key values of several columns at row `i`: typed and length-prefixed, so no two combinations meet. */
+export function compositeKeyAt(vecs: readonly Vec[], i: number, texts: readonly boolean[]): string {
+  let key = '';
+  for (let c = 0; c < vecs.length; c++) {
+    const part = keyAt(vecs[c], i, texts[c]);
+    const text = part === null ? 'n' : `${typeof part}${String(part)}`;
+    key += `${text.length}:${text}`;
+  }
+  return key;
+}
+
 /** Key equality with NaN equal to itself. */
 export function sameKey(a: ValueKey, b: ValueKey): boolean {
   return a === b || (a !== a && b !== b);

@@ -5,13 +5,11 @@
 // the nanosecond. Set QUERY_SEED to replay a seed.
 import { after, before, describe, it } from 'node:test';
 import { executeQuery } from '../../../engine/query/index.js';
-import { FakeCatalog } from '../fake-catalog.js';
 import { timeText } from '../query-model.js';
-import { BASE, int, pick, randomTable, rng, SPAN } from '../random-data.js';
+import { BASE, int, pick, rng, SPAN } from '../random-data.js';
 import type { Rng } from '../random-data.js';
-import type { RefTable } from '../reference.js';
 import type { Oracle } from './oracle.js';
-import { assertSameRows, loadTable, openOracle, oracleRows, wrapInt64 } from './oracle.js';
+import { assertSameRows, loadRandomTables, openOracle, oracleRows, wrapInt64 } from './oracle.js';
 
 const SEEDS = process.env.QUERY_SEED === undefined ? [31, 32, 33, 34, 35] : [Number(process.env.QUERY_SEED)];
 const DAY = 86_400_000_000_000n;
@@ -76,13 +74,7 @@ describe('calendar filters agree with DuckDB EXTRACT predicates', () => {
   for (const seed of SEEDS) {
     it(`seed ${seed}: rows, aggregates, several ranges, wrap-around pairs`, async () => {
       const r = rng(seed);
-      const catalog = new FakeCatalog(1 + Math.floor(r() * 8));
-      const tables: RefTable[] = [];
-      for (const name of ['ta', 'tb']) {
-        const table = await randomTable(r, catalog, name);
-        tables.push(table);
-        await loadTable(oracle, table);
-      }
+      const { catalog, tables } = await loadRandomTables(oracle, r);
       for (const { name, rows } of tables) {
         const times = rows.map((row) => row.ts);
         for (let q = 0; q < QUERIES_PER_TABLE; q++) {

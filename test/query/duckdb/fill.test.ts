@@ -8,13 +8,11 @@ import { after, before, describe, it } from 'node:test';
 import { bucketStart, parseDurationText } from '../../../grammar/index.js';
 import type { DurationValue } from '../../../grammar/index.js';
 import { executeQuery } from '../../../engine/query/index.js';
-import { FakeCatalog } from '../fake-catalog.js';
 import { timeText } from '../query-model.js';
-import { BASE, int, pick, randomTable, rng, SPAN } from '../random-data.js';
+import { BASE, int, pick, rng, SPAN } from '../random-data.js';
 import type { Rng } from '../random-data.js';
-import type { RefTable } from '../reference.js';
 import type { Oracle } from './oracle.js';
-import { assertSameRows, loadTable, openOracle, oracleRows, wrapInt64 } from './oracle.js';
+import { assertSameRows, loadRandomTables, openOracle, oracleRows, wrapInt64 } from './oracle.js';
 
 const SEEDS = process.env.QUERY_SEED === undefined ? [41, 42, 43] : [Number(process.env.QUERY_SEED)];
 const QUERIES_PER_TABLE = 25;
@@ -98,13 +96,7 @@ describe('FILL agrees with DuckDB (generate_series, LEFT and ASOF joins)', () =>
   for (const seed of SEEDS) {
     it(`seed ${seed}: NULL, PREV, LINEAR and numbers, with and without a range and a key column`, async () => {
       const r = rng(seed);
-      const catalog = new FakeCatalog(1 + Math.floor(r() * 8));
-      const tables: RefTable[] = [];
-      for (const name of ['ta', 'tb']) {
-        const table = await randomTable(r, catalog, name);
-        tables.push(table);
-        await loadTable(oracle, table);
-      }
+      const { catalog, tables } = await loadRandomTables(oracle, r);
       for (const { name, rows } of tables) {
         const times = rows.map((row) => row.ts);
         for (let q = 0; q < QUERIES_PER_TABLE; q++) {

@@ -8,8 +8,11 @@ import assert from 'node:assert/strict';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { QueryResult } from '../../../engine/query/index.js';
+import { FakeCatalog } from '../fake-catalog.js';
 import { rowsOf, sameCell } from '../helpers.js';
 import type { Cell } from '../helpers.js';
+import { randomTable } from '../random-data.js';
+import type { Rng } from '../random-data.js';
 import type { RefTable } from '../reference.js';
 
 export interface Oracle {
@@ -45,6 +48,18 @@ export async function loadTable(oracle: Oracle, table: RefTable): Promise<void> 
 }
 
 /** A HUGEINT expression (DuckDB's sum of BIGINT) wrapped into int64, as svc's int64 sums wrap. */
+/** Random tables `ta` and `tb` in a catalog of random batch size, each also loaded into the oracle. */
+export async function loadRandomTables(oracle: Oracle, r: Rng): Promise<{ catalog: FakeCatalog; tables: RefTable[] }> {
+  const catalog = new FakeCatalog(1 + Math.floor(r() * 8));
+  const tables: RefTable[] = [];
+  for (const name of ['ta', 'tb']) {
+    const table = await randomTable(r, catalog, name);
+    tables.push(table);
+    await loadTable(oracle, table);
+  }
+  return { catalog, tables };
+}
+
 export const wrapInt64 = (h: string): string =>
   `((((${h}) + 9223372036854775808) % 18446744073709551616 + 18446744073709551616) % 18446744073709551616 - 9223372036854775808)::BIGINT`;
 

@@ -5,11 +5,9 @@
 // the argument's type, ceil/floor of an int64 stay int64. Set QUERY_SEED to replay a seed.
 import { after, before, describe, it } from 'node:test';
 import { executeQuery } from '../../../engine/query/index.js';
-import { FakeCatalog } from '../fake-catalog.js';
-import { randomTable, rng } from '../random-data.js';
-import type { RefTable } from '../reference.js';
+import { rng } from '../random-data.js';
 import type { Oracle } from './oracle.js';
-import { assertSameRows, loadTable, openOracle, oracleRows } from './oracle.js';
+import { assertSameRows, loadRandomTables, openOracle, oracleRows } from './oracle.js';
 
 const SEEDS = process.env.QUERY_SEED === undefined ? [11, 12, 13, 14] : [Number(process.env.QUERY_SEED)];
 const NAN = "'nan'::DOUBLE";
@@ -78,13 +76,7 @@ describe('scalar functions agree with DuckDB', () => {
   for (const seed of SEEDS) {
     it(`seed ${seed}: alone, nested, in WHERE, around and inside aggregates`, async () => {
       const r = rng(seed);
-      const catalog = new FakeCatalog(1 + Math.floor(r() * 8));
-      const tables: RefTable[] = [];
-      for (const name of ['ta', 'tb']) {
-        const table = await randomTable(r, catalog, name);
-        tables.push(table);
-        await loadTable(oracle, table);
-      }
+      const { catalog, tables } = await loadRandomTables(oracle, r);
       for (const { name } of tables) {
         for (const [svc, duck] of ROW_CASES) {
           const text = `SELECT ${svc} FROM ${name}`;

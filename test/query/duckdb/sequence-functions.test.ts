@@ -6,13 +6,11 @@
 // wrap like int64 arithmetic. Set QUERY_SEED to replay a seed.
 import { after, before, describe, it } from 'node:test';
 import { executeQuery } from '../../../engine/query/index.js';
-import { FakeCatalog } from '../fake-catalog.js';
 import { timeText } from '../query-model.js';
-import { BASE, randomTable, rng, SPAN } from '../random-data.js';
+import { BASE, rng, SPAN } from '../random-data.js';
 import type { Rng } from '../random-data.js';
-import type { RefTable } from '../reference.js';
 import type { Oracle } from './oracle.js';
-import { assertSameRows, loadTable, openOracle, oracleRows, wrapInt64 } from './oracle.js';
+import { assertSameRows, loadRandomTables, openOracle, oracleRows, wrapInt64 } from './oracle.js';
 
 const SEEDS = process.env.QUERY_SEED === undefined ? [21, 22, 23, 24] : [Number(process.env.QUERY_SEED)];
 const NAN = "'nan'::DOUBLE";
@@ -71,13 +69,7 @@ describe('row-sequence functions agree with DuckDB window functions', () => {
   for (const seed of SEEDS) {
     it(`seed ${seed}: over rows, per partition, per range, after WHERE, over aggregates`, async () => {
       const r = rng(seed);
-      const catalog = new FakeCatalog(1 + Math.floor(r() * 8));
-      const tables: RefTable[] = [];
-      for (const name of ['ta', 'tb']) {
-        const table = await randomTable(r, catalog, name);
-        tables.push(table);
-        await loadTable(oracle, table);
-      }
+      const { catalog, tables } = await loadRandomTables(oracle, r);
       const check = async (text: string, sql: string): Promise<void> => {
         assertSameRows(await executeQuery(catalog, text, { now: 0n }), await oracleRows(oracle, sql), `seed ${seed}: ${text}\n  ${sql}`);
       };

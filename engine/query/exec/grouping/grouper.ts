@@ -7,7 +7,7 @@
 import { bucketStart } from '../../../../grammar/index.js';
 import type { DurationValue } from '../../../../grammar/index.js';
 import type { ValueKey } from '../../aggregates/value-key.js';
-import { keyAt } from '../../aggregates/value-key.js';
+import { compositeKeyAt, keyAt } from '../../aggregates/value-key.js';
 import type { PlanExpr, Scalar } from '../../plan/plan-expr.js';
 import { bucketRuns } from './bucket-segments.js';
 import { BucketRuns } from '../../vector/segment-list.js';
@@ -154,14 +154,7 @@ export class Grouper {
   private groupAt(vecs: readonly Vec[], texts: readonly boolean[], ts: BigInt64Array, i: number): number {
     let key: ValueKey | symbol;
     if (vecs.length === 1) key = keyAt(vecs[0], i, texts[0]) ?? NULL_KEY;
-    else {
-      key = '';
-      for (let c = 0; c < vecs.length; c++) {
-        const part = keyAt(vecs[c], i, texts[c]);
-        const text = part === null ? 'n' : `${typeof part}${String(part)}`;
-        key += `${text.length}:${text}`;
-      }
-    }
+    else key = compositeKeyAt(vecs, i, texts);
     let g = this.keyGroups.get(key);
     if (g === undefined) {
       const values: Scalar[] = vecs.map((v, c) => scalarAt(v, i, texts[c]));

@@ -2,8 +2,7 @@
 // combination of key values is one partition, numbered as met. Sequences run per partition, and
 // the rows come out by range, then key values (ascending, nulls last, as GROUP BY orders groups),
 // then time.
-import type { ValueKey } from '../../aggregates/value-key.js';
-import { keyAt } from '../../aggregates/value-key.js';
+import { compositeKeyAt } from '../../aggregates/value-key.js';
 import type { PlanExpr, Scalar } from '../../plan/plan-expr.js';
 import { scalarAt } from '../../vector/scalars.js';
 import type { Rows } from '../../vector/vec.js';
@@ -13,7 +12,7 @@ import type { Frame } from '../scan/frame.js';
 export class PartitionKeys {
   /** Key values of each partition, by id. */
   readonly keys: Scalar[][] = [];
-  private readonly ids = new Map<ValueKey | symbol | string, number>();
+  private readonly ids = new Map<string, number>();
 
   constructor(private readonly exprs: readonly PlanExpr[]) {}
 
@@ -25,12 +24,7 @@ export class PartitionKeys {
     const { sel, lo, hi } = rows;
     for (let k = lo; k < hi; k++) {
       const i = sel === null ? k : sel[k];
-      let key = '';
-      for (let c = 0; c < vecs.length; c++) {
-        const part = keyAt(vecs[c], i, texts[c]);
-        const text = part === null ? 'n' : `${typeof part}${String(part)}`;
-        key += `${text.length}:${text}`;
-      }
+      const key = compositeKeyAt(vecs, i, texts);
       let id = this.ids.get(key);
       if (id === undefined) {
         id = this.keys.length;

@@ -7,7 +7,8 @@ import { scalarAt } from '../../vector/scalars.js';
 import type { Rows, Vec } from '../../vector/vec.js';
 import { isValidAt, setValid } from '../../vector/vec.js';
 import type { Scratch } from '../run/scratch.js';
-import type { BatchFrame, Frame } from '../scan/frame.js';
+import type { BatchFrame } from '../scan/frame.js';
+import { RowContextFrame } from '../scan/frame.js';
 import type { MatchRuns } from './asof-cursor.js';
 
 /** One joined table as a chunk sees it. */
@@ -23,8 +24,7 @@ export interface SideView {
   readonly matches: MatchRuns;
 }
 
-export class JoinFrame implements Frame {
-  readonly sequences: Vec[] = [];
+export class JoinFrame extends RowContextFrame {
   private readonly vecs: (Vec | undefined)[] = [];
 
   constructor(
@@ -35,7 +35,9 @@ export class JoinFrame implements Frame {
     private readonly sides: readonly SideView[],
     /** The positions of the chunk. */
     private readonly rows: Rows,
-  ) {}
+  ) {
+    super();
+  }
 
   column(index: number): Vec {
     let vec = this.vecs[index];
@@ -115,21 +117,5 @@ export class JoinFrame implements Frame {
       for (let k = from; k < to; k++) setValid(valid, k, isValid);
     }
     return valid;
-  }
-
-  aggregate(): Vec {
-    throw new Error('planner bug: aggregate read in row context');
-  }
-
-  groupKey(): Vec {
-    throw new Error('planner bug: group key read in row context');
-  }
-
-  bucket(): Vec {
-    throw new Error('planner bug: bucket read in row context');
-  }
-
-  sequence(slot: number): Vec {
-    return this.sequences[slot];
   }
 }

@@ -21,33 +21,15 @@ export interface Frame {
 }
 
 /**
- * Row context over one batch, whose columns the plan reads are loaded (scan/slice-reader.ts).
- * Column Vecs are built once per batch and shared by all readers.
+ * Row context: positions are rows, so group-context reads are planner bugs; row-sequence values
+ * of the rows are set by the operator before the outputs read them.
  */
-export class BatchFrame implements Frame {
-  private readonly vecs: (Vec | undefined)[] = [];
-  /** Row-sequence values of this batch's rows, by slot (operators fill them before the outputs). */
+export abstract class RowContextFrame implements Frame {
+  /** Row-sequence values of these rows, by slot. */
   readonly sequences: Vec[] = [];
-
-  constructor(
-    readonly view: SealedBatch,
-    /** Types of batch columns by index: [TIMESTAMP, ...schema types]. */
-    private readonly types: readonly ColumnType[],
-    readonly scratch: Scratch,
-  ) {}
-
-  get size(): number {
-    return this.view.rowCount;
-  }
-
-  column(index: number): Vec {
-    let vec = this.vecs[index];
-    if (vec === undefined) {
-      vec = toVec(this.view, index, this.types[index]);
-      this.vecs[index] = vec;
-    }
-    return vec;
-  }
+  abstract readonly size: number;
+  abstract readonly scratch: Scratch;
+  abstract column(index: number): Vec;
 
   aggregate(): Vec {
     throw new Error('planner bug: aggregate read in row context');
@@ -63,6 +45,36 @@ export class BatchFrame implements Frame {
 
   sequence(slot: number): Vec {
     return this.sequences[slot];
+  }
+}
+
+/**
+ * Row context over one batch, whose columns the plan reads are loaded (scan/slice-reader.ts).
+ * Column Vecs are built once per batch and shared by all readers.
+ */
+export class BatchFrame extends RowContextFrame {
+  private readonly vecs: (Vec | undefined)[] = [];
+
+  constructor(
+    readonly view: SealedBatch,
+    /** Types of batch columns by index: [TIMESTAMP, ...schema types]. */
+    private readonly types: readonly ColumnType[],
+    readonly scratch: Scratch,
+  ) {
+    super();
+  }
+
+  get size(): number {
+    return this.view.rowCount;
+  }
+
+  column(index: number): Vec {
+    let vec = this.vecs[index];
+    if (vec === undefined) {
+      vec = toVec(this.view, index, this.types[index]);
+      this.vecs[index] = vec;
+    }
+    return vec;
   }
 }
 
