@@ -31,11 +31,12 @@ export class MemoryPressure {
 
   /**
    * Null when `bytes` more held data fit now; else a promise that resolves once a checkpoint
-   * has made room (ask again: others may have taken it), or rejects with MemoryLimit.
+   * has made room (ask again: others may have taken it), or rejects with MemoryLimit. A write
+   * that has waited once goes on as long as it fits under the limit itself.
    */
-  admit(bytes: number): Promise<void> | null {
+  admit(bytes: number, hasWaited = false): Promise<void> | null {
     const { held, limit } = this.budget;
-    if (held + bytes <= limit * WAIT_SHARE) return null;
+    if (held + bytes <= (hasWaited ? limit : limit * WAIT_SHARE)) return null;
     if (bytes > limit) return Promise.reject(tooLarge(bytes, limit));
     return this.makeRoom(bytes);
   }

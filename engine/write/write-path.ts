@@ -78,7 +78,7 @@ export class WritePath {
       if (wait !== null) ops = ops.map(detached);
       while (wait !== null) {
         await wait;
-        wait = this.pressure.admit(bytes);
+        wait = this.pressure.admit(bytes, true);
       }
       if (this.wal.hasFailed) throw new SvcError('StorageFailed', 'the database stopped accepting writes after a storage failure');
     }

@@ -39,6 +39,22 @@ export class ServerMetrics {
     engineCounter('svc_queries_total', 'Queries run (failed ones included)', (f) => f.queries);
     engineCounter('svc_query_seconds_total', 'Time spent running queries', (f) => f.querySeconds);
     engineCounter('svc_query_failures_total', 'Queries that failed', (f) => f.queryFailures);
+    engineCounter('svc_memory_evictions_total', 'Columns and blob contents evicted from memory (they stay in checkpoint files)', (f) => f.memory.evictions);
+    engineCounter('svc_memory_read_backs_total', 'Columns and blob contents read back from checkpoint files', (f) => f.memory.readBacks);
+    engineCounter('svc_memory_read_back_bytes_total', 'Bytes read back from checkpoint files', (f) => f.memory.readBackBytes);
+    // The memory budget now (docs/memory.md): what data may take, and what it takes.
+    const memoryGauge = (name: string, help: string, read: (f: EngineFigures) => number) => new Gauge({
+      name, help, registers,
+      collect() {
+        const f = figures();
+        this.reset();
+        if (f !== null) this.set(read(f));
+      },
+    });
+    memoryGauge('svc_memory_limit_bytes', 'The memory budget for table data, tails and blob contents', (f) => f.memory.limit);
+    memoryGauge('svc_memory_used_bytes', 'Memory the budget counts now: held + cached + pooled', (f) => f.memory.used);
+    memoryGauge('svc_memory_held_bytes', 'Data that cannot leave memory yet (tails, batches and blobs no checkpoint holds)', (f) => f.memory.held);
+    memoryGauge('svc_memory_cached_bytes', 'Data in memory that checkpoint files also hold (evictable)', (f) => f.memory.cached);
     new Gauge({
       name: 'svc_last_checkpoint_seconds', help: 'Duration of the latest checkpoint (absent before the first)', registers,
       collect() {

@@ -1,5 +1,5 @@
-// The memory budget over HTTP (SPEC §5, §10): --memory-limit and its forms, readiness reporting
-// the budget's figures, and a write that cannot fit answered 503 MemoryLimit with Retry-After,
+// The memory budget over HTTP (SPEC §5, §10): --memory-limit and its forms, readiness and
+// /metrics reporting the budget's figures, and a write that cannot fit answered 503 MemoryLimit with Retry-After,
 // nothing stored, the server still answering.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -46,6 +46,14 @@ describe('a server with a small memory budget', () => {
     const { memory } = r.json();
     assert.equal(memory.limit, 2 * MIB);
     for (const key of ['used', 'held', 'cached', 'evictions', 'readBacks', 'readBackBytes']) assert.equal(typeof memory[key], 'number', key);
+  });
+
+  it('reports the budget in /metrics', async () => {
+    const text = (await request(t.base, 'GET', '/metrics')).text();
+    assert.match(text, new RegExp(`\nsvc_memory_limit_bytes ${2 * MIB}\n`));
+    for (const name of ['svc_memory_used_bytes', 'svc_memory_held_bytes', 'svc_memory_cached_bytes', 'svc_memory_evictions_total', 'svc_memory_read_backs_total', 'svc_memory_read_back_bytes_total']) {
+      assert.match(text, new RegExp(`\n${name} \\d+\n`), name);
+    }
   });
 
   it('answers a write that cannot fit with 503 MemoryLimit and Retry-After, and stores nothing', async () => {

@@ -33,7 +33,7 @@ export class CheckpointFiles implements ReadLeases {
       const n = this.leases.get(g)! - 1;
       if (n === 0) this.leases.delete(g);
       else this.leases.set(g, n);
-      void this.collect();
+      if (this.pending.length > 0) void this.collect();
     };
   }
 

@@ -40,7 +40,8 @@ export async function runPlan(plan: SelectPlan, ctx: RunContext): Promise<QueryR
       const isUnordered = t.aggregate !== null && t.join === null && readsUnordered(t.aggregate);
       return (t.ranges ?? [null]).map((range) => (t.join === null ? listBatches(t.table, range, isUnordered) : listJoin(t.join, range)));
     });
-    const rowCounts = plan.tables.map((t) => t.table.rowCount);
+    // Rows of the table, for SPEC §7's count of a WHERE on time without a range (all rows in range).
+    const rowCounts = plan.tables.map((t) => (t.timeBounds !== null && t.ranges === null ? t.table.rowCount : 0));
     const snapshot: RangeRows[][] = [];
     for (let i = 0; i < plan.tables.length; i++) {
       const ranges: RangeRows[] = [];

@@ -12,6 +12,8 @@ import type { Slice } from './scan-slices.js';
 
 /** Slices read back ahead of the one the operator is on. */
 const PREFETCH = 4;
+/** How far ahead the read-ahead looks past slices answered from statistics. */
+const LOOKAHEAD = 64;
 
 export class SliceReader {
   /** Per slice started (pinned): its load, null when it was resident. */
@@ -36,7 +38,8 @@ export class SliceReader {
   frame(k: number): BatchFrame | Promise<BatchFrame> {
     for (; this.releasedTo < k; this.releasedTo++) this.release(this.releasedTo);
     const loading = this.start(k);
-    for (let j = k + 1, ahead = 0; j < this.slices.length && ahead < PREFETCH; j++) {
+    const end = Math.min(this.slices.length, k + 1 + LOOKAHEAD);
+    for (let j = k + 1, ahead = 0; j < end && ahead < PREFETCH; j++) {
       if (!this.isRead(j)) continue;
       this.start(j);
       ahead++;
