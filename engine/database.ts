@@ -192,7 +192,7 @@ export class Database {
         },
         memory: {
           limit: store.context.budget.limit,
-          admit: (bytes) => db.pressure.admit(bytes),
+          admit: (bytes, hasWaited) => db.pressure.admit(bytes, hasWaited),
           afterApply: () => db.pressure.afterWrite(),
           relieveWith: (checkpoint) => { db.replicaRelief = checkpoint; },
         },

@@ -65,9 +65,10 @@ export interface ReplicaMemory {
   readonly limit: number;
   /**
    * Null when `bytes` more fit now; else a promise that resolves once a checkpoint made room (ask
-   * again), or rejects with MemoryLimit when none could (write/memory-pressure.ts).
+   * again, `hasWaited`: then it fits up to the limit itself), or rejects with MemoryLimit when none
+   * could (write/memory-pressure.ts).
    */
-  admit(bytes: number): Promise<void> | null;
+  admit(bytes: number, hasWaited?: boolean): Promise<void> | null;
   /** After an entry was applied: past half the budget a checkpoint starts in the background. */
   afterApply(): void;
   /** What makes room on this replica: a checkpoint of it, numbered and kept with the cluster's. */

@@ -392,7 +392,7 @@ export class ClusterReplication implements Replication {
         if (attempt % 30 === 0) this.logLine?.(`stream ${follower.stream}: waiting for memory to apply sequence ${follower.appliedSeq + 1}: ${(e as Error).message}`);
         await new Promise((r) => setTimeout(r, 1_000));
       }
-      wait = memory.admit(bytes);
+      wait = memory.admit(bytes, true);
     }
   }
 
