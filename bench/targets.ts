@@ -165,6 +165,8 @@ function addClusterTargets(
   add('cluster write pause on a stream leader kill ≤ 10 s', pause === undefined ? null : `${fmt(pause.value)} ms`, pause === undefined ? null : pause.value <= 10_000);
   const replay = metric(`${CLUSTER_REPLAY}: MB/s`);
   add('cluster rejoin replay ≥ 200 MB/s', replay === undefined ? null : `${fmt(replay.value)} MB/s (${replay.note})`, replay === undefined ? null : replay.value >= 200);
+  const wal = metric(`${CLUSTER_REPLAY}: single-node WAL replay MB/s`);
+  if (wal !== undefined) add('cluster rejoin: single-node WAL replay of the same entries (the bound)', `${fmt(wal.value)} MB/s (replay at ${replay === undefined ? '?' : fmt(100 * replay.value / wal.value)} % of it)`, 'info');
   const load = metric(`${CLUSTER_REPLAY}: checkpoint load MB/s`);
   add('cluster rejoin: checkpoint load', load === undefined ? null : `${fmt(load.value)} MB/s (${load.note})`, 'info');
 }

@@ -11,7 +11,11 @@
 // Metrics: ack latency p50/p99 of the REST inserts; the write pause when the stream's leader is
 // SIGKILLed (the longest gap between acknowledgements of a writer that keeps going); the replay
 // rate of a node joining a cluster whose stream holds the data (stream bytes ÷ time to ready).
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { join as joinPath } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
@@ -20,6 +24,7 @@ import type { ClusterNode, Database } from '../../engine/index.js';
 import { entryBody, ensureStream } from '../../engine/cluster/jetstream-log.js';
 import { groupOf } from '../../engine/cluster/table-groups.js';
 import type { WalRecord } from '../../engine/durability/wal/records.js';
+import { WalWriter } from '../../engine/durability/wal/wal-writer.js';
 import { tempDir } from '../data.js';
 import { defineCase, recordMetric } from '../harness.js';
 import type { Suite } from '../harness.js';
@@ -252,27 +257,65 @@ const pauseCase = defineCase({
 /** Rows the streams get before the replay is timed (env BENCH_CLUSTER_REPLAY_ROWS). */
 const REPLAY_ROWS = Number(process.env.BENCH_CLUSTER_REPLAY_ROWS ?? 4_000_000);
 
+/** Rows of one entry of the replay data: big entries (~2.4 MB, cut into parts under the 1 MiB message limit). */
+const REPLAY_PER = 100_000;
+
+/** Entry `b` of the replay data: `$timestamp`, v DOUBLE, k INT64. */
+function replayBatch(b: number): { ts: BigInt64Array; v: Float64Array; k: BigInt64Array } {
+  const ts = new BigInt64Array(REPLAY_PER);
+  const v = new Float64Array(REPLAY_PER);
+  const k = new BigInt64Array(REPLAY_PER);
+  for (let i = 0; i < REPLAY_PER; i++) {
+    ts[i] = T0 + BigInt(b * REPLAY_PER + i);
+    v[i] = i;
+    k[i] = BigInt(b * REPLAY_PER + i);
+  }
+  return { ts, v, k };
+}
+
+/**
+ * The physical bound of a replay on this machine: the same entries (same records, same bytes)
+ * replayed by a single node from its WAL (read from the page cache, decoded, applied to an empty
+ * state) by a fresh process, as the joining node is one. MB/s of entry bytes, as the follower
+ * counts them.
+ */
+async function walReplayRate(table: string): Promise<{ mbPerS: number; note: string }> {
+  const dir = await tempDir('svc-bench-walreplay-');
+  try {
+    const wal = new WalWriter(joinPath(dir.path, 'wal'), 1, 'os');
+    await mkdir(joinPath(dir.path, 'wal'), { recursive: true });
+    let bytes = 0;
+    const create: WalRecord = { kind: 'TableCreate', name: table, columns: [{ name: 'v', type: 'DOUBLE' }, { name: 'k', type: 'INT64' }], shardSize: 86_400_000_000_000n };
+    await wal.append([create]);
+    for (let b = 0; b < Math.ceil(REPLAY_ROWS / REPLAY_PER); b++) {
+      const { ts, v, k } = replayBatch(b);
+      const records: WalRecord[] = [{ kind: 'TableInsert', name: table, batch: { ts, columns: [{ type: 'DOUBLE', values: v, nulls: null }, { type: 'INT64', values: k, nulls: null }] } }];
+      bytes += entryBody(records).length;
+      await wal.append(records);
+    }
+    await wal.close();
+    const child = fileURLToPath(new URL('../peers/wal-replay-process.js', import.meta.url));
+    const { stdout } = await promisify(execFile)(process.execPath, [child, joinPath(dir.path, 'wal')], { timeout: 300_000 });
+    const ms = Number(stdout.trim());
+    return { mbPerS: bytes / 1e6 / (ms / 1000), note: `${(bytes / 1e6).toFixed(1)} MB of the same entries replayed from a WAL (page cache) in ${ms.toFixed(0)} ms by a fresh process` };
+  } finally {
+    await dir.remove();
+  }
+}
+
 const replayCase = defineCase({
   name: CLUSTER_REPLAY,
   setup: async () => {
-    // Big entries (100,000 rows, ~2.4 MB: cut into parts under the 1 MiB message limit).
     const table = await freshTable('replay');
     const db = fixture.local!.db;
     await db.query(`SHOW ${table}`);
-    const per = 100_000;
-    await pipelined(Math.ceil(REPLAY_ROWS / per), 4, async (b) => {
-      const ts = new BigInt64Array(per);
-      const v = new Float64Array(per);
-      const k = new BigInt64Array(per);
-      for (let i = 0; i < per; i++) {
-        ts[i] = T0 + BigInt(b * per + i);
-        v[i] = i;
-        k[i] = BigInt(b * per + i);
-      }
+    await pipelined(Math.ceil(REPLAY_ROWS / REPLAY_PER), 4, async (b) => {
+      const { ts, v, k } = replayBatch(b);
       await db.insert(table, { $timestamp: ts, v, k });
     });
+    return table;
   },
-  run: async () => {
+  run: async (table) => {
     // A node joining replays the streams after the newest checkpoint (none yet, unless the nodes
     // passed 256 MiB since they started: the note says which); then a checkpoint is taken and a
     // second node joins, loading it.
@@ -283,6 +326,8 @@ const replayCase = defineCase({
     const loaded = first.checkpoint === null ? 'no checkpoint loaded' : `after loading a checkpoint of ${(first.checkpoint.bytes / 1e6).toFixed(1)} MB`;
     recordMetric(CLUSTER_SUITE, `${CLUSTER_REPLAY}: MB/s`, first.replay.bytes / 1e6 / (first.replay.ms / 1000), 'MB/s', `${(first.replay.bytes / 1e6).toFixed(1)} MB in ${first.replay.entries} entries applied in ${first.replay.ms} ms by the follower, ${loaded}`);
     recordMetric(CLUSTER_SUITE, `${CLUSTER_REPLAY}: start to ready`, first.ms, 'ms', `${(bytes / 1e6).toFixed(1)} MB of streams, process start included`);
+    const wal = await walReplayRate(table);
+    recordMetric(CLUSTER_SUITE, `${CLUSTER_REPLAY}: single-node WAL replay MB/s`, wal.mbPerS, 'MB/s', wal.note);
     await fixture.local!.db.checkpoint();
     const second = await join();
     if (second.checkpoint !== null) {

@@ -4,13 +4,15 @@
 // own message id `<entry>:<index>`, so a retried publish is dropped by the stream's duplicate
 // window (Nats-Msg-Id). The reader reassembles parts in the order they come (they may interleave
 // with other writers' entries, and a retry may reorder them), applies an entry when its last
-// missing part arrives — at that part's stream sequence — and ignores a part it has already
-// seen, so an entry is applied once however its parts were repeated. A writer that died between
+// missing part arrives — at that part's stream sequence, as its parts in order, never joined
+// into one copy — and ignores a part it has already seen, so an entry is applied once however
+// its parts were repeated. A writer that died between
 // parts leaves an entry that never completes: its parts are dropped once the stream's own clock
 // (message timestamps, the same on every replica) has moved past the duplicate window, after
 // which no retry of it can be stored any more.
 import { headers } from '@nats-io/transport-node';
 import type { MsgHdrs } from '@nats-io/transport-node';
+import { ByteChunks } from '../durability/wal/byte-chunks.js';
 
 export const ENTRY_HEADER = 'Svc-Entry';
 export const PART_HEADER = 'Svc-Part';
@@ -67,16 +69,19 @@ export class Reassembler {
 
   constructor(private readonly windowMs: number) {}
 
-  /** The entry's body when `m` completes one (null while parts are missing or for a repeat). */
-  push(m: LogMessage): Uint8Array | null {
+  /**
+   * The entry's body, as its parts in order (not joined: frame.ts and records.ts read across
+   * them), when `m` completes one; null while parts are missing or for a repeat.
+   */
+  push(m: LogMessage): ByteChunks | null {
     const id = m.headers?.get(ENTRY_HEADER) ?? '';
-    if (id === '') return m.data; // not written by svc's log: taken as one whole entry
+    if (id === '') return new ByteChunks([m.data]); // not written by svc's log: taken as one whole entry
     this.expire(m.timeMs);
     if (this.done.has(id)) { this.duplicates++; return null; }
     const count = Number(m.headers!.get(PARTS_HEADER));
     if (!(count > 1)) {
       this.done.set(id, m.timeMs);
-      return m.data;
+      return new ByteChunks([m.data]);
     }
     const index = Number(m.headers!.get(PART_HEADER));
     let entry = this.open.get(id);
@@ -85,13 +90,14 @@ export class Reassembler {
       this.open.set(id, entry);
     }
     if (!(index >= 0 && index < entry.parts.length) || entry.parts[index] !== null) { this.duplicates++; return null; }
-    // The message's bytes may be a view of a reused read buffer: keep a copy until complete.
-    entry.parts[index] = new Uint8Array(m.data);
+    // Kept as it is: the client hands each message its own bytes (a view of a socket read, or
+    // of the buffer it assembled the message in), which it never writes again.
+    entry.parts[index] = m.data;
     entry.got++;
     if (entry.got < entry.parts.length) return null;
     this.open.delete(id);
     this.done.set(id, m.timeMs);
-    return Buffer.concat(entry.parts as Uint8Array[]);
+    return new ByteChunks(entry.parts as Uint8Array[]);
   }
 
   /** Entries still waiting for parts. */

@@ -6,6 +6,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { crc32c } from '@node-rs/crc32';
 import { crcOfRange, FileWindow } from '../file-window.js';
+import type { ByteChunks } from './byte-chunks.js';
 
 export const FRAME_HEADER = 8;
 
@@ -47,19 +48,18 @@ export function isWholeFrame(frame: Buffer): boolean {
 }
 
 /**
- * The payloads of a body made only of whole frames (an entry of a replicated log), as views of
- * it; throws naming the offset of the first frame that is torn or fails its checksum.
+ * The payloads of a body made only of whole frames (an entry of a replicated log, given as the
+ * chunks it arrived in), as views of it; throws naming the offset of the first frame that is torn
+ * or fails its checksum.
  */
-export function framesOf(body: Uint8Array): Buffer[] {
-  const buf = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  const out: Buffer[] = [];
-  for (let at = 0; at < buf.length;) {
-    if (buf.length - at < FRAME_HEADER) throw new Error(`a frame at byte ${at} is cut short`);
-    const next = at + FRAME_HEADER + buf.readUInt32LE(at);
-    if (next > buf.length) throw new Error(`a frame at byte ${at} runs past the end`);
-    const frame = buf.subarray(at, next);
-    if (!isWholeFrame(frame)) throw new Error(`a frame at byte ${at} fails its checksum`);
-    out.push(frame.subarray(FRAME_HEADER));
+export function framesOf(body: ByteChunks): ByteChunks[] {
+  const out: ByteChunks[] = [];
+  for (let at = 0; at < body.length;) {
+    if (body.length - at < FRAME_HEADER) throw new Error(`a frame at byte ${at} is cut short`);
+    const next = at + FRAME_HEADER + body.u32(at);
+    if (next > body.length) throw new Error(`a frame at byte ${at} runs past the end`);
+    if (body.crc32c(at + FRAME_HEADER, next, body.crc32c(at, at + 4)) !== body.u32(at + 4)) throw new Error(`a frame at byte ${at} fails its checksum`);
+    out.push(body.slice(at + FRAME_HEADER, next));
     at = next;
   }
   return out;

@@ -3,6 +3,7 @@
 // one payload (encodeRecords): replay decodes all of them before applying any, so a write made of
 // several records (a table created and filled, several tables' rows) is replayed whole or not at all.
 import { Packr } from 'msgpackr';
+import { ByteChunks } from './byte-chunks.js';
 import type { NormalizedBatch } from '../../storage/batch-input.js';
 import type { ColumnValues } from '../../storage/column-values.js';
 import type { ColumnDef } from '../../types.js';
@@ -69,35 +70,39 @@ export function encodeRecords(records: readonly WalRecord[]): Uint8Array[] {
   return out;
 }
 
-/** Every record of one payload of encodeRecords, decoded before any is applied. */
-export function decodeRecords(payload: Uint8Array): WalRecord[] {
-  const view = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
-  if (view.length < 8 || view.readUInt32LE(0) !== GROUP) return [decodeRecord(payload)];
-  const count = view.readUInt32LE(4);
+/**
+ * Every record of one payload of encodeRecords, decoded before any is applied. The payload may be
+ * in several chunks (a log entry's parts): read in place, each column copied once.
+ */
+export function decodeRecords(payload: Uint8Array | ByteChunks): WalRecord[] {
+  const view = payload instanceof ByteChunks ? payload : new ByteChunks([payload]);
+  if (view.length < 8 || view.u32(0) !== GROUP) return [decodeRecord(view)];
+  const count = view.u32(4);
   const out: WalRecord[] = [];
   let at = 8;
   for (let k = 0; k < count; k++) {
     if (at + 4 > view.length) throw new Error(`record group ends inside record ${k} of ${count}`);
-    const length = view.readUInt32LE(at);
+    const length = view.u32(at);
     if (at + 4 + length > view.length) throw new Error(`record ${k} of a group runs past its end`);
-    out.push(decodeRecord(view.subarray(at + 4, at + 4 + length)));
+    out.push(decodeRecord(view.slice(at + 4, at + 4 + length)));
     at += 4 + length;
   }
   if (at !== view.length) throw new Error(`record group holds ${view.length - at} unexpected trailing bytes`);
   return out;
 }
 
-function decodeRecord(payload: Uint8Array): WalRecord {
-  const view = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
-  const metaLength = view.readUInt32LE(0);
+function decodeRecord(view: ByteChunks): WalRecord {
+  const metaLength = view.u32(0);
   if (metaLength === 0) {
-    const raw = packr.unpack(view.subarray(4)) as WalRecord;
+    const raw = packr.unpack(view.view(4, view.length)) as WalRecord;
     return raw.kind === 'BlobPut' ? { ...raw, data: new Uint8Array(raw.data) } : raw;
   }
-  const meta = packr.unpack(view.subarray(4, 4 + metaLength)) as EncodedInsert;
+  const meta = packr.unpack(view.view(4, 4 + metaLength)) as EncodedInsert;
   let at = 4 + metaLength;
+  // Each column's bytes copied once, into a buffer of its own (aligned for its typed array).
   const take = (): ArrayBuffer => {
-    const part = aligned(view.subarray(at, at + meta.rows * 8));
+    if (at + meta.rows * 8 > view.length) throw new Error('insert record ends inside a column');
+    const part = view.copy(at, at + meta.rows * 8);
     at += meta.rows * 8;
     return part;
   };
@@ -130,11 +135,4 @@ interface EncodedInsert {
 
 function bytes(a: Float64Array | BigInt64Array): Uint8Array {
   return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-}
-
-/** A fresh 8-byte-aligned copy of `b`'s bytes (unpacked buffers may sit at any offset). */
-function aligned(b: Uint8Array): ArrayBuffer {
-  const copy = new Uint8Array(b.byteLength);
-  copy.set(b);
-  return copy.buffer;
 }
