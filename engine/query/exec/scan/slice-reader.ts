@@ -23,7 +23,10 @@ export class SliceReader {
   private readonly started = new Map<number, Promise<void> | null>();
   /** Slices before this one are released. */
   private releasedTo = 0;
-  /** The ring read-backs go to (a large scan), null when they are cached; undefined until the first frame. */
+  /**
+   * The ring read-backs go to (a large scan), null when they are cached; undefined until the
+   * first slice to read back (a scan of resident data never looks).
+   */
   private ring: ReadRing | null | undefined = undefined;
 
   constructor(
@@ -41,7 +44,6 @@ export class SliceReader {
    * before k are released, and the next ones the operator will read start loading.
    */
   frame(k: number): BatchFrame | Promise<BatchFrame> {
-    if (this.ring === undefined) this.ring = this.ringFor();
     for (; this.releasedTo < k; this.releasedTo++) this.release(this.releasedTo);
     const loading = this.start(k);
     const end = Math.min(this.slices.length, k + 1 + LOOKAHEAD);
@@ -60,19 +62,25 @@ export class SliceReader {
     this.ring?.close();
   }
 
-  /** A ring when what the scan reads back would take more than its share of the budget. */
-  private ringFor(): ReadRing | null {
-    const budget = this.slices.find((s) => s.view.budget !== null)?.view.budget ?? null;
+  /** A ring when what the scan reads back from slice `from` on would take more than its share of the budget. */
+  private ringFrom(from: number): ReadRing | null {
+    const budget = this.slices[from].view.budget;
     if (budget === null) return null;
     let bytes = 0;
-    for (let k = 0; k < this.slices.length; k++) if (this.isRead(k)) bytes += this.slices[k].view.bytesToRead(this.columns);
-    return ReadRing.isFor(budget, bytes) ? new ReadRing(budget) : null;
+    for (let k = from; k < this.slices.length; k++) {
+      if (k > from && !this.isRead(k)) continue;
+      bytes += this.slices[k].view.bytesToRead(this.columns);
+      if (ReadRing.isFor(budget, bytes)) return new ReadRing(budget);
+    }
+    return null;
   }
 
   private start(k: number): Promise<void> | null {
     let loading = this.started.get(k);
     if (loading === undefined) {
-      loading = this.slices[k].view.load(this.columns, this.ring);
+      const view = this.slices[k].view;
+      if (this.ring === undefined && view.bytesToRead(this.columns) > 0) this.ring = this.ringFrom(k);
+      loading = view.load(this.columns, this.ring ?? null);
       // A read-ahead that fails fails the scan when the operator reaches it, not before.
       loading?.catch(() => undefined);
       this.started.set(k, loading);
