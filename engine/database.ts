@@ -87,6 +87,9 @@ export class Database {
   private readonly counters = new EngineCounters();
   /** Set in a cluster: records go to the replicated log and come back through it (replication.ts). */
   private replication: Replication | null = null;
+  private readonly pressure: MemoryPressure;
+  /** In a cluster: the checkpoint that makes room on this replica (ReplicaMemory.relieveWith). */
+  private replicaRelief: (() => Promise<void>) | null = null;
 
   private constructor(
     readonly dataDir: string,
@@ -100,7 +103,8 @@ export class Database {
     this.store = store;
     const db = this; // for the catalog's getter below (a getter has its own `this`)
     this.checkpoints = new CheckpointScheduler(dataDir, wal, store, checkpointer, options, this.counters);
-    this.writes = new WritePath(store, wal, this.checkpoints, this.counters, new MemoryPressure(store.context.budget, this.checkpoints, options.log));
+    this.pressure = new MemoryPressure(store.context.budget, { relieve: (sealTails) => this.relieve(sealTails) }, options.log);
+    this.writes = new WritePath(store, wal, this.checkpoints, this.counters, this.pressure);
     this.catalog = {
       table: (name) => {
         const e = this.liveEntry(name);
@@ -154,7 +158,7 @@ export class Database {
    * `start` follows (engine/cluster/ with `--cluster nats://…`), not from this directory's WAL or
    * checkpoints; the directory is locked so that two nodes never share it.
    * @example
-   * const db = await Database.openReplicated({ dataDir: './node1' }, (apply, view) => startReplication(apply, view));
+   * const db = await Database.openReplicated({ dataDir: './node1' }, (state) => startReplication(state));
    */
   static async openReplicated(options: OpenOptions, start: ReplicationFactory): Promise<Database> {
     const resolved = resolveOpenOptions({ ...options, durability: 'none' });
@@ -171,17 +175,29 @@ export class Database {
     const db = new Database(dataDir, 'none', new WalWriter(join(dataDir, 'wal'), 0, 'none'), store, releaseLock, resolved, checkpointer);
     try {
       await mkdir(checkpointsDir(dataDir), { recursive: true });
-      db.replication = await start((r) => store.apply(r), {
-        typeOf: (alias) => db.store.entries.get(alias)?.type ?? null,
-        columnsOf: (table) => {
-          const e = db.store.entries.get(table);
-          return e?.type === 'ts' ? e.table.columns : null;
+      db.replication = await start({
+        apply: (r) => store.apply(r),
+        view: {
+          typeOf: (alias) => db.store.entries.get(alias)?.type ?? null,
+          columnsOf: (table) => {
+            const e = db.store.entries.get(table);
+            return e?.type === 'ts' ? e.table.columns : null;
+          },
         },
-      }, {
-        dir: checkpointsDir(dataDir),
-        take: (n) => checkpointer.write(n, takeSnapshot(store, n)),
-        load: async () => { await checkpointer.load(store); },
-      }, (request, names, signal) => db.runPart(request, names, signal));
+        checkpoints: {
+          dir: checkpointsDir(dataDir),
+          take: (n) => checkpointer.write(n, takeSnapshot(store, n)),
+          load: async () => { await checkpointer.load(store); },
+          lease: () => checkpointer.reads.lease(),
+        },
+        memory: {
+          limit: store.context.budget.limit,
+          admit: (bytes, hasWaited) => db.pressure.admit(bytes, hasWaited),
+          afterApply: () => db.pressure.afterWrite(),
+          relieveWith: (checkpoint) => { db.replicaRelief = checkpoint; },
+        },
+        parts: (request, names, signal) => db.runPart(request, names, signal),
+      });
       db.writes.replicate(db.replication);
     } catch (e) {
       await releaseLock().catch(() => undefined);
@@ -197,6 +213,16 @@ export class Database {
    */
   readBarrier(): Promise<void> | null {
     return this.replication?.readBarrier() ?? null;
+  }
+
+  /**
+   * What makes room in the memory budget: a checkpoint (the tails sealed first when asked), after
+   * which the data it wrote may leave memory — the local one, or on a replica the replication's.
+   */
+  private relieve(sealTails: boolean): Promise<void> {
+    if (this.replication === null && this.replicaRelief === null) return this.checkpoints.relieve(sealTails);
+    if (sealTails) for (const e of this.store.entries.values()) if (e.type === 'ts') e.table.sealTails();
+    return this.replicaRelief?.() ?? Promise.resolve();
   }
 
   /** In a cluster: runs parts of a SELECT that another node was asked, once caught up with the logs. */

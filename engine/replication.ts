@@ -52,6 +52,27 @@ export interface ReplicaCheckpoints {
   take(n: number): Promise<void>;
   /** Loads the newest checkpoint of the folder into the (still empty) state. */
   load(): Promise<void>;
+  /** Keeps every file of the folder until the returned function is called (an upload reads them). */
+  lease(): () => void;
+}
+
+/**
+ * The memory budget (SPEC §10) as a replica's apply meets it: the replica asks before applying an
+ * entry and waits — its consumer paused, the stream untouched — while a checkpoint makes room.
+ */
+export interface ReplicaMemory {
+  /** The budget, in bytes. */
+  readonly limit: number;
+  /**
+   * Null when `bytes` more fit now; else a promise that resolves once a checkpoint made room (ask
+   * again, `hasWaited`: then it fits up to the limit itself), or rejects with MemoryLimit when none
+   * could (write/memory-pressure.ts).
+   */
+  admit(bytes: number, hasWaited?: boolean): Promise<void> | null;
+  /** After an entry was applied: past half the budget a checkpoint starts in the background. */
+  afterApply(): void;
+  /** What makes room on this replica: a checkpoint of it, numbered and kept with the cluster's. */
+  relieveWith(checkpoint: () => Promise<void>): void;
 }
 
 /**
@@ -60,8 +81,19 @@ export interface ReplicaCheckpoints {
  */
 export type PartRunner = (request: PartRequest, names: readonly string[], signal: QuerySignal) => Promise<QueryResult>;
 
-/**
- * Starts the replication of a database: `apply` changes the local state, `view` reads it,
- * `checkpoints` writes and loads its checkpoints, `parts` runs parts of other nodes' queries.
- */
-export type ReplicationFactory = (apply: (record: WalRecord) => void, view: ReplicaView, checkpoints: ReplicaCheckpoints, parts: PartRunner) => Promise<Replication>;
+/** What a replication is started with: the local state and the services of its database. */
+export interface ReplicaState {
+  /** Changes the local state. */
+  apply(record: WalRecord): void;
+  /** Reads it. */
+  readonly view: ReplicaView;
+  /** Writes and loads its checkpoints. */
+  readonly checkpoints: ReplicaCheckpoints;
+  /** Keeps its memory budget. */
+  readonly memory: ReplicaMemory;
+  /** Runs parts of other nodes' queries. */
+  readonly parts: PartRunner;
+}
+
+/** Starts the replication of a database. */
+export type ReplicationFactory = (state: ReplicaState) => Promise<Replication>;

@@ -7,8 +7,12 @@
 // live node has applied that far. A node that starts downloads the newest checkpoint, loads it,
 // and follows each stream from the sequence after its tag.
 //
-// An entry cut into parts must not straddle a checkpoint: one is taken only while no stream has
-// an entry waiting for parts (its positions are then whole entries).
+// An entry cut into parts must not straddle a published checkpoint: one is published only while
+// no stream has an entry waiting for parts (its positions are then whole entries).
+//
+// Memory pressure (SPEC §10, on every node) takes checkpoints too, any node, in the same
+// numbering: written here only, so that what they hold may leave memory (`relieve`). An upload
+// holds a lease on the folder's files, so checkpoints written meanwhile delete none it reads.
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { JetStreamManager } from '@nats-io/jetstream';
@@ -37,14 +41,17 @@ export interface CheckpointTag {
 export class ClusterCheckpoints {
   private lastN = 0;
   private appliedAtLast = 0;
-  private isRunning = false;
+  /** The local write under way (one at a time), and whether a checkpoint is being published. */
+  private writing: Promise<void> | null = null;
+  private isPublishing = false;
   /** Objects this node has uploaded (its files are written once and never change). */
   private readonly uploaded = new Set<string>();
   /** Positions of the last checkpoint taken here that some stream is not yet trimmed to. */
   private untrimmed: Record<string, number> | null = null;
-  /** Checkpoints published and streams trimmed by this node (figures for tests). */
+  /** Checkpoints published, streams trimmed, and checkpoints taken for memory by this node (figures for tests). */
   published = 0;
   trimmed = 0;
+  forMemory = 0;
 
   constructor(
     private readonly nodeId: string,
@@ -78,11 +85,25 @@ export class ClusterCheckpoints {
   }
 
   /**
+   * A checkpoint for memory pressure (any node): written here, so what it holds may leave memory;
+   * not published (a node serving some groups has no whole state to publish, and the follower
+   * waiting for it should not wait for an upload). Resolves once durable; joins one under way.
+   */
+  relieve(followers: ReadonlyMap<string, LogFollower>): Promise<void> {
+    if (this.writing !== null) return this.writing;
+    this.forMemory++;
+    const t = performance.now();
+    return this.write(followers).then(({ n }) => this.log(`checkpoint ${n} written for memory in ${(performance.now() - t).toFixed(0)} ms`));
+  }
+
+  /**
    * Takes, uploads and announces a checkpoint when at least `everyBytes` were applied since the
    * last one (or `force`), then trims the streams; resolves with whether one was published.
    */
   async maybeTake(followers: ReadonlyMap<string, LogFollower>, everyBytes: number, force = false): Promise<boolean> {
-    if (this.isRunning) return false;
+    // A checkpoint for memory under way is waited for, not raced: those may follow each other closely.
+    while (this.writing !== null && !this.isPublishing) await this.writing.catch(() => undefined);
+    if (this.isPublishing) return false;
     let applied = 0;
     for (const f of followers.values()) applied += f.bytesApplied;
     if (!force && applied - this.appliedAtLast < everyBytes) {
@@ -91,22 +112,35 @@ export class ClusterCheckpoints {
       return false;
     }
     for (const f of followers.values()) if (f.partsPending > 0) return false; // try again later
-    this.isRunning = true;
+    this.isPublishing = true;
+    // Files the upload reads stay until it is done, whatever checkpoints are written meanwhile.
+    const release = this.local.lease();
     try {
-      const n = Math.max(this.lastN + 1, Math.floor(Date.now() / 1000));
-      // Positions and snapshot in one synchronous step: nothing is applied in between.
-      const positions: Record<string, number> = {};
-      for (const [stream, f] of followers) positions[stream] = f.appliedSeq;
-      const written = this.local.take(n);
-      await written;
-      this.lastN = n;
+      const { n, positions } = await this.write(followers);
       this.appliedAtLast = applied;
       await this.publish(n, positions);
       await this.trim(positions);
       return true;
     } finally {
-      this.isRunning = false;
+      release();
+      this.isPublishing = false;
     }
+  }
+
+  /** Writes checkpoint n here: positions and snapshot in one synchronous step (nothing is applied in between). */
+  private async write(followers: ReadonlyMap<string, LogFollower>): Promise<{ n: number; positions: Record<string, number> }> {
+    const n = Math.max(this.lastN + 1, Math.floor(Date.now() / 1000));
+    this.lastN = n;
+    const positions: Record<string, number> = {};
+    for (const [stream, f] of followers) positions[stream] = f.appliedSeq;
+    const written = this.local.take(n);
+    this.writing = written;
+    try {
+      await written;
+    } finally {
+      this.writing = null;
+    }
+    return { n, positions };
   }
 
   private async publish(n: number, positions: Record<string, number>): Promise<void> {

@@ -19,7 +19,7 @@ import { Objm } from '@nats-io/obj';
 import type { KV } from '@nats-io/kv';
 import { SvcError } from '../errors.js';
 import type { WalRecord } from '../durability/wal/records.js';
-import type { PartRunner, ReplicaCheckpoints, ReplicaView, Replication } from '../replication.js';
+import type { ReplicaMemory, ReplicaState, ReplicaView, Replication } from '../replication.js';
 import type { PartPlacement } from '../query/index.js';
 import { CHECKPOINT_BUCKET, ClusterCheckpoints } from './cluster-checkpoints.js';
 import { StaleWrite } from '../write/write-path.js';
@@ -99,7 +99,7 @@ export class ClusterReplication implements Replication {
     readonly registry: NodeRegistry,
   ) {}
 
-  static async start(options: ClusterOptions, apply: (r: WalRecord) => void, view: ReplicaView, local: ReplicaCheckpoints, runPart: PartRunner): Promise<ClusterReplication> {
+  static async start(options: ClusterOptions, state: ReplicaState): Promise<ClusterReplication> {
     const groups = options.groups ?? 1;
     if (!(Number.isInteger(groups) && groups >= 1 && groups <= 1024)) throw new SvcError('InvalidArgument', `the number of table groups must be 1 to 1024, got ${groups}`);
     await checkVersions(options.servers);
@@ -125,12 +125,15 @@ export class ClusterReplication implements Replication {
       const registry = new NodeRegistry(kv, () => self!.report(options));
       self = new ClusterReplication(options.nodeId, nc, js, jsm, kv, config.groups, serves, new AliasClaims(kv, options.nodeId), registry);
       self.logLine = options.log;
-      self.parts = new QueryParts(nc, options.nodeId, config.groups, serves, registry, runPart, nc.info!.max_payload);
-      self.checkpoints = new ClusterCheckpoints(options.nodeId, kv, objects, jsm, local, registry, options.log ?? (() => undefined));
+      self.parts = new QueryParts(nc, options.nodeId, config.groups, serves, registry, state.parts, nc.info!.max_payload);
+      const checkpoints = new ClusterCheckpoints(options.nodeId, kv, objects, jsm, state.checkpoints, registry, options.log ?? (() => undefined));
+      self.checkpoints = checkpoints;
+      // Memory pressure here (applying entries, or a write) is relieved by a checkpoint of this replica.
+      state.memory.relieveWith(() => checkpoints.relieve(self!.followerMap()));
       // Reported before the logs are opened: a report with nothing applied yet keeps the other
       // nodes from trimming a stream below what this node is about to follow.
       await registry.start();
-      await self.open(replicas, nc.info!.max_payload, apply, view);
+      await self.open(replicas, nc.info!.max_payload, state);
       self.parts.start();
       self.startCheckpoints(options.checkpointBytes ?? DEFAULT_CHECKPOINT_BYTES);
       const started = self;
@@ -324,14 +327,15 @@ export class ClusterReplication implements Replication {
   private checkpointTimer: NodeJS.Timeout | null = null;
   private logLine: ((message: string) => void) | undefined;
 
-  private async open(replicas: number, maxPayload: number, apply: (r: WalRecord) => void, view: ReplicaView): Promise<void> {
+  private async open(replicas: number, maxPayload: number, state: ReplicaState): Promise<void> {
+    const { view, memory } = state;
     this.view = view;
     await ensureStream(this.jsm, { name: META_STREAM, subjects: [META_SUBJECT], replicas });
     for (let g = 0; g < this.groups; g++) await ensureStream(this.jsm, { name: groupStream(g), subjects: [groupSubjects(g).all], replicas });
     // The newest checkpoint first: the streams are followed from the sequences after its tag.
     const tag = await retrying(() => this.checkpoints!.restore(), START_DEADLINE_MS);
     const follow = (stream: string, subject: string | null, rowsToo: boolean): void => {
-      const follower = new LogFollower(this.js, stream, (tag?.positions[stream] ?? 0) + 1, (records, seq) => {
+      const applyEntry = (records: WalRecord[], seq: number): void => {
         const conflict = entryConflict(records, view);
         if (conflict !== null) {
           // Refused alike on every node; the writer (if it is this node) validates again.
@@ -339,7 +343,14 @@ export class ClusterReplication implements Replication {
           if (this.refused.size > 10_000) this.refused.delete(this.refused.keys().next().value!);
           return;
         }
-        for (const r of records) if (rowsToo || r.kind !== 'TableInsert') apply(r);
+        for (const r of records) if (rowsToo || r.kind !== 'TableInsert') state.apply(r);
+        memory.afterApply();
+      };
+      const follower = new LogFollower(this.js, stream, (tag?.positions[stream] ?? 0) + 1, (records, seq, bytes) => {
+        // The budget first: while a checkpoint makes room the follower waits, its consumer paused.
+        const wait = memory.admit(bytes);
+        if (wait === null) return applyEntry(records, seq);
+        return this.admitted(wait, bytes, memory, follower).then(() => applyEntry(records, seq));
       }, subject);
       this.followers.set(stream, { follower, subject });
     };
@@ -358,6 +369,32 @@ export class ClusterReplication implements Replication {
   }
 
   private maxPayload = 1 << 20;
+
+  /**
+   * Waits until an entry of `bytes` fits the memory budget. A replica cannot refuse an entry that
+   * every other node applies: when checkpoints have made evictable all they can and it still does
+   * not fit (it is larger than the budget, or than what tails and other streams leave of it), it
+   * is applied past the budget, by one entry. While checkpoints fail (a full disk) it waits and
+   * asks again, its stream lagging (api/cluster says `unstable`), rather than run out of memory.
+   */
+  private async admitted(first: Promise<void>, bytes: number, memory: ReplicaMemory, follower: LogFollower): Promise<void> {
+    let wait: Promise<void> | null = first;
+    for (let attempt = 0; wait !== null && !this.isClosed; attempt++) {
+      try {
+        await wait;
+      } catch (e) {
+        if ((e as Error).cause === undefined) {
+          // Nothing more can leave memory (MemoryPressure tried): one entry goes past the budget.
+          if (bytes > memory.limit) await this.checkpoints!.relieve(this.followerMap()).catch(() => undefined);
+          this.logLine?.(`stream ${follower.stream}: sequence ${follower.appliedSeq + 1} applied past the memory budget: ${(e as Error).message}`);
+          return;
+        }
+        if (attempt % 30 === 0) this.logLine?.(`stream ${follower.stream}: waiting for memory to apply sequence ${follower.appliedSeq + 1}: ${(e as Error).message}`);
+        await new Promise((r) => setTimeout(r, 1_000));
+      }
+      wait = memory.admit(bytes, true);
+    }
+  }
 
   private log(stream: string, subject: string): JetStreamLog {
     let log = this.logs.get(subject);

@@ -15,7 +15,11 @@ import type { WalRecord } from '../durability/wal/records.js';
 import { Reassembler } from './entry-chunks.js';
 import { DUPLICATE_WINDOW_MS } from './jetstream-log.js';
 
-export type ApplyEntry = (records: WalRecord[], seq: number) => void;
+/**
+ * Applies one entry (`bytes`: its size as logged); a promise when it must wait first (memory): the
+ * follower then takes no further message until it resolves — its consumer, not the stream, waits.
+ */
+export type ApplyEntry = (records: WalRecord[], seq: number, bytes: number) => void | Promise<void>;
 
 /** A consumer that delivers nothing this long while someone waits is replaced. */
 const STALL_MS = 1_500;
@@ -52,6 +56,8 @@ export class LogFollower {
   private generation = 0;
   /** Consumers replaced after missed heartbeats (a figure for tests). */
   reopens = 0;
+  /** An entry waits to be applied (memory): the consumer is paused on purpose, not stuck. */
+  private isApplying = false;
 
   /** `fromSeq`: the first sequence to apply (1 for a whole stream); `subject`: only messages of it. */
   constructor(
@@ -97,7 +103,7 @@ export class LogFollower {
    * heartbeat was ever reported missing. Replace it.
    */
   private checkStall(): void {
-    if (this.waiters.length === 0 || this.isStopped) return;
+    if (this.waiters.length === 0 || this.isStopped || this.isApplying) return;
     const now = Date.now();
     if (now - this.lastProgressAt > STALL_MS) {
       this.lastProgressAt = now;
@@ -125,7 +131,7 @@ export class LogFollower {
     this.running = this.loop(messages, generation);
     void (async () => {
       for await (const s of messages.status()) {
-        if (s.type === 'heartbeats_missed' && s.count >= 2 && generation === this.generation) {
+        if (s.type === 'heartbeats_missed' && s.count >= 2 && generation === this.generation && !this.isApplying) {
           void this.reopen(generation);
           return;
         }
@@ -199,7 +205,17 @@ export class LogFollower {
         const body = this.reassembler.push({ seq: m.seq, timeMs: m.info.timestampNanos / 1e6, headers: m.headers, data: m.data });
         if (body !== null) {
           const records = framesOf(body).flatMap((payload) => decodeRecords(payload));
-          this.apply(records, m.seq);
+          const applying = this.apply(records, m.seq, body.length);
+          if (applying !== undefined) {
+            // Applied when it resolves, even if the consumer was replaced meanwhile (the new one
+            // starts after the sequence set below).
+            this.isApplying = true;
+            try {
+              await applying;
+            } finally {
+              this.isApplying = false;
+            }
+          }
           this.bytesApplied += body.length;
           this.entriesApplied++;
         }

@@ -7,6 +7,6 @@ import type { ClusterOptions } from './cluster-replication.js';
 
 export async function openClusterNode(options: OpenOptions, cluster: ClusterOptions): Promise<{ db: Database; cluster: ClusterReplication }> {
   let replication: ClusterReplication | null = null;
-  const db = await Database.openReplicated(options, async (apply, view, checkpoints, parts) => (replication = await ClusterReplication.start(cluster, apply, view, checkpoints, parts)));
+  const db = await Database.openReplicated(options, async (state) => (replication = await ClusterReplication.start(cluster, state)));
   return { db, cluster: replication! };
 }
