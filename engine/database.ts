@@ -493,7 +493,7 @@ export class Database {
    * evictions and read-backs from checkpoint files.
    * @example
    * db.figures().rowsIngested;
-   * db.figures().memory; // { limit, used, held, tails, cached, evictions, evictedBytes, readBacks, readBackBytes }
+   * db.figures().memory; // { limit, used, held, tails, cached, pooled, scanning, evictions, evictedBytes, readBacks, readBackBytes }
    */
   figures(): EngineFigures {
     const c = this.counters;

@@ -3,3 +3,4 @@ export { MemoryBudget } from './memory-budget.js';
 export { sizeClass } from './buffer-pool.js';
 export type { Evictable, MemoryFigures } from './memory-budget.js';
 export { defaultMemoryLimit, parseBytes } from './memory-limit.js';
+export { ReadRing } from './read-ring.js';

@@ -5,7 +5,9 @@
 // total would pass the limit, the least recently used units no reader pins are evicted. What
 // cannot leave is the write path's concern: it makes a checkpoint turn held data into cached
 // data, and makes writers wait, before it refuses a write (write/write-path.ts). Memory for data
-// read back comes from the budget too (allocate), recycled from evicted columns (buffer-pool.ts).
+// read back comes from the budget too (allocate), recycled from evicted columns (buffer-pool.ts),
+// or lent to a large scan's ring of buffers (read-ring.ts), which a one-pass scan reuses instead
+// of caching what it reads.
 // (DuckDB's buffer manager under memory_limit; QuasarDB's memory limiter.)
 import { BufferPool, sizeClass } from './buffer-pool.js';
 
@@ -40,6 +42,8 @@ export interface MemoryFigures {
   readonly cached: number;
   /** Bytes of evicted columns' buffers kept for the next read-backs. */
   readonly pooled: number;
+  /** Bytes of buffers lent to large scans' rings (read-ring.ts). */
+  readonly scanning: number;
   readonly evictions: number;
   readonly evictedBytes: number;
   /** Units read back from checkpoint files, and their bytes. */
@@ -56,6 +60,8 @@ export class MemoryBudget {
   evictedBytes = 0;
   readBacks = 0;
   readBackBytes = 0;
+  /** Bytes of buffers lent to scans' rings (borrow/giveBack). */
+  lent = 0;
   private readonly pool = new BufferPool();
   /** Least recently used first. */
   private head: Evictable | null = null;
@@ -69,12 +75,12 @@ export class MemoryBudget {
   }
 
   get used(): number {
-    return this.held + this.cached + this.pool.freeBytes;
+    return this.held + this.cached + this.lent + this.pool.freeBytes;
   }
 
   get figures(): MemoryFigures {
     const { limit, held, tails, cached, evictions, evictedBytes, readBacks, readBackBytes } = this;
-    return { limit, used: this.used, held, tails, cached, pooled: this.pool.freeBytes, evictions, evictedBytes, readBacks, readBackBytes };
+    return { limit, used: this.used, held, tails, cached, pooled: this.pool.freeBytes, scanning: this.lent, evictions, evictedBytes, readBacks, readBackBytes };
   }
 
   /**
@@ -86,6 +92,29 @@ export class MemoryBudget {
     const size = sizeClass(bytes);
     const buffer = this.pool.take(size) ?? this.evict(size, size) ?? Buffer.allocUnsafeSlow(size).buffer;
     return new Uint8Array(buffer, 0, bytes);
+  }
+
+  /**
+   * A buffer of `size` (a size class) lent to a scan's ring until giveBack: recycled, or made
+   * room for like allocate's. Counted in `used` while lent.
+   */
+  borrow(size: number): ArrayBuffer {
+    const buffer = this.pool.take(size) ?? this.evict(size, size) ?? Buffer.allocUnsafeSlow(size).buffer;
+    this.lent += size;
+    return buffer;
+  }
+
+  /** A lent buffer comes back: kept for the next read-backs while it fits. */
+  giveBack(buffer: ArrayBuffer): void {
+    this.lent -= buffer.byteLength;
+    this.pool.give(buffer);
+    this.evict(0, 0);
+  }
+
+  /** Columns of `bytes` read back for a scan that keeps them only while it reads them (a ring's). */
+  countReadBack(bytes: number): void {
+    this.readBacks += 1;
+    this.readBackBytes += bytes;
   }
 
   /** Held data grew by `bytes` (negative: shrank); cached data makes room for it. */
@@ -111,8 +140,7 @@ export class MemoryBudget {
 
   /** `unit` was read back from disk and joins the cache. */
   readBack(unit: Evictable): void {
-    this.readBacks += 1;
-    this.readBackBytes += unit.bytes;
+    this.countReadBack(unit.bytes);
     this.cache(unit);
   }
 
@@ -138,7 +166,7 @@ export class MemoryBudget {
    */
   makeRoom(incoming: number): boolean {
     this.evict(incoming, 0);
-    return this.held + this.cached + incoming <= this.limit;
+    return this.held + this.cached + this.lent + incoming <= this.limit;
   }
 
   /**
@@ -148,7 +176,7 @@ export class MemoryBudget {
    */
   private evict(incoming: number, reuse: number): ArrayBuffer | null {
     let unit = this.head;
-    while (unit !== null && this.held + this.cached + incoming > this.limit) {
+    while (unit !== null && this.held + this.cached + this.lent + incoming > this.limit) {
       const next = unit.lruNext;
       if (unit.pins === 0) {
         this.uncache(unit);
@@ -160,7 +188,7 @@ export class MemoryBudget {
       }
       unit = next;
     }
-    const room = this.limit - this.held - this.cached - incoming;
+    const room = this.limit - this.held - this.cached - this.lent - incoming;
     if (this.pool.freeBytes > room) this.pool.trim(Math.max(0, room));
     return null;
   }

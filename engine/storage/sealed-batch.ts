@@ -2,7 +2,9 @@
 // keeps its statistics in memory always; its columns are resident or, once a checkpoint has
 // written the batch, possibly evicted, and read back from the checkpoint file on demand. A
 // reader loads the columns it needs (load/loadSync pin them), reads them with column(i) and
-// unpins them when done; statistics, row count and time bounds never need a load.
+// unpins them when done; statistics, row count and time bounds never need a load. A large scan
+// loads through its ring (memory/read-ring.ts): what it reads back stays only while pinned,
+// in the ring's buffers, and never joins the cache.
 //
 // It is also the one place where a batch written before a column was added to its table reads
 // that column as all null (ALTER TABLE … ADD COLUMN): column(i) and statsOf(i) past the batch's
@@ -10,7 +12,7 @@
 // batch padded with them.
 import { makeData, RecordBatch, Struct } from 'apache-arrow';
 import type { Data, DataType, Schema, Vector } from 'apache-arrow';
-import type { Evictable, MemoryBudget } from '../memory/index.js';
+import type { Evictable, MemoryBudget, ReadRing } from '../memory/index.js';
 import type { ColumnStats, ColumnType } from '../types.js';
 import type { TableLayout } from './table-layout.js';
 
@@ -42,6 +44,8 @@ class ColumnChunk implements Evictable {
   isCached = false;
   /** The budget's buffer the data lies in, when read back (returned on eviction). */
   pooled: ArrayBuffer | null = null;
+  /** The ring `pooled` belongs to while a large scan's read-back is pinned (never cached then). */
+  ring: ReadRing | null = null;
 
   constructor(public data: Data | null, public bytes: number) {}
 
@@ -75,7 +79,7 @@ export class SealedBatch {
     readonly maxTs: bigint,
     readonly stats: readonly ColumnStats[],
     data: readonly Data[] | null,
-    private readonly budget: MemoryBudget | null,
+    readonly budget: MemoryBudget | null,
     stored: StoredBatch | null = null,
   ) {
     if (data !== null) {
@@ -120,12 +124,23 @@ export class SealedBatch {
     return index < this.stats.length ? this.stats[index] : allNullStats(this.layout.columns[index - 1].type, this.rowCount);
   }
 
+  /** Bytes of `columns` a load would read back now (neither resident nor being read). */
+  bytesToRead(columns: readonly number[]): number {
+    let n = 0;
+    for (const i of columns) {
+      const c = this.chunks[i];
+      if (c !== undefined && c.data === null && c.loading === null) n += c.bytes;
+    }
+    return n;
+  }
+
   /**
    * Pins `columns` and makes them resident: null when they already are (read them at once),
-   * else a promise that resolves once they are read back. Either way unpin(columns) later, also
-   * after a failure.
+   * else a promise that resolves once they are read back — into `ring`'s buffers, uncached and
+   * released at the last unpin, when given. Either way unpin(columns) later, also after a
+   * failure.
    */
-  load(columns: readonly number[]): Promise<void> | null {
+  load(columns: readonly number[], ring: ReadRing | null = null): Promise<void> | null {
     let missing: number[] | null = null;
     let waits: Promise<void>[] | null = null;
     for (const i of columns) {
@@ -136,7 +151,7 @@ export class SealedBatch {
       else if (c.loading !== null) (waits ??= []).push(c.loading);
       else (missing ??= []).push(i);
     }
-    if (missing !== null) (waits ??= []).push(this.readBack(missing));
+    if (missing !== null) (waits ??= []).push(this.readBack(missing, ring));
     if (waits === null) return null;
     return waits.length === 1 ? waits[0] : Promise.all(waits).then(() => undefined);
   }
@@ -152,12 +167,25 @@ export class SealedBatch {
       else missing.push(i);
     }
     if (missing.length === 0) return;
-    this.place(missing, this.storedAt!.readSync(missing, this.allocate));
+    this.place(missing, this.storedAt!.readSync(missing, this.allocate), null);
   }
 
-  /** Ends a load(columns) or loadSync(columns); what readers kept past the budget may leave now. */
+  /**
+   * Ends a load(columns) or loadSync(columns); what readers kept past the budget may leave now,
+   * and what a ring read back leaves once no reader pins it.
+   */
   unpin(columns: readonly number[]): void {
-    for (const i of columns) if (i < this.chunks.length) this.chunks[i].pins -= 1;
+    for (const i of columns) {
+      if (i >= this.chunks.length) continue;
+      const c = this.chunks[i];
+      c.pins -= 1;
+      if (c.pins === 0 && c.ring !== null) {
+        c.ring.give(c.pooled!);
+        c.ring = null;
+        c.pooled = null;
+        c.data = null;
+      }
+    }
     if (this.budget !== null && this.budget.used > this.budget.limit) this.budget.makeRoom(0);
   }
 
@@ -213,11 +241,19 @@ export class SealedBatch {
   /** Memory for read-back columns: from the budget (recycled when evicted). */
   private readonly allocate = (bytes: number): Uint8Array => this.budget?.allocate(bytes) ?? allocateFresh(bytes);
 
-  private readBack(columns: number[]): Promise<void> {
-    const done = this.storedAt!.read(columns, this.allocate).then(
-      (data) => this.place(columns, data),
+  private readBack(columns: number[], ring: ReadRing | null): Promise<void> {
+    // A ring's buffers, one per column in order: they go back to it when the read fails.
+    const taken: ArrayBuffer[] = [];
+    const allocate = ring === null ? this.allocate : (bytes: number) => {
+      const into = ring.take(bytes);
+      taken.push(into.buffer as ArrayBuffer);
+      return into;
+    };
+    const done = this.storedAt!.read(columns, allocate).then(
+      (data) => this.place(columns, data, ring === null ? null : { ring, buffers: taken }),
       (e: unknown) => {
         for (const i of columns) this.chunks[i].loading = null;
+        for (const buffer of taken) ring!.give(buffer);
         throw e;
       },
     );
@@ -225,12 +261,26 @@ export class SealedBatch {
     return done;
   }
 
-  /** Read-back columns arrive: resident (and cached) while the batch lives. */
-  private place(columns: readonly number[], data: readonly Data[]): void {
+  /**
+   * Read-back columns arrive: resident (and cached) while the batch lives, or, read into a
+   * ring's buffers (`into.buffers[k]` holds column k), until no reader pins them. A column a
+   * synchronous read placed meanwhile keeps that copy.
+   */
+  private place(columns: readonly number[], data: readonly Data[], into: { readonly ring: ReadRing; readonly buffers: readonly ArrayBuffer[] } | null): void {
     columns.forEach((i, k) => {
       const c = this.chunks[i];
       const values = data[k].values as ArrayBufferView | undefined;
       c.loading = null;
+      if (into !== null) {
+        this.budget?.countReadBack(c.bytes);
+        // No reader waits for it any more (the scan stopped), or another read placed it first.
+        if (c.pins === 0 || c.data !== null) return into.ring.give(into.buffers[k]);
+        c.data = data[k];
+        c.ring = into.ring;
+        c.pooled = into.buffers[k];
+        return;
+      }
+      if (c.data !== null) return;
       c.data = data[k];
       // Retired batches' memory is not recycled: an old query may still read it.
       c.pooled = this.budget !== null && !this.isRetired && values !== undefined ? values.buffer as ArrayBuffer : null;

@@ -52,9 +52,10 @@ export class ServerMetrics {
       },
     });
     memoryGauge('svc_memory_limit_bytes', 'The memory budget for table data, tails and blob contents', (f) => f.memory.limit);
-    memoryGauge('svc_memory_used_bytes', 'Memory the budget counts now: held + cached + pooled', (f) => f.memory.used);
+    memoryGauge('svc_memory_used_bytes', 'Memory the budget counts now: held + cached + scanning + pooled', (f) => f.memory.used);
     memoryGauge('svc_memory_held_bytes', 'Data that cannot leave memory yet (tails, batches and blobs no checkpoint holds)', (f) => f.memory.held);
     memoryGauge('svc_memory_cached_bytes', 'Data in memory that checkpoint files also hold (evictable)', (f) => f.memory.cached);
+    memoryGauge('svc_memory_scanning_bytes', 'Buffers lent to large scans, which read back through them without caching', (f) => f.memory.scanning);
     new Gauge({
       name: 'svc_last_checkpoint_seconds', help: 'Duration of the latest checkpoint (absent before the first)', registers,
       collect() {

@@ -9,11 +9,14 @@
 // blob. Disk errors surface as StorageFailed naming the path.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { crc32c } from '@node-rs/crc32';
 import { Database } from '../../engine/database.js';
+import { fieldSpan, firstBuffers } from '../../engine/durability/checkpoint/ipc-layout.js';
+import { arrowSchema } from '../../engine/storage/arrow-schema.js';
 import { ioLimits } from '../../engine/durability/io-limits.js';
 import { checkpointsDir, listManifests, readManifest, writeManifest } from '../../engine/durability/checkpoint/manifest.js';
 import type { Manifest } from '../../engine/durability/checkpoint/manifest.js';
@@ -248,11 +251,87 @@ describe('incremental checkpoints', () => {
       assert.deepEqual(await state(db), expected);
       await db.checkpoint();
       const moved = await latestManifest(dataDir);
-      assert.equal(moved.version, 4);
+      assert.equal(moved.version, 5);
       assert.equal(Object.keys(moved.blobs ?? {}).length, 1);
       await db.close();
       db = await Database.open({ dataDir, sweepIntervalMs: 0 });
       assert.deepEqual(await state(db), expected);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('a version 4 checkpoint (columns checked with crc32c) is read back and checked, and later manifests keep its places as they are', async () => {
+    const dataDir = await tempDir();
+    const columns = [{ name: 'v', type: 'DOUBLE' as const }, { name: 's', type: 'STRING' as const }];
+    const rowsAt = (from: number, n: number) => {
+      const ts = Array.from({ length: n }, (_, i) => BigInt(from + i) * 1_000_000_000n);
+      return { $timestamp: ts, v: ts.map((t) => Number(t % 997n) / 997), s: ts.map((t) => `s${t % 13n}`) };
+    };
+    const queries = ['SELECT count(s), sum(v) FROM t WHERE v > 0.25', "SELECT * FROM t WHERE s = 's7' AND v > 0.9"];
+    const answers = async (db: Database) => Promise.all(queries.map(async (q) => (await db.query(q)).tables));
+    let db = await Database.open({ dataDir, sweepIntervalMs: 0, batchRows: 5000 });
+    await db.createTable('t', columns);
+    await db.insert('t', rowsAt(0, 100_000));
+    let expected = await answers(db);
+    await db.close();
+    // The same checkpoint as version 4 wrote it: column checksums are crc32c, places untagged.
+    const seq = (await listManifests(dataDir)).at(-1)!;
+    const m = await readManifest(dataDir, seq, (p) => new Error(`damaged ${p}`));
+    const types = arrowSchema(columns).fields.map((f) => f.type);
+    const first = firstBuffers(types);
+    const files = new Map<string, Buffer>();
+    const tables = await Promise.all(m.tables.map(async (t) => ({
+      ...t,
+      batches: await Promise.all(t.batches.map(async (ref) => {
+        if (!files.has(ref.file)) files.set(ref.file, await readFile(join(checkpointsDir(dataDir), ref.file)));
+        const bytes = files.get(ref.file)!;
+        const { checksum, ...place } = ref.place!;
+        assert.equal(checksum, 'crc32');
+        const crcs = types.map((_, f) => {
+          const [a, b] = fieldSpan(place.buffers, first, f);
+          return crc32c(bytes.subarray(place.body + a, place.body + b)) >>> 0;
+        });
+        return { ...ref, place: { ...place, crcs } };
+      })),
+    })));
+    await writeManifest(dataDir, seq, { ...m, version: 4, tables });
+    const oldFile = m.tables[0].batches[3].file;
+    const budget = { sweepIntervalMs: 0, batchRows: 5000, memoryLimit: 1024 * 1024 };
+    db = await Database.open({ dataDir, ...budget });
+    try {
+      assert.deepEqual(await answers(db), expected);
+      assert.ok(db.figures().memory.readBackBytes > 0);
+      for (let at = 100_000; at < 125_000; at += 5_000) await db.insert('t', rowsAt(at, 5_000));
+      expected = await answers(db);
+      await db.checkpoint();
+      const next = await latestManifest(dataDir);
+      assert.equal(next.version, 5);
+      const tags = next.tables[0].batches.map((b) => b.place!.checksum ?? 'crc32c');
+      assert.ok(tags.includes('crc32c') && tags.includes('crc32'), tags.join(' '));
+      assert.ok(next.tables[0].batches.every((b) => (b.place!.checksum === undefined) === (b.file === oldFile)));
+    } finally {
+      await db.close();
+    }
+    db = await Database.open({ dataDir, ...budget });
+    try {
+      assert.deepEqual(await answers(db), expected);
+    } finally {
+      await db.close();
+    }
+    // A flipped byte in column v of a version 4 batch is found when read back.
+    const place = m.tables[0].batches[3].place!;
+    const [a, b] = fieldSpan(place.buffers, first, 1);
+    const fh = await open(join(checkpointsDir(dataDir), oldFile), 'r+');
+    const byte = Buffer.alloc(1);
+    await fh.read(byte, 0, 1, place.body + Math.floor((a + b) / 2));
+    byte[0] ^= 4;
+    await fh.write(byte, 0, 1, place.body + Math.floor((a + b) / 2));
+    await fh.close();
+    db = await Database.open({ dataDir, ...budget });
+    try {
+      const e = await expectCode(() => db.query(queries[0]), 'CheckpointCorrupt');
+      assert.ok(e.message.includes(oldFile) && e.message.includes('column 1 of batch 3'), e.message);
     } finally {
       await db.close();
     }

@@ -6,13 +6,17 @@
 // writer, are in memory-rss.test.ts.)
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Database } from '../../engine/database.js';
 import { CheckpointFiles } from '../../engine/durability/checkpoint/checkpoint-files.js';
+import { fieldSpan, firstBuffers } from '../../engine/durability/checkpoint/ipc-layout.js';
+import type { StoredArrowBatch } from '../../engine/durability/checkpoint/stored-arrow-batch.js';
+import { MemoryBudget, ReadRing } from '../../engine/memory/index.js';
+import { arrowSchema } from '../../engine/storage/arrow-schema.js';
 import type { ColumnDef } from '../../engine/types.js';
-import { expectCode, prng, randInt, tempDir } from './helpers.js';
+import { copyAside, expectCode, prng, randInt, scanOf, tempDir } from './helpers.js';
 
 const MIB = 1024 * 1024;
 const HOUR = 3_600_000_000_000n;
@@ -183,6 +187,119 @@ describe('memory budget', () => {
     assert.equal(db.describeBlob('b3').size, 200_000);
     assert.deepEqual(await db.getBlob('b3'), blob(3));
     await db.close();
+  });
+});
+
+describe('large scans read through a ring', () => {
+  const rows = 200_000;
+  const limit = 4 * MIB;
+  /** 200k rows of a, v (1.6 MB each: more than a quarter of a 4 MiB budget), written and closed. */
+  async function written(): Promise<string> {
+    const dir = await tempDir();
+    const db = await Database.open({ dataDir: dir, durability: 'none', memoryLimit: limit, batchRows: 16_384 });
+    await db.createTable('t', [{ name: 'a', type: 'DOUBLE' }, { name: 'v', type: 'DOUBLE' }]);
+    for (let at = 0; at < rows; at += 20_000) {
+      const ts = BigInt64Array.from({ length: 20_000 }, (_, k) => T0 + BigInt(at + k) * 1_000_000_000n);
+      const v = Float64Array.from({ length: 20_000 }, (_, k) => ((at + k) % 1000) / 1000);
+      await db.insert('t', { $timestamp: ts, a: v.map((x) => 1 - x), v });
+    }
+    await db.close();
+    return dir;
+  }
+  const big = 'SELECT count(v), sum(v) FROM t WHERE v > 0.5';
+  const bigAnswer = [BigInt((rows / 1000) * 499), (rows / 1000) * 374.25];
+  const small = `SELECT count(a) FROM t IN RANGE(${new Date(Number(T0 / 1_000_000n)).toISOString().slice(0, 19)}, +10h) WHERE a > 0.5`;
+  const answer = async (db: Database, q: string) => (await db.query(q)).tables[0].columns.map((c) => c.values[0]);
+  const near = (got: unknown[], want: unknown[]) => {
+    assert.equal(got[0], want[0]);
+    assert.ok(Math.abs((got[1] as number) - (want[1] as number)) < 1e-6, `${got[1]} vs ${want[1]}`);
+  };
+
+  it('caches what a small scan reads back; a scan larger than a quarter of the budget caches and evicts nothing, and lends its buffers back', async () => {
+    const db = await Database.open({ dataDir: await written(), memoryLimit: limit });
+    assert.deepEqual(await answer(db, small), [BigInt(10 * 3600 / 2)]);
+    const cached = db.figures().memory;
+    assert.ok(cached.cached > 0 && cached.readBackBytes > 0, JSON.stringify(cached));
+    assert.deepEqual(await answer(db, small), [BigInt(10 * 3600 / 2)]);
+    assert.equal(db.figures().memory.readBackBytes, cached.readBackBytes, 'the small scan was cached');
+    for (let k = 1; k <= 2; k++) {
+      near(await answer(db, big), bigAnswer);
+      const m = db.figures().memory;
+      assert.ok(m.readBackBytes - cached.readBackBytes >= k * rows * 8 && m.readBackBytes - cached.readBackBytes < k * rows * 8 * 1.05, JSON.stringify(m));
+      assert.equal(m.evictions, 0, 'the large scan evicted nothing');
+      assert.equal(m.cached, cached.cached, 'nor cached anything');
+      assert.equal(m.scanning, 0, 'its ring went back to the budget');
+      assert.ok(m.used <= limit, JSON.stringify(m));
+    }
+    assert.deepEqual(await answer(db, small), [BigInt(10 * 3600 / 2)]);
+    await db.close();
+  });
+
+  it('serves concurrent scans and SELECT * through rings as an unbounded database does', async () => {
+    const dir = await written();
+    const unbounded = await Database.open({ dataDir: await copyAside(dir) });
+    const db = await Database.open({ dataDir: dir, memoryLimit: limit });
+    const queries = [big, 'SELECT sum(a), max(v) FROM t WHERE a < v', 'SELECT * FROM t WHERE v > 0.998', 'SELECT count(v) FROM t GROUP BY 1h', small, big];
+    const expected = await Promise.all(queries.map((q) => unbounded.query(q).then((r) => r.tables)));
+    for (let round = 0; round < 2; round++) {
+      assert.deepEqual(await Promise.all(queries.map((q) => db.query(q).then((r) => r.tables))), expected);
+      const m = db.figures().memory;
+      assert.equal(m.scanning, 0, JSON.stringify(m));
+      assert.ok(m.used <= limit, JSON.stringify(m));
+    }
+    await db.close();
+    await unbounded.close();
+  });
+
+  it('finds damaged bytes of a column read through a ring, and lends the ring back after the failure', async () => {
+    const dir = await written();
+    let db = await Database.open({ dataDir: dir, memoryLimit: limit });
+    const batch = scanOf(db, 't')[5];
+    const stored = batch.stored as StoredArrowBatch;
+    const types = arrowSchema(db.describeTable('t').columns).fields.map((f) => f.type);
+    const [start, end] = fieldSpan(stored.place.buffers, firstBuffers(types), 2);
+    const position = stored.place.body + Math.floor((start + end) / 2);
+    await db.close();
+    const file = await open(join(dir, 'checkpoints', stored.file), 'r+');
+    const byte = Buffer.alloc(1);
+    await file.read(byte, 0, 1, position);
+    byte[0] ^= 0x20;
+    await file.write(byte, 0, 1, position);
+    await file.close();
+    db = await Database.open({ dataDir: dir, memoryLimit: limit });
+    for (let k = 0; k < 2; k++) {
+      const e = await expectCode(() => db.query(big), 'CheckpointCorrupt');
+      assert.ok(e.message.includes(stored.file) && e.message.includes('column 2'), e.message);
+      // Reads ahead still in flight when the scan failed return their buffers as they end.
+      for (let wait = 0; wait < 200 && db.figures().memory.scanning > 0; wait++) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(db.figures().memory.scanning, 0, JSON.stringify(db.figures().memory));
+    }
+    // Column a is whole: its scan answers, through a ring too.
+    assert.deepEqual(await answer(db, 'SELECT count(a) FROM t WHERE a > 0.5'), [BigInt(rows / 2)]);
+    assert.equal(db.figures().memory.scanning, 0);
+    await db.close();
+  });
+
+  it('a ring reuses its buffers, grows one that is too small, and returns them to the budget', () => {
+    const budget = new MemoryBudget(MIB);
+    const ring = new ReadRing(budget);
+    const a = ring.take(100_000);
+    const b = ring.take(100_000);
+    assert.equal(a.length, 100_000);
+    const lent = budget.figures.scanning;
+    assert.ok(lent >= 200_000 && lent === budget.used, JSON.stringify(budget.figures));
+    ring.give(a.buffer as ArrayBuffer);
+    assert.equal(ring.take(50_000).buffer, a.buffer, 'reused');
+    ring.give(b.buffer as ArrayBuffer);
+    const c = ring.take(300_000);
+    assert.notEqual(c.buffer, b.buffer);
+    assert.equal(budget.figures.scanning, a.buffer.byteLength + c.buffer.byteLength, 'the smaller buffer went back');
+    ring.close();
+    ring.give(a.buffer as ArrayBuffer);
+    ring.give(c.buffer as ArrayBuffer);
+    assert.equal(budget.figures.scanning, 0);
+    assert.ok(budget.used <= MIB);
+    assert.ok(ReadRing.isFor(budget, MIB / 4 + 1) && !ReadRing.isFor(budget, MIB / 4));
   });
 });
 

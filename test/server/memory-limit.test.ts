@@ -51,7 +51,7 @@ describe('a server with a small memory budget', () => {
   it('reports the budget in /metrics', async () => {
     const text = (await request(t.base, 'GET', '/metrics')).text();
     assert.match(text, new RegExp(`\nsvc_memory_limit_bytes ${2 * MIB}\n`));
-    for (const name of ['svc_memory_used_bytes', 'svc_memory_held_bytes', 'svc_memory_cached_bytes', 'svc_memory_evictions_total', 'svc_memory_read_backs_total', 'svc_memory_read_back_bytes_total']) {
+    for (const name of ['svc_memory_used_bytes', 'svc_memory_held_bytes', 'svc_memory_cached_bytes', 'svc_memory_scanning_bytes', 'svc_memory_evictions_total', 'svc_memory_read_backs_total', 'svc_memory_read_back_bytes_total']) {
       assert.match(text, new RegExp(`\n${name} \\d+\n`), name);
     }
   });

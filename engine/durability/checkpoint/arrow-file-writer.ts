@@ -5,13 +5,17 @@
 // instead of copying a message that straddles two reads — and skips batches no longer live.
 // Chunks are gathered into one writev of about WRITE_BYTES, so neither one huge buffer is built
 // (tableToIPC would copy everything) nor one write call issued per small chunk. For each batch it
-// also records where its body and each body buffer lie, and a crc32c of each field's bytes: a
+// also records where its body and each body buffer lie, and a CRC-32 of each field's bytes: a
 // batch's column can then be read back alone (ipc-layout.ts), checked. Those are the checksums of
 // batch data; whole regions are checksummed only where they are read whole — the first (schema
 // and dictionaries, read at open) and the end marker — so every byte is summed once, not three
 // times (per file, per region, per column: a fifth of a checkpoint's CPU time under a budget).
+// Column checksums are CRC-32 (IEEE), not crc32c like the rest: every cold read checks them, and
+// @node-rs/crc32's crc32c calls a function per 8 bytes (its SSE4.2 instruction is not inlined:
+// ~3 GB/s) where its CRC-32 folds with carry-less multiplies (~8 GB/s); on a cold scan of one
+// column that was a quarter of the CPU time against a tenth.
 import { open } from 'node:fs/promises';
-import { crc32c } from '@node-rs/crc32';
+import { crc32, crc32c } from '@node-rs/crc32';
 import { AsyncByteQueue, RecordBatchStreamWriter } from 'apache-arrow';
 import type { RecordBatch } from 'apache-arrow';
 import { writeAll } from '../write-all.js';
@@ -50,8 +54,13 @@ export interface BatchPlace {
   readonly body: number;
   /** [offset, length] of each body buffer relative to `body`, in field order (flattened). */
   readonly buffers: number[];
-  /** crc32c of each field's bytes (its buffers, from the first's start to the last's end). */
+  /** Checksum of each field's bytes (its buffers, from the first's start to the last's end). */
   readonly crcs: number[];
+  /**
+   * How `crcs` were computed: 'crc32' (CRC-32, IEEE) since version 5 manifests; absent, crc32c
+   * (places kept from version 4 manifests, whose files later manifests still name).
+   */
+  readonly checksum?: 'crc32';
 }
 
 /** The writer's sink, collecting its chunks synchronously so each batch's bytes are known at once. */
@@ -96,10 +105,10 @@ export async function writeArrowFile(path: string, batches: AsyncIterable<BatchT
       const fieldCrcs = batch.schema.fields.map((_, f) => {
         const [start, end] = fieldSpan(layout.buffers, first!, f);
         let crc = 0;
-        region.each(layout.body + start, end - start, (part) => { crc = crc32c(part, crc); });
+        region.each(layout.body + start, end - start, (part) => { crc = crc32(part, crc); });
         return crc >>> 0;
       });
-      places.push({ body: size + layout.body, buffers: layout.buffers, crcs: fieldCrcs });
+      places.push({ body: size + layout.body, buffers: layout.buffers, crcs: fieldCrcs, checksum: 'crc32' });
     };
     const region = (isReadWhole: boolean) => {
       let regionCrc = 0;

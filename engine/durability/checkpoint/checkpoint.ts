@@ -219,7 +219,7 @@ export class Checkpointer {
     }
     // The new files' names must be durable before a manifest names them.
     await syncDir(dir);
-    const manifest: Manifest = { version: 4, walStart: snap.walStart, files, blobs, blobItems, entries, tables };
+    const manifest: Manifest = { version: 5, walStart: snap.walStart, files, blobs, blobItems, entries, tables };
     await writeManifest(this.dataDir, seq, manifest);
     if (!this.hasMarker) {
       await writeSynced(join(dir, FORMAT_MARKER), 'svc checkpoints, format 2\n');
@@ -312,7 +312,7 @@ export class Checkpointer {
     };
   }
 
-  /** The blobs of a version 4 manifest, known from it alone: contents are read back when asked for. */
+  /** The blobs of a version 4 or 5 manifest, known from it alone: contents are read back when asked for. */
   private restoreBlobs(store: EntryStore, items: Record<string, (BlobItem | null)[]>, sumOf: (name: string) => DataFile): void {
     for (const [name, fileItems] of Object.entries(items)) {
       const { ends } = sumOf(name);
@@ -343,7 +343,7 @@ export class Checkpointer {
   }
 
   /**
-   * Restores a table of a version 4 manifest without reading its data: each batch is known by its
+   * Restores a table of a version 4 or 5 manifest without reading its data: each batch is known by its
    * statistics and where its columns lie. Only the SYMBOL dictionaries are read, from the newest
    * file of the table (a table's dictionary only grows, and every file carries it as it was).
    */

@@ -27,7 +27,7 @@ export interface BatchRef {
   readonly index: number;
   /** Per column of the batch (`$timestamp` first): open answers from these without reading data. */
   readonly stats: ColumnStats[];
-  /** Where the batch's columns lie in the file (version 4; older manifests have none). */
+  /** Where the batch's columns lie in the file (versions 4 and 5; older manifests have none). */
   readonly place?: BatchPlace;
 }
 
@@ -44,11 +44,13 @@ export interface TableManifest {
 
 export interface Manifest {
   /**
-   * 4 keeps where each batch's columns lie (BatchRef.place) and the statistics that answer
-   * min/max/first/last without reading data; 3 added blob files kept across checkpoints
-   * (`blobs`); 2 had every blob in `entries`. 2 and 3 are read by loading every batch.
+   * 5 checks the columns of batches it wrote with CRC-32 (BatchPlace.checksum; places kept
+   * from version 4 keep their crc32c); 4 keeps where each batch's columns lie (BatchRef.place)
+   * and the statistics that answer min/max/first/last without reading data; 3 added blob files
+   * kept across checkpoints (`blobs`); 2 had every blob in `entries`. 2 and 3 are read by
+   * loading every batch.
    */
-  readonly version: 2 | 3 | 4;
+  readonly version: 2 | 3 | 4 | 5;
   readonly walStart: number;
   readonly files: Record<string, DataFile>;
   /**
@@ -114,7 +116,7 @@ export async function readManifest(dataDir: string, seq: number, damaged: (path:
   const raw = await readFile(path);
   if (raw.length < 4 || (crc32c(raw.subarray(4)) >>> 0) !== raw.readUInt32LE(0)) throw damaged(path);
   const manifest = packr.unpack(raw.subarray(4)) as Manifest;
-  if (manifest.version !== 2 && manifest.version !== 3 && manifest.version !== 4) throw damaged(path);
+  if (![2, 3, 4, 5].includes(manifest.version)) throw damaged(path);
   for (const t of manifest.tables) for (const b of t.batches) b.stats.forEach((s, i) => { b.stats[i] = unpackStats(s); });
   return manifest;
 }

@@ -2,12 +2,13 @@
 // manifest) and how to read some of them back. Columns next to each other in the file are read
 // with one readv call, each into a buffer of its own (so each can be evicted and its memory
 // reused alone; a gap of up to MAX_GAP unread bytes is read through rather than split); each
-// column's bytes are checked against their crc32c before Arrow Data is made over them.
+// column's bytes are checked against their checksum (CRC-32, or crc32c for places written under
+// version 4 manifests) before Arrow Data is made over them.
 import type { Data } from 'apache-arrow';
 import { SvcError } from '../../errors.js';
 import type { StoredBatch } from '../../storage/sealed-batch.js';
 import type { TableLayout } from '../../storage/table-layout.js';
-import { crc32c } from '@node-rs/crc32';
+import { crc32, crc32c } from '@node-rs/crc32';
 import type { BatchPlace } from './arrow-file-writer.js';
 import type { CheckpointFiles } from './checkpoint-files.js';
 import { fieldData, fieldSpan, firstBuffers } from './ipc-layout.js';
@@ -27,6 +28,8 @@ interface Read {
 export class StoredArrowBatch implements StoredBatch {
   /** Per column, the index of its first buffer in `place.buffers`. */
   private readonly first: number[];
+  /** The checksum `place.crcs` holds. */
+  private readonly sum: (bytes: Uint8Array) => number;
 
   constructor(
     private readonly files: CheckpointFiles,
@@ -39,6 +42,7 @@ export class StoredArrowBatch implements StoredBatch {
     readonly place: BatchPlace,
   ) {
     this.first = firstBuffers(layout.schema.fields.slice(0, place.crcs.length).map((f) => f.type));
+    this.sum = place.checksum === 'crc32' ? crc32 : crc32c;
   }
 
   bytesOf(column: number): number {
@@ -100,7 +104,7 @@ export class StoredArrowBatch implements StoredBatch {
   /** Column `c` over `bytes` (its span of the body), once they pass their checksum. */
   private data(c: number, bytes: Uint8Array): Data {
     const [start] = fieldSpan(this.place.buffers, this.first, c);
-    if (crc32c(bytes) >>> 0 !== this.place.crcs[c]) {
+    if (this.sum(bytes) >>> 0 !== this.place.crcs[c]) {
       throw new SvcError('CheckpointCorrupt', `checkpoint file ${this.file} is damaged: column ${c} of batch ${this.index} fails its checksum`);
     }
     const type = this.layout.schema.fields[c].type;

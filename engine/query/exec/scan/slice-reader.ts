@@ -4,7 +4,10 @@
 // next slices that will be read are read back too (PREFETCH ahead), so the disk and the CPU work
 // at once. At most PREFETCH + 1 slices are pinned: a scan never holds the whole table. A slice
 // the operator answers from statistics is never loaded (`isRead` tells the prefetch which).
+// A scan that would read back more than a quarter of the budget reads through a ring of buffers
+// it reuses (memory/read-ring.ts): what it reads back is not cached, and evicts nothing.
 // Resident slices take no await: frame() then returns the frame itself, not a promise.
+import { ReadRing } from '../../../memory/index.js';
 import type { ColumnType } from '../../../types.js';
 import type { Scratch } from '../run/scratch.js';
 import { BatchFrame } from './frame.js';
@@ -20,6 +23,11 @@ export class SliceReader {
   private readonly started = new Map<number, Promise<void> | null>();
   /** Slices before this one are released. */
   private releasedTo = 0;
+  /**
+   * The ring read-backs go to (a large scan), null when they are cached; undefined until the
+   * first slice to read back (a scan of resident data never looks).
+   */
+  private ring: ReadRing | null | undefined = undefined;
 
   constructor(
     private readonly slices: readonly Slice[],
@@ -51,12 +59,28 @@ export class SliceReader {
   /** Releases every slice still pinned (the scan ended, or failed). */
   close(): void {
     for (const k of [...this.started.keys()]) this.release(k);
+    this.ring?.close();
+  }
+
+  /** A ring when what the scan reads back from slice `from` on would take more than its share of the budget. */
+  private ringFrom(from: number): ReadRing | null {
+    const budget = this.slices[from].view.budget;
+    if (budget === null) return null;
+    let bytes = 0;
+    for (let k = from; k < this.slices.length; k++) {
+      if (k > from && !this.isRead(k)) continue;
+      bytes += this.slices[k].view.bytesToRead(this.columns);
+      if (ReadRing.isFor(budget, bytes)) return new ReadRing(budget);
+    }
+    return null;
   }
 
   private start(k: number): Promise<void> | null {
     let loading = this.started.get(k);
     if (loading === undefined) {
-      loading = this.slices[k].view.load(this.columns);
+      const view = this.slices[k].view;
+      if (this.ring === undefined && view.bytesToRead(this.columns) > 0) this.ring = this.ringFrom(k);
+      loading = view.load(this.columns, this.ring ?? null);
       // A read-ahead that fails fails the scan when the operator reaches it, not before.
       loading?.catch(() => undefined);
       this.started.set(k, loading);
