@@ -13,7 +13,7 @@
 import { BytesMap, FNV_OFFSET } from '../ingest/bytes-map.js';
 import { IngestConflict, TableBuilder } from '../ingest/ingest-batch.js';
 import type { IngestTable, SchemaLookup } from '../ingest/ingest-batch.js';
-import { scanFloat, scanInt64 } from './numbers.js';
+import { floatEnd, scanFloat, scanFloatPrefix, scanInt64 } from './numbers.js';
 
 const NL = 10;
 const CR = 13;
@@ -40,6 +40,11 @@ export class LineProtocolError extends Error {
     this.name = 'LineProtocolError';
   }
 }
+
+/** What LineProtocolParser.numberAt found (module state: no object per value). */
+let numberValue = 0;
+let numberSuffix = 0;
+let numberEnd = 0;
 
 /** A reason without a line yet; parse() adds the line. */
 class Reject extends Error {}
@@ -215,6 +220,24 @@ export class LineProtocolParser {
             col.ensure(row);
             col.refs[row] = text;
             col.nulls[row] = 0;
+          } else if (this.numberAt(b, pos, end) > 0) {
+            // A number followed by a delimiter (the common case), scanned once.
+            if (numberSuffix === 0) {
+              let col = tb.cols[id];
+              if (col === undefined || col.type !== 'DOUBLE') col = tb.open(id, 'DOUBLE');
+              col.ensure(row);
+              col.f64[row] = numberValue;
+              col.nulls[row] = 0;
+            } else {
+              let col = tb.cols[id];
+              if (col === undefined || col.type !== 'INT64') col = tb.open(id, 'INT64');
+              col.ensure(row);
+              if (!scanInt64(b, pos, numberEnd - 1, 1, col.words, row, numberSuffix === 117)) {
+                throw new Reject(numberSuffix === 117 ? 'invalid unsigned integer (0 … 9223372036854775807)' : 'invalid integer (out of int64)');
+              }
+              col.nulls[row] = 0;
+            }
+            pos = numberEnd;
           } else {
             const s = pos;
             while (pos < end) {
@@ -313,6 +336,33 @@ export class LineProtocolParser {
       tagValues.push(unescape(this.utf8, b, valueStart, Math.min(pos, e), true));
     }
     return { table, tagIds, tagValues, fields: [] };
+  }
+
+  /**
+   * 1 when a field value starting at b[s] is a number (float, or digits with an `i`/`u` suffix)
+   * ending at a delimiter — a comma, space, newline, `\r\n` or the body's end — else 0 (the
+   * caller then takes the general path, which reads such a value alike). Sets numberValue (a
+   * float), numberSuffix (0, `i` or `u`) and numberEnd (the delimiter's position).
+   */
+  private numberAt(b: Uint8Array, s: number, end: number): number {
+    const c = b[s];
+    if (!((c >= 48 && c <= 57) || c === 45 || c === 46)) return 0;
+    const v = scanFloatPrefix(b, s, end);
+    let t = floatEnd;
+    let suffix = 0;
+    if (t < end && (b[t] === 105 || b[t] === 117)) {
+      suffix = b[t];
+      t++;
+    }
+    if (t < end) {
+      const d = b[t];
+      if (!(d === COMMA || d === SPACE || d === NL || (d === CR && (t + 1 >= end || b[t + 1] === NL)))) return 0;
+    }
+    if (suffix === 0 && v !== v) return 0;
+    numberValue = v;
+    numberSuffix = suffix;
+    numberEnd = t;
+    return 1;
   }
 
   private tableInfo(name: string): TableInfo {

@@ -116,22 +116,45 @@ function storeBig(b: Uint8Array, s: number, e: number, negative: boolean, multip
  * (a leading or trailing '.' allowed, as strconv.ParseFloat does). No NaN or Infinity words.
  */
 export function scanFloat(b: Uint8Array, s: number, e: number): number {
+  const v = scanFloatPrefix(b, s, e);
+  return floatEnd === e ? v : NaN;
+}
+
+/**
+ * Where the last scanFloatPrefix stopped: the first byte after the number (its value is NaN
+ * when no number starts at s, floatEnd then being meaningless).
+ */
+export let floatEnd = 0;
+
+/**
+ * The float that starts at b[s] and runs at most to e, stopping at the first byte that cannot
+ * continue it (floatEnd). NaN when there is no digit, or an 'e' has no exponent digits.
+ * Up to 15 significant digits and a power of ten ≤ 22 take Clinger's exact path; up to 19
+ * digits the product or quotient is taken in double-double arithmetic and kept when no
+ * rounding boundary is within its error; anything else goes to parseFloat.
+ */
+export function scanFloatPrefix(b: Uint8Array, s: number, e: number): number {
   let i = s;
   let negative = false;
   if (i < e && b[i] === 45) {
     negative = true;
     i++;
   }
-  let mantissa = 0;
-  let digits = 0; // significant digits in `mantissa`
+  let high = 0; // the first 15 significant digits (exact)
+  let low = 0; // the next 4 at most
+  let lowDigits = 0;
+  let digits = 0; // significant digits in high and low
+  let dropped = false; // a non-zero digit past the 19th
   let seen = 0; // digits seen, leading zeros included
   let scale = 0; // power of ten to apply
   for (; i < e; i++) {
     const d = b[i] - ZERO;
     if (d < 0 || d > 9) break;
     seen++;
-    if (mantissa !== 0 || d !== 0) {
-      if (digits < 19) { mantissa = mantissa * 10 + d; digits++; } else scale++;
+    if (digits !== 0 || d !== 0) {
+      if (digits < 15) { high = high * 10 + d; digits++; }
+      else if (digits < 19) { low = low * 10 + d; lowDigits++; digits++; }
+      else { scale++; if (d !== 0) dropped = true; }
     }
   }
   if (i < e && b[i] === 46 /* . */) {
@@ -139,11 +162,14 @@ export function scanFloat(b: Uint8Array, s: number, e: number): number {
       const d = b[i] - ZERO;
       if (d < 0 || d > 9) break;
       seen++;
-      if (mantissa !== 0 || d !== 0) {
-        if (digits < 19) { mantissa = mantissa * 10 + d; digits++; scale--; }
+      if (digits !== 0 || d !== 0) {
+        if (digits < 15) { high = high * 10 + d; digits++; scale--; }
+        else if (digits < 19) { low = low * 10 + d; lowDigits++; digits++; scale--; }
+        else if (d !== 0) dropped = true;
       } else scale--;
     }
   }
+  floatEnd = i;
   if (seen === 0) return NaN;
   if (i < e && (b[i] | 32) === 101 /* e */) {
     i++;
@@ -156,20 +182,85 @@ export function scanFloat(b: Uint8Array, s: number, e: number): number {
     let exp = 0;
     for (; i < e; i++) {
       const d = b[i] - ZERO;
-      if (d < 0 || d > 9) return NaN;
+      if (d < 0 || d > 9) break;
       if (exp < 100000) exp = exp * 10 + d;
     }
+    floatEnd = i;
     if (i === start) return NaN;
     scale += expNegative ? -exp : exp;
   }
-  if (i !== e) return NaN;
-  if (mantissa === 0) return negative ? -0 : 0;
-  // Accumulated digit by digit, the mantissa is exact while below 2^53 (16 digits mostly are).
-  if (digits <= 16 && mantissa < TWO53 && scale >= -22 && scale <= 22) {
-    const v = scale < 0 ? mantissa / POW10[-scale] : mantissa * POW10[scale];
-    return negative ? -v : v;
+  if (digits === 0) return negative ? -0 : 0;
+  if (!dropped && scale >= -22 && scale <= 22) {
+    if (lowDigits === 0) {
+      // Clinger: an exact mantissa (< 1e15) times or divided by an exact power of ten.
+      const v = scale < 0 ? high / POW10[-scale] : high * POW10[scale];
+      return negative ? -v : v;
+    }
+    const v = doubleDouble(high, low, lowDigits, scale);
+    if (v === v) return negative ? -v : v;
   }
-  return Number.parseFloat(latin1(b, s, e));
+  return Number.parseFloat(latin1(b, s, i));
+}
+
+const SPLITTER = 134217729; // 2^27 + 1 (Veltkamp)
+const bits = new Float64Array(1);
+const words32 = new Uint32Array(bits.buffer);
+
+/** The exact error of the product a·b (= p rounded): a·b − p (Dekker's TwoProduct). */
+function productError(a: number, b: number, p: number): number {
+  let t = SPLITTER * a;
+  const ah = t - (t - a);
+  const al = a - ah;
+  t = SPLITTER * b;
+  const bh = t - (t - b);
+  const bl = b - bh;
+  return ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+}
+
+/**
+ * (high·10^lowDigits + low) · 10^scale correctly rounded, or NaN when that cannot be decided
+ * here (the value is within 2^-90 of it of a halfway point between two doubles).
+ */
+function doubleDouble(high: number, low: number, lowDigits: number, scale: number): number {
+  // The mantissa M < 10^19 exactly as mh + ml (integers; ml only the low bits lost by mh).
+  const m = high * POW10[lowDigits];
+  const me = productError(high, POW10[lowDigits], m);
+  const sum = m + low;
+  const bv = sum - m;
+  const se = (m - (sum - bv)) + (low - bv);
+  let mh = sum;
+  let ml = me + se;
+  const t0 = mh + ml;
+  ml -= t0 - mh;
+  mh = t0;
+  // x = M · 10^scale as qh + ql, relative error below 2^-100.
+  let qh: number;
+  let ql: number;
+  if (scale >= 0) {
+    const p = POW10[scale];
+    qh = mh * p;
+    ql = productError(mh, p, qh) + ml * p;
+  } else {
+    const p = POW10[-scale];
+    qh = mh / p;
+    const t = qh * p;
+    const te = productError(qh, p, t);
+    ql = (((mh - t) - te) + ml) / p;
+  }
+  const r = qh + ql;
+  const rest = ql - (r - qh); // qh + ql − r, exactly
+  // r is the rounding of x unless x may lie on the other side of a halfway point.
+  bits[0] = r;
+  const hiWord = words32[1];
+  const exponent = (hiWord >>> 20) & 0x7ff;
+  const powerOfTwo = (hiWord & 0xfffff) === 0 && words32[0] === 0;
+  words32[1] = (exponent - 53) << 20;
+  words32[0] = 0;
+  const halfUp = bits[0]; // half an ulp of r
+  const halfDown = powerOfTwo ? halfUp / 2 : halfUp;
+  const tolerance = r * 8.077935669463161e-28; // 2^-90
+  if (rest >= 0 ? halfUp - rest > tolerance : halfDown + rest > tolerance) return r;
+  return NaN;
 }
 
 /** The bytes b[s..e) as a latin1 string (no wrapper when `b` already is a Buffer). */
