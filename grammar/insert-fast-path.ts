@@ -7,8 +7,9 @@
 // it does not expect, or when a builder or the lexer refuses a token: the caller then runs the
 // Earley parse, which reports the error exactly as before. A differential test holds the two to
 // the same trees (test/grammar/insert-fast-path.test.ts).
-import type { Insert, InsertValue } from './ast.js';
+import type { BooleanLiteral, Insert, InsertValue, NullLiteral, NumberLiteral, StringLiteral } from './ast.js';
 import * as b from './build.js';
+import { listItems } from './list-builder.js';
 import type { ListView } from './list-builder.js';
 import { QueryLexer } from './lexer.js';
 import type { Token } from './lexer.js';
@@ -47,6 +48,10 @@ export function* parseInsertInSteps(text: string, tokensPerStep: number): Genera
   const close = t;
   const values = next();
   if (values?.type !== 'VALUES') return null;
+  // The tuples, read from the characters themselves when they are plain (see scanRows); on
+  // anything else the token walk below reads them, from the same place.
+  const scanned = yield* scanRows(text, values.offset + values.text.length, tokensPerStep, left);
+  if (scanned !== null) return { kind: 'Insert', offset: insert.offset, table: b.nameOf(table), tableOffset: table.offset, columns: listItems(names).map((n) => b.column([n])), rows: scanned };
   let rows: ListView<InsertValue[]> | null = null;
   try {
     for (let rowComma = values; ; rowComma = t!) {
@@ -114,4 +119,159 @@ function isName(t: Token | undefined): t is Token {
 
 function isPunct(t: Token | undefined, text: string): t is Token {
   return t !== undefined && t.type === 'op' && t.text === text;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tuples without the lexer. A 1,000-row INSERT is ~8,000 tokens of which nearly all are
+// numbers, commas and parentheses; lexing them with moo (its combined regex per token, a token
+// object each) was ~40 % of a parse. This scanner reads those characters itself and builds the
+// very nodes the builders build (number, negativeNumber, positiveNumber, string, nullLiteral,
+// booleanLiteral). It accepts a strict subset of what the lexer reads the same way: a value is
+// followed by a space, tab, CR, LF, ',' or ')' (so no duration, time, time of day or bad number
+// can start where it read a number), and anything else — comments, other whitespace, time words,
+// time literals, `- 3`, a number too large — makes it give up (null) having built nothing that
+// counts, and the token walk reads the tuples instead.
+
+const SPACE = 32, TAB = 9, LF = 10, CR = 13, OPEN = 40, CLOSE = 41, COMMA = 44, SEMI = 59;
+const PLUS = 43, MINUS = 45, DOT = 46, ZERO = 48, NINE = 57, QUOTE = 39;
+
+function isSpace(c: number): boolean {
+  return c === SPACE || c === LF || c === TAB || c === CR;
+}
+
+/** True for the characters a scanned value may be followed by. */
+function endsValue(c: number): boolean {
+  return c === COMMA || c === CLOSE || isSpace(c);
+}
+
+/** Exported for the differential test only. */
+export function* scanRows(text: string, from: number, tokensPerStep: number, tokensLeft: number): Generator<void, InsertValue[][] | null, void> {
+  const end = text.length;
+  const rows: InsertValue[][] = [];
+  let left = tokensLeft;
+  let i = from;
+  for (;;) {
+    while (i < end && isSpace(text.charCodeAt(i))) i++;
+    if (text.charCodeAt(i) !== OPEN) return null;
+    i++;
+    const row: InsertValue[] = [];
+    for (;;) {
+      while (i < end && isSpace(text.charCodeAt(i))) i++;
+      const value = scanValue(text, i);
+      if (value === null) return null;
+      row.push(value);
+      i = scanEnd;
+      while (i < end && isSpace(text.charCodeAt(i))) i++;
+      const c = text.charCodeAt(i++);
+      left -= 2;
+      if (c === CLOSE) break;
+      if (c !== COMMA) return null;
+    }
+    rows.push(row);
+    while (i < end && isSpace(text.charCodeAt(i))) i++;
+    if (i === end) return rows;
+    const c = text.charCodeAt(i++);
+    if (c === SEMI) {
+      while (i < end && isSpace(text.charCodeAt(i))) i++;
+      return i === end ? rows : null;
+    }
+    if (c !== COMMA) return null;
+    left -= 2;
+    if (left <= 0) {
+      left = tokensPerStep;
+      yield;
+    }
+  }
+}
+
+/** Where the value scanValue read ends (a module variable: no object per value). */
+let scanEnd = 0;
+
+/** The value starting at `i` (its end in scanEnd), or null when it is not one the scanner reads. */
+function scanValue(text: string, i: number): InsertValue | null {
+  const c = text.charCodeAt(i);
+  if (c >= ZERO && c <= NINE) return scanNumber(text, i, i);
+  if (c === MINUS || c === PLUS) {
+    const d = text.charCodeAt(i + 1);
+    if (!(d >= ZERO && d <= NINE)) return null;
+    const n = scanNumber(text, i + 1, i);
+    if (n === null) return null;
+    if (c === PLUS) return n;
+    return n.isInteger
+      ? { kind: 'Number', offset: i, isInteger: true, value: -n.value, text: `-${n.text}` }
+      : { kind: 'Number', offset: i, isInteger: false, value: -n.value, text: `-${n.text}` };
+  }
+  if (c === QUOTE) return scanString(text, i);
+  return scanWord(text, i);
+}
+
+/** The number token at `start` as the builder `number` makes it, at `offset`; null past a double. */
+function scanNumber(text: string, start: number, offset: number): NumberLiteral | null {
+  let i = start;
+  let c = text.charCodeAt(i);
+  let whole = 0;
+  while (c >= ZERO && c <= NINE) {
+    whole = whole * 10 + (c - ZERO);
+    c = text.charCodeAt(++i);
+  }
+  const digits = i - start;
+  let isInteger = true;
+  if (c === DOT) {
+    const d = text.charCodeAt(i + 1);
+    if (!(d >= ZERO && d <= NINE)) return null;
+    isInteger = false;
+    i += 2;
+    for (c = text.charCodeAt(i); c >= ZERO && c <= NINE; c = text.charCodeAt(++i));
+  }
+  if (c === 101 || c === 69) { // e E
+    let j = i + 1;
+    const s = text.charCodeAt(j);
+    if (s === PLUS || s === MINUS) j++;
+    const d = text.charCodeAt(j);
+    if (!(d >= ZERO && d <= NINE)) return null;
+    isInteger = false;
+    i = j + 1;
+    for (c = text.charCodeAt(i); c >= ZERO && c <= NINE; c = text.charCodeAt(++i));
+  }
+  if (i < text.length && !endsValue(c)) return null;
+  scanEnd = i;
+  const t = text.slice(start, i);
+  if (isInteger) return { kind: 'Number', offset, isInteger: true, value: digits <= 15 ? BigInt(whole) : BigInt(t), text: t };
+  const value = Number(t);
+  if (!Number.isFinite(value)) return null;
+  return { kind: 'Number', offset, isInteger: false, value, text: t };
+}
+
+/** A quoted string ('' for a quote) as the builder `string` makes it. */
+function scanString(text: string, start: number): StringLiteral | null {
+  let i = start + 1;
+  let doubled = false;
+  for (;;) {
+    const q = text.indexOf("'", i);
+    if (q < 0) return null;
+    if (text.charCodeAt(q + 1) === QUOTE) {
+      doubled = true;
+      i = q + 2;
+      continue;
+    }
+    i = q + 1;
+    break;
+  }
+  if (i < text.length && !endsValue(text.charCodeAt(i))) return null;
+  scanEnd = i;
+  const inner = text.slice(start + 1, i - 1);
+  return { kind: 'String', offset: start, value: doubled ? inner.replaceAll("''", "'") : inner };
+}
+
+/** NULL, TRUE or FALSE in any case; null for any other word. */
+function scanWord(text: string, start: number): NullLiteral | BooleanLiteral | null {
+  let i = start;
+  for (let c = text.charCodeAt(i); (c >= 65 && c <= 90) || (c >= 97 && c <= 122); c = text.charCodeAt(++i));
+  if (i - start < 4 || i - start > 5 || (i < text.length && !endsValue(text.charCodeAt(i)))) return null;
+  const word = text.slice(start, i).toLowerCase();
+  scanEnd = i;
+  if (word === 'null') return { kind: 'Null', offset: start };
+  if (word === 'true') return { kind: 'Boolean', offset: start, value: true };
+  if (word === 'false') return { kind: 'Boolean', offset: start, value: false };
+  return null;
 }

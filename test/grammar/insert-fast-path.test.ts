@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { earleyParses, parse, parseAll, parseInSteps, QuerySyntaxError } from '../../grammar/index.js';
 import type { Statement } from '../../grammar/index.js';
-import { parseInsertInSteps } from '../../grammar/insert-fast-path.js';
+import { parseInsertInSteps, scanRows } from '../../grammar/insert-fast-path.js';
 import { prng } from '../prng.js';
 import type { Rng } from '../prng.js';
 
@@ -133,5 +133,73 @@ describe('INSERT fast path', () => {
       assert.equal(fast(text), null, text);
       assert.throws(() => parse(text), (e: unknown) => e instanceof QuerySyntaxError && e.message === expected.message && e.offset === expected.offset, text);
     }
+  });
+  // The tuples' scanner (no lexer): the same trees as the Earley parser on the values it reads,
+  // a give-up (then the token walk) on anything near them it does not.
+  const SCANNED = [
+    '0', '7', '007', '-1.5', '+2', '-0', '-0.0', '1e3', '1E+05', '2.5E-7', '4.25e-3', '123456789012345', '1234567890123456',
+    '9007199254740993', '9223372036854775807', '-9223372036854775808', '123456789012345678901234', '1700000000000000000',
+    "'x'", "''", "'it''s'", "''''", "'a b, (c)'", "'line\nbreak'", 'NULL', 'null', 'Null', 'TRUE', 'true', 'False', 'FALSE',
+  ];
+  const NEAR = [
+    '1.', '1e', '1.5e+', '1.2.3', '5s', '5 s', '5min', '1_0', '1$', '0x10', '12:30', '2017-01-01', '.5', '+.5', '- 3', '+ 3',
+    '--1', '-', '+', '+-1', "'a'''", "'a''", "'open", "'a'b", 'nul', 'nulls', 'null.x', 'null_', 'truex', 'now', 'NOW()',
+    '1e999', '-1e999', '\u00a01', '1\u00a0', '\v1', 'epoch', 'é', '"q"', '(1)', '1 -- c\n', "'é'",
+  ];
+  const SCAN_SPACES = ['', ' ', '  ', '\n', '\t', '\r\n'];
+
+  function scannerInsert(rnd: Rng, values: readonly string[]): string {
+    const sp = () => pick(rnd, SCAN_SPACES);
+    const rows = 1 + Math.floor(rnd() * 5);
+    const tuples = Array.from({ length: rows }, () => `(${sp()}${Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => pick(rnd, values)).join(`${sp()},${sp()}`)}${sp()})`);
+    return `INSERT INTO t ($timestamp, a, b) VALUES${sp()} ${tuples.join(`${sp()},${sp()}`)}${pick(rnd, ['', ';', ' ; ', ';\n'])}${sp()}`;
+  }
+
+  /** True when the scanner (not the token walk) read the tuples of `text`. */
+  function scanned(text: string): boolean {
+    const steps = scanRows(text, text.indexOf('VALUES') + 'VALUES'.length, 3, 3);
+    for (;;) {
+      const r = steps.next();
+      if (r.done === true) return r.value !== null;
+    }
+  }
+
+  it('reads plain tuples without the lexer and gives the Earley tree', () => {
+    const rnd = prng(SEED + 2);
+    for (let i = 0; i < CASES; i++) {
+      const text = scannerInsert(rnd, SCANNED);
+      const expected = earley(text);
+      if (expected instanceof QuerySyntaxError) {
+        assert.equal(fast(text), null, `seed ${SEED + 2} case ${i}: ${JSON.stringify(text)}`);
+        continue;
+      }
+      assert.ok(scanned(text), `seed ${SEED + 2} case ${i}: not scanned: ${JSON.stringify(text)}`);
+      assert.deepStrictEqual(fast(text), expected, `seed ${SEED + 2} case ${i}: ${JSON.stringify(text)}`);
+      assert.deepStrictEqual(fast(text, 1 + (i % 4)), expected, `stepwise, seed ${SEED + 2} case ${i}: ${JSON.stringify(text)}`);
+    }
+  });
+
+  it('gives the Earley tree or nothing on values near those the scanner reads, and on mutated tuples', () => {
+    const rnd = prng(SEED + 3);
+    let accepted = 0;
+    let refused = 0;
+    let scannedTexts = 0;
+    for (let i = 0; i < CASES; i++) {
+      // Mostly scanned values and one near value, often repeated.
+      const near = pick(rnd, NEAR);
+      let text = scannerInsert(rnd, [...SCANNED, ...SCANNED.map(() => near).slice(0, 6)]);
+      for (let m = Math.floor(rnd() * 2); m > 0; m--) text = mutate(rnd, text);
+      const expected = earley(text);
+      const actual = fast(text);
+      if (scanned(text)) scannedTexts++;
+      if (expected instanceof QuerySyntaxError) {
+        assert.equal(actual, null, `seed ${SEED + 3} case ${i}: the fast path accepted ${JSON.stringify(text)}`);
+        refused++;
+      } else if (actual !== null) {
+        assert.deepStrictEqual(actual, expected, `seed ${SEED + 3} case ${i}: ${JSON.stringify(text)}`);
+        accepted++;
+      }
+    }
+    assert.ok(accepted > 100 && refused > 100 && scannedTexts > 100, `accepted ${accepted}, refused ${refused}, scanned ${scannedTexts}`);
   });
 });
