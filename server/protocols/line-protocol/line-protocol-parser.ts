@@ -57,6 +57,7 @@ interface TableInfo {
   readonly ids: Map<string, number>;
   /** Each column's key as it appears on the wire (escaped), for the field fast path. */
   readonly wireKeys: Uint8Array[];
+  readonly wireViews: DataView[];
   readonly fieldKeys: BytesMap<number>;
   /** Rows the last request wrote into this table: the next one's builders start that large. */
   lastRows: number;
@@ -68,8 +69,9 @@ interface Series {
   readonly tagValues: readonly string[];
   /** Column ids of the fields of this series' last line, in order. */
   readonly fields: number[];
-  /** The series key's bytes as on the wire (a copy). */
+  /** The series key's bytes as on the wire (a copy), and a view of them for equalAt. */
   readonly key: Uint8Array;
+  readonly keyView: DataView;
   /** The series of the line that followed this series' last line, if any. */
   next: Series | null;
 }
@@ -106,6 +108,7 @@ export class LineProtocolParser {
     let values = 0;
     const nowWords = new Int32Array(new BigInt64Array([options.now]).buffer);
     let previous: Series | null = null;
+    const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
     try {
       while (pos < end) {
         lineStart = pos;
@@ -134,9 +137,7 @@ export class LineProtocolParser {
           const key = guess.key;
           const n = key.length;
           if (pos + n < end && b[pos + n] === SPACE) {
-            let j = 0;
-            while (j < n && b[pos + j] === key[j]) j++;
-            if (j === n) {
+            if (equalAt(view, pos, guess.keyView, n)) {
               series = guess;
               pos += n;
             }
@@ -188,18 +189,10 @@ export class LineProtocolParser {
           let id = -1;
           const expected = k < seen.length ? seen[k] : -1;
           if (expected >= 0) {
-            const wire = info.wireKeys[expected];
-            const n = wire.length;
+            const n = info.wireKeys[expected].length;
             if (pos + n < end && b[pos + n] === EQUALS) {
-              let same = true;
-              for (let j = 0; j < n; j++) {
-                if (b[pos + j] !== wire[j]) {
-                  same = false;
-                  break;
-                }
-              }
               // Equal bytes from the key's start scan alike, escapes included.
-              if (same && n > 0) {
+              if (n > 0 && equalAt(view, pos, info.wireViews[expected], n)) {
                 id = expected;
                 pos += n;
               }
@@ -362,7 +355,8 @@ export class LineProtocolParser {
       tagIds.push(id);
       tagValues.push(unescape(this.utf8, b, valueStart, Math.min(pos, e), true));
     }
-    return { table, tagIds, tagValues, fields: [], key: new Uint8Array(b.subarray(s, e)), next: null };
+    const key = new Uint8Array(b.subarray(s, e));
+    return { table, tagIds, tagValues, fields: [], key, keyView: new DataView(key.buffer), next: null };
   }
 
   /**
@@ -395,7 +389,7 @@ export class LineProtocolParser {
   private tableInfo(name: string): TableInfo {
     let info = this.tables.get(name);
     if (info === undefined) {
-      info = { name, id: this.tables.size, names: [], ids: new Map(), wireKeys: [], fieldKeys: new BytesMap(1 << 12), lastRows: 0 };
+      info = { name, id: this.tables.size, names: [], ids: new Map(), wireKeys: [], wireViews: [], fieldKeys: new BytesMap(1 << 12), lastRows: 0 };
       this.tables.set(name, info);
     }
     return info;
@@ -418,8 +412,10 @@ export class LineProtocolParser {
       info.names.push(name);
       info.ids.set(name, id);
       info.wireKeys.push(new Uint8Array(b.subarray(s, e)));
+      info.wireViews.push(new DataView(info.wireKeys[id].buffer));
     } else if (e > s && info.wireKeys[id].length === 0) {
       info.wireKeys[id] = new Uint8Array(b.subarray(s, e));
+      info.wireViews[id] = new DataView(info.wireKeys[id].buffer);
     }
     return id;
   }
@@ -453,6 +449,14 @@ class RequestState {
     for (let i = 0; i < this.infos.length; i++) this.infos[i].lastRows = this.touched[i].rows;
     return this.touched.map((tb) => tb.finish());
   }
+}
+
+/** Whether the n bytes at `pos` of a body equal those of `key` (4 at a time). */
+function equalAt(body: DataView, pos: number, key: DataView, n: number): boolean {
+  let j = 0;
+  for (; j + 4 <= n; j += 4) if (body.getInt32(pos + j, true) !== key.getInt32(j, true)) return false;
+  for (; j < n; j++) if (body.getUint8(pos + j) !== key.getUint8(j)) return false;
+  return true;
 }
 
 /** 1 / 0 for the boolean spellings InfluxDB accepts, -1 for anything else. */
