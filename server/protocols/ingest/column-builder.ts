@@ -58,14 +58,18 @@ export class ColumnBuilder {
     this.capacity = capacity;
   }
 
-  /** The first `rows` rows as an engine column (copies: the builder may be reused). */
+  /**
+   * The first `rows` rows as an engine column: the arrays themselves when they hold exactly
+   * `rows` rows (a builder is finished once), else copies of the rows.
+   */
   finish(rows: number): IngestColumn {
-    const nulls = this.nulls.slice(0, rows);
+    const exact = this.capacity === rows;
+    const nulls = exact ? this.nulls : this.nulls.slice(0, rows);
     switch (this.type) {
       case 'DOUBLE':
-        return { type: 'DOUBLE', values: this.f64.slice(0, rows), nulls };
+        return { type: 'DOUBLE', values: exact ? this.f64 : this.f64.slice(0, rows), nulls };
       case 'INT64':
-        return { type: 'INT64', values: new BigInt64Array(this.words.buffer.slice(0, rows * 8)), nulls };
+        return { type: 'INT64', values: new BigInt64Array(exact ? this.words.buffer : this.words.buffer.slice(0, rows * 8)), nulls };
       case 'BOOLEAN': {
         // The engine holds booleans as a list until a batch packs them into bits.
         const values = new Array<boolean | null>(rows);

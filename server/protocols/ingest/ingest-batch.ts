@@ -31,7 +31,7 @@ export class IngestConflict extends Error {}
 export class TableBuilder {
   rows = 0;
   /** Timestamp slots as int32 word pairs (little-endian int64). */
-  ts = new Int32Array(512);
+  ts: Int32Array;
   readonly cols: (ColumnBuilder | undefined)[] = [];
   private readonly added: number[] = [];
 
@@ -41,7 +41,11 @@ export class TableBuilder {
     private readonly names: readonly string[],
     /** The table's schema when it exists, null when the write creates it. */
     private readonly schema: ReadonlyMap<string, string> | null,
-  ) {}
+    /** Rows expected (the previous request's count for this table): columns start that large. */
+    private readonly expectedRows = 0,
+  ) {
+    this.ts = new Int32Array(2 * Math.max(256, expectedRows));
+  }
 
   /** Makes row slot `row` writable for the timestamp. */
   ensureRow(row: number): void {
@@ -65,7 +69,7 @@ export class TableBuilder {
       throw new IngestConflict(`${describe(type)} value for column '${name}' of table '${this.name}', which is ${existing}`);
     }
     if (existing === undefined) this.added.push(id);
-    const col = new ColumnBuilder(type, this.rows + 1);
+    const col = new ColumnBuilder(type, Math.max(this.rows + 1, this.expectedRows));
     this.cols[id] = col;
     return col;
   }
@@ -81,7 +85,7 @@ export class TableBuilder {
       name: this.name,
       create: this.schema === null,
       addColumns: this.added.map((id) => ({ name: this.names[id], type: this.cols[id]!.type })),
-      timestamps: new BigInt64Array(this.ts.buffer.slice(0, rows * 8)),
+      timestamps: new BigInt64Array(this.ts.length === 2 * rows ? this.ts.buffer : this.ts.buffer.slice(0, rows * 8)),
       columns,
     };
   }
