@@ -129,9 +129,11 @@ function storeBig(b: Uint8Array, s: number, e: number, negative: boolean, multip
  * (a leading or trailing '.' allowed, as strconv.ParseFloat does). No NaN or Infinity words.
  */
 export function scanFloat(b: Uint8Array, s: number, e: number): number {
-  const v = scanFloatPrefix(b, s, e);
-  return floatEnd === e ? v : NaN;
+  return scanFloatInto(b, s, e) && floatEnd === e ? floatValue[0] : NaN;
 }
+
+/** scanFloatInto's value (a typed array slot: no number boxed per value). */
+export const floatValue = new Float64Array(1);
 
 /**
  * Where the last scanFloatPrefix stopped: the first byte after the number (its value is NaN
@@ -147,6 +149,11 @@ export let floatEnd = 0;
  * rounding boundary is within its error; anything else goes to parseFloat.
  */
 export function scanFloatPrefix(b: Uint8Array, s: number, e: number): number {
+  return scanFloatInto(b, s, e) ? floatValue[0] : NaN;
+}
+
+/** scanFloatPrefix with its value in floatValue[0]; false (and no value) where it gives NaN. */
+export function scanFloatInto(b: Uint8Array, s: number, e: number): boolean {
   let i = s;
   let negative = false;
   if (i < e && b[i] === 45) {
@@ -205,7 +212,7 @@ export function scanFloatPrefix(b: Uint8Array, s: number, e: number): number {
     }
   }
   floatEnd = i;
-  if (seen === 0) return NaN;
+  if (seen === 0) return false;
   if (i < e && (b[i] | 32) === 101 /* e */) {
     i++;
     let expNegative = false;
@@ -221,19 +228,27 @@ export function scanFloatPrefix(b: Uint8Array, s: number, e: number): number {
       if (exp < 100000) exp = exp * 10 + d;
     }
     floatEnd = i;
-    if (i === start) return NaN;
+    if (i === start) return false;
     scale += expNegative ? -exp : exp;
   }
-  if (digits === 0) return negative ? -0 : 0;
+  if (digits === 0) {
+    floatValue[0] = negative ? -0 : 0;
+    return true;
+  }
   if (!dropped && scale >= -22 && scale <= 22) {
     if (lowDigits === 0) {
       // Clinger: an exact mantissa (< 1e15) times or divided by an exact power of ten.
       const v = scale < 0 ? high / POW10[-scale] : high * POW10[scale];
-      return negative ? -v : v;
+      floatValue[0] = negative ? -v : v;
+      return true;
     }
-    if (doubleDouble(high, low, lowDigits, scale)) return negative ? -ddOut[0] : ddOut[0];
+    if (doubleDouble(high, low, lowDigits, scale)) {
+      floatValue[0] = negative ? -ddOut[0] : ddOut[0];
+      return true;
+    }
   }
-  return Number.parseFloat(latin1(b, s, i));
+  floatValue[0] = Number.parseFloat(latin1(b, s, i));
+  return true;
 }
 
 let lastBody: Uint8Array | null = null;
