@@ -13,7 +13,7 @@
 import { BytesMap, FNV_OFFSET } from '../ingest/bytes-map.js';
 import { IngestConflict, TableBuilder } from '../ingest/ingest-batch.js';
 import type { IngestTable, SchemaLookup } from '../ingest/ingest-batch.js';
-import { floatEnd, scanFloat, scanFloatPrefix, scanInt64 } from './numbers.js';
+import { floatEnd, floatValue, scanFloat, scanFloatInto, scanInt64 } from './numbers.js';
 
 const NL = 10;
 const CR = 13;
@@ -41,8 +41,7 @@ export class LineProtocolError extends Error {
   }
 }
 
-/** What LineProtocolParser.numberAt found (module state: no object per value). */
-let numberValue = 0;
+/** What LineProtocolParser.numberAt found besides the float (module state: no object per value). */
 let numberSuffix = 0;
 let numberEnd = 0;
 
@@ -246,7 +245,7 @@ export class LineProtocolParser {
               let col = tb.cols[id];
               if (col === undefined || col.type !== 'DOUBLE') col = tb.open(id, 'DOUBLE');
               col.ensure(row);
-              col.f64[row] = numberValue;
+              col.f64[row] = floatValue[0];
               col.nulls[row] = 0;
             } else {
               let col = tb.cols[id];
@@ -362,13 +361,13 @@ export class LineProtocolParser {
   /**
    * 1 when a field value starting at b[s] is a number (float, or digits with an `i`/`u` suffix)
    * ending at a delimiter — a comma, space, newline, `\r\n` or the body's end — else 0 (the
-   * caller then takes the general path, which reads such a value alike). Sets numberValue (a
+   * caller then takes the general path, which reads such a value alike). Sets floatValue[0] (a
    * float), numberSuffix (0, `i` or `u`) and numberEnd (the delimiter's position).
    */
   private numberAt(b: Uint8Array, s: number, end: number): number {
     const c = b[s];
     if (!((c >= 48 && c <= 57) || c === 45 || c === 46)) return 0;
-    const v = scanFloatPrefix(b, s, end);
+    const valid = scanFloatInto(b, s, end);
     let t = floatEnd;
     let suffix = 0;
     if (t < end && (b[t] === 105 || b[t] === 117)) {
@@ -379,8 +378,7 @@ export class LineProtocolParser {
       const d = b[t];
       if (!(d === COMMA || d === SPACE || d === NL || (d === CR && (t + 1 >= end || b[t + 1] === NL)))) return 0;
     }
-    if (suffix === 0 && v !== v) return 0;
-    numberValue = v;
+    if (suffix === 0 && !valid) return 0;
     numberSuffix = suffix;
     numberEnd = t;
     return 1;

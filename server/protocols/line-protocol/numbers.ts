@@ -35,8 +35,15 @@ export function scanInt64(b: Uint8Array, s: number, e: number, multiplier: numbe
   // Up to 15 digits are exact in a double; the rest of a 16..19-digit number goes into `low`
   // (its last 9 digits) so that both parts stay exact.
   const split = n > 15 ? e - 9 : e;
+  const view = viewOf(b);
   let high = 0;
-  for (let i = s; i < split; i++) {
+  let i = s;
+  for (; i + 4 <= split; i += 4) {
+    const v = fourDigits(view.getUint32(i, true));
+    if (v < 0) break;
+    high = high * 10000 + v;
+  }
+  for (; i < split; i++) {
     const d = b[i] - ZERO;
     if (d < 0 || d > 9) return false;
     high = high * 10 + d;
@@ -50,7 +57,13 @@ export function scanInt64(b: Uint8Array, s: number, e: number, multiplier: numbe
     return storeBig(b, s, e, negative, multiplier, words, slot);
   }
   let low = 0;
-  for (let i = split; i < e; i++) {
+  i = split;
+  for (; i + 4 <= e; i += 4) {
+    const v = fourDigits(view.getUint32(i, true));
+    if (v < 0) break;
+    low = low * 10000 + v;
+  }
+  for (; i < e; i++) {
     const d = b[i] - ZERO;
     if (d < 0 || d > 9) return false;
     low = low * 10 + d;
@@ -116,9 +129,11 @@ function storeBig(b: Uint8Array, s: number, e: number, negative: boolean, multip
  * (a leading or trailing '.' allowed, as strconv.ParseFloat does). No NaN or Infinity words.
  */
 export function scanFloat(b: Uint8Array, s: number, e: number): number {
-  const v = scanFloatPrefix(b, s, e);
-  return floatEnd === e ? v : NaN;
+  return scanFloatInto(b, s, e) && floatEnd === e ? floatValue[0] : NaN;
 }
+
+/** scanFloatInto's value (a typed array slot: no number boxed per value). */
+export const floatValue = new Float64Array(1);
 
 /**
  * Where the last scanFloatPrefix stopped: the first byte after the number (its value is NaN
@@ -134,6 +149,11 @@ export let floatEnd = 0;
  * rounding boundary is within its error; anything else goes to parseFloat.
  */
 export function scanFloatPrefix(b: Uint8Array, s: number, e: number): number {
+  return scanFloatInto(b, s, e) ? floatValue[0] : NaN;
+}
+
+/** scanFloatPrefix with its value in floatValue[0]; false (and no value) where it gives NaN. */
+export function scanFloatInto(b: Uint8Array, s: number, e: number): boolean {
   let i = s;
   let negative = false;
   if (i < e && b[i] === 45) {
@@ -147,7 +167,18 @@ export function scanFloatPrefix(b: Uint8Array, s: number, e: number): number {
   let dropped = false; // a non-zero digit past the 19th
   let seen = 0; // digits seen, leading zeros included
   let scale = 0; // power of ten to apply
+  const view = viewOf(b);
   for (; i < e; i++) {
+    if (digits !== 0 && digits <= 11 && i + 4 <= e) {
+      const v = fourDigits(view.getUint32(i, true));
+      if (v >= 0) {
+        high = high * 10000 + v;
+        digits += 4;
+        seen += 4;
+        i += 3;
+        continue;
+      }
+    }
     const d = b[i] - ZERO;
     if (d < 0 || d > 9) break;
     seen++;
@@ -159,6 +190,17 @@ export function scanFloatPrefix(b: Uint8Array, s: number, e: number): number {
   }
   if (i < e && b[i] === 46 /* . */) {
     for (i++; i < e; i++) {
+      if (digits !== 0 && digits <= 11 && i + 4 <= e) {
+        const v = fourDigits(view.getUint32(i, true));
+        if (v >= 0) {
+          high = high * 10000 + v;
+          digits += 4;
+          seen += 4;
+          scale -= 4;
+          i += 3;
+          continue;
+        }
+      }
       const d = b[i] - ZERO;
       if (d < 0 || d > 9) break;
       seen++;
@@ -170,7 +212,7 @@ export function scanFloatPrefix(b: Uint8Array, s: number, e: number): number {
     }
   }
   floatEnd = i;
-  if (seen === 0) return NaN;
+  if (seen === 0) return false;
   if (i < e && (b[i] | 32) === 101 /* e */) {
     i++;
     let expNegative = false;
@@ -186,25 +228,57 @@ export function scanFloatPrefix(b: Uint8Array, s: number, e: number): number {
       if (exp < 100000) exp = exp * 10 + d;
     }
     floatEnd = i;
-    if (i === start) return NaN;
+    if (i === start) return false;
     scale += expNegative ? -exp : exp;
   }
-  if (digits === 0) return negative ? -0 : 0;
+  if (digits === 0) {
+    floatValue[0] = negative ? -0 : 0;
+    return true;
+  }
   if (!dropped && scale >= -22 && scale <= 22) {
     if (lowDigits === 0) {
       // Clinger: an exact mantissa (< 1e15) times or divided by an exact power of ten.
       const v = scale < 0 ? high / POW10[-scale] : high * POW10[scale];
-      return negative ? -v : v;
+      floatValue[0] = negative ? -v : v;
+      return true;
     }
-    const v = doubleDouble(high, low, lowDigits, scale);
-    if (v === v) return negative ? -v : v;
+    if (doubleDouble(high, low, lowDigits, scale)) {
+      floatValue[0] = negative ? -ddOut[0] : ddOut[0];
+      return true;
+    }
   }
-  return Number.parseFloat(latin1(b, s, i));
+  floatValue[0] = Number.parseFloat(latin1(b, s, i));
+  return true;
+}
+
+let lastBody: Uint8Array | null = null;
+let lastView: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
+
+/** A DataView of `b` (the last one made is kept: a parser scans one body many times). */
+function viewOf(b: Uint8Array): DataView {
+  if (b !== lastBody) {
+    lastBody = b;
+    lastView = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  }
+  return lastView;
+}
+
+/**
+ * The value of four ASCII digits read as a little-endian word (the first digit in the low
+ * byte), or -1 when a byte is not a digit: every high nibble 3, and none past 9 (+6 would carry).
+ */
+function fourDigits(w: number): number {
+  if ((w & 0xf0f0f0f0) !== 0x30303030 || ((w + 0x06060606) & 0xf0f0f0f0) !== 0x30303030) return -1;
+  let v = w - 0x30303030;
+  v = (v & 0x000f000f) * 10 + ((v >>> 8) & 0x000f000f); // d0d1 in the low half, d2d3 in the high
+  return (v & 0xffff) * 100 + (v >>> 16);
 }
 
 const SPLITTER = 134217729; // 2^27 + 1 (Veltkamp)
-const bits = new Float64Array(1);
-const words32 = new Uint32Array(bits.buffer);
+const INV_POW10 = POW10.map((p) => 1 / p);
+const PHI = 2 ** -53 * (1 + 2 ** -52);
+/** doubleDouble's result (a typed array slot: no number boxed per call). */
+const ddOut = new Float64Array(1);
 
 /** The exact error of the product a·b (= p rounded): a·b − p (Dekker's TwoProduct). */
 function productError(a: number, b: number, p: number): number {
@@ -218,10 +292,10 @@ function productError(a: number, b: number, p: number): number {
 }
 
 /**
- * (high·10^lowDigits + low) · 10^scale correctly rounded, or NaN when that cannot be decided
- * here (the value is within 2^-90 of it of a halfway point between two doubles).
+ * (high·10^lowDigits + low) · 10^scale correctly rounded into ddOut[0]; false when that cannot
+ * be decided here (the value is within 2^-90 of it of a halfway point between two doubles).
  */
-function doubleDouble(high: number, low: number, lowDigits: number, scale: number): number {
+function doubleDouble(high: number, low: number, lowDigits: number, scale: number): boolean {
   // The mantissa M < 10^19 exactly as mh + ml (integers; ml only the low bits lost by mh).
   const m = high * POW10[lowDigits];
   const me = productError(high, POW10[lowDigits], m);
@@ -241,26 +315,29 @@ function doubleDouble(high: number, low: number, lowDigits: number, scale: numbe
     qh = mh * p;
     ql = productError(mh, p, qh) + ml * p;
   } else {
+    // Multiplying by 1/p (rounded) instead of dividing: qh within 2 ulps of mh/p keeps
+    // mh − qh·p exact (Sterbenz), and ql needs only its first bits.
     const p = POW10[-scale];
-    qh = mh / p;
+    const inverse = INV_POW10[-scale];
+    qh = mh * inverse;
     const t = qh * p;
     const te = productError(qh, p, t);
-    ql = (((mh - t) - te) + ml) / p;
+    ql = (((mh - t) - te) + ml) * inverse;
   }
   const r = qh + ql;
   const rest = ql - (r - qh); // qh + ql − r, exactly
-  // r is the rounding of x unless x may lie on the other side of a halfway point.
-  bits[0] = r;
-  const hiWord = words32[1];
-  const exponent = (hiWord >>> 20) & 0x7ff;
-  const powerOfTwo = (hiWord & 0xfffff) === 0 && words32[0] === 0;
-  words32[1] = (exponent - 53) << 20;
-  words32[0] = 0;
-  const halfUp = bits[0]; // half an ulp of r
-  const halfDown = powerOfTwo ? halfUp / 2 : halfUp;
+  // r is the rounding of x unless x may lie on the other side of a halfway point. r's
+  // neighbours by Rump, Zimmermann, Boldo and Melquiond (2009): fl(r ± fl(φ·r)), φ = 2^-53(1 + 2^-52),
+  // exact for r > 2^-969 (here r > 1e-23).
+  const step = r * PHI;
+  const halfUp = ((r + step) - r) / 2;
+  const halfDown = (r - (r - step)) / 2;
   const tolerance = r * 8.077935669463161e-28; // 2^-90
-  if (rest >= 0 ? halfUp - rest > tolerance : halfDown + rest > tolerance) return r;
-  return NaN;
+  if (rest >= 0 ? halfUp - rest > tolerance : halfDown + rest > tolerance) {
+    ddOut[0] = r;
+    return true;
+  }
+  return false;
 }
 
 /** The bytes b[s..e) as a latin1 string (no wrapper when `b` already is a Buffer). */

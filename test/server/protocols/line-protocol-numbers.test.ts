@@ -1,9 +1,10 @@
 // The line-protocol float scanner against parseFloat: random doubles printed every way a client
 // prints them (shortest, toPrecision 1…21, exponents), random digit strings up to 24 digits, and
-// values on or next to a halfway point between two doubles, where only exact arithmetic decides.
+// values on or next to a halfway point between two doubles, where only exact arithmetic decides;
+// the int64 scanner against BigInt.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { scanFloat, scanFloatPrefix, floatEnd } from '../../../server/protocols/line-protocol/numbers.js';
+import { scanFloat, scanFloatPrefix, scanInt64, floatEnd } from '../../../server/protocols/line-protocol/numbers.js';
 import { prng } from '../../prng.js';
 
 function same(text: string): void {
@@ -62,3 +63,34 @@ describe('scanFloat', () => {
     assert.equal(floatEnd, 8);
   });
 });
+
+describe('scanInt64', () => {
+  it('equals BigInt on random integers of 1 to 20 digits, and refuses what is not an int64', () => {
+    const r = prng(64);
+    const words = new Int32Array(2);
+    const slot = new BigInt64Array(words.buffer);
+    const check = (text: string) => {
+      const b = Buffer.from(text);
+      const ok = scanInt64(b, 0, b.length, 1, words, 0, false);
+      let want: bigint | null = null;
+      if (/^-?\d+$/.test(text)) want = BigInt(text);
+      if (want !== null && (want > 2n ** 63n - 1n || want < -(2n ** 63n))) want = null;
+      assert.equal(ok, want !== null, text);
+      if (want !== null) assert.equal(slot[0], want, text);
+    };
+    for (let k = 0; k < 20_000; k++) {
+      let digits = '';
+      const n = 1 + Math.floor(r() * 20);
+      for (let j = 0; j < n; j++) digits += Math.floor(r() * 10);
+      check(digits);
+      check(`-${digits}`);
+      const at = Math.floor(r() * n);
+      check(`${digits.slice(0, at)}${pick(r, ['a', '.', ' ', '/', ':'])}${digits.slice(at + 1)}`);
+    }
+    for (const text of ['9223372036854775807', '9223372036854775808', '-9223372036854775808', '-9223372036854775809', '0', '-0', '']) check(text);
+  });
+});
+
+function pick<T>(r: () => number, xs: readonly T[]): T {
+  return xs[Math.floor(r() * xs.length)];
+}
