@@ -184,7 +184,10 @@ const embeddedCase = defineCase({
   vs: [CLUSTER_SUBSTRATE],
   setup: async () => {
     const table = await freshTable('embedded');
-    await fixture.local!.db.query(`SHOW ${table}`); // the barrier: the create is applied here
+    // The create, acknowledged by node 0, applied here too (db.query has no barrier of its own: a
+    // SHOW alone once answered 'no table named' and the case failed).
+    await fixture.local!.db.readBarrier();
+    await fixture.local!.db.query(`SHOW ${table}`);
     return { table, batches: Array.from({ length: INSERTS }, (_, b) => batch(b)) };
   },
   run: async ({ table, batches }) => {
@@ -308,6 +311,7 @@ const replayCase = defineCase({
   setup: async () => {
     const table = await freshTable('replay');
     const db = fixture.local!.db;
+    await db.readBarrier();
     await db.query(`SHOW ${table}`);
     await pipelined(Math.ceil(REPLAY_ROWS / REPLAY_PER), 4, async (b) => {
       const { ts, v, k } = replayBatch(b);
