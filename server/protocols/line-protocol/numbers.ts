@@ -144,7 +144,7 @@ export let floatEnd = 0;
 /**
  * The float that starts at b[s] and runs at most to e, stopping at the first byte that cannot
  * continue it (floatEnd). NaN when there is no digit, or an 'e' has no exponent digits.
- * Up to 15 significant digits and a power of ten ≤ 22 take Clinger's exact path; up to 19
+ * Up to 15 significant digits (16 below 2^53) and a power of ten ≤ 22 take Clinger's exact path; up to 19
  * digits the product or quotient is taken in double-double arithmetic and kept when no
  * rounding boundary is within its error; anything else goes to parseFloat.
  */
@@ -236,9 +236,11 @@ export function scanFloatInto(b: Uint8Array, s: number, e: number): boolean {
     return true;
   }
   if (!dropped && scale >= -22 && scale <= 22) {
-    if (lowDigits === 0) {
-      // Clinger: an exact mantissa (< 1e15) times or divided by an exact power of ten.
-      const v = scale < 0 ? high / POW10[-scale] : high * POW10[scale];
+    // Clinger: an exact mantissa (< 1e15, or 16 digits below 2^53) times or divided by an exact
+    // power of ten is one correctly rounded operation.
+    const m = lowDigits === 0 ? high : lowDigits === 1 ? high * 10 + low : Infinity;
+    if (m < TWO53) { // a sum past 2^53 may round down to it, never below
+      const v = scale < 0 ? m / POW10[-scale] : m * POW10[scale];
       floatValue[0] = negative ? -v : v;
       return true;
     }
