@@ -22,6 +22,16 @@ const TIME_WORDS: ReadonlySet<string> = new Set(['NOW', 'TODAY', 'YESTERDAY', 'T
  * yielding between them, as parseInSteps does), else null — including for every invalid text.
  */
 export function* parseInsertInSteps(text: string, tokensPerStep: number): Generator<void, Insert | null, void> {
+  try {
+    return yield* walkInsert(text, tokensPerStep);
+  } catch {
+    // A builder refused a token (an empty quoted name, a year out of range, a number too
+    // large): the Earley parse says so in its own words and at its own moment.
+    return null;
+  }
+}
+
+function* walkInsert(text: string, tokensPerStep: number): Generator<void, Insert | null, void> {
   const lexer = new QueryLexer();
   lexer.reset(text);
   let left = tokensPerStep;
@@ -53,36 +63,30 @@ export function* parseInsertInSteps(text: string, tokensPerStep: number): Genera
   const scanned = yield* scanRows(text, values.offset + values.text.length, tokensPerStep, left);
   if (scanned !== null) return { kind: 'Insert', offset: insert.offset, table: b.nameOf(table), tableOffset: table.offset, columns: listItems(names).map((n) => b.column([n])), rows: scanned };
   let rows: ListView<InsertValue[]> | null = null;
-  try {
-    for (let rowComma = values; ; rowComma = t!) {
-      const rowOpen = next();
-      if (!isPunct(rowOpen, '(')) return null;
-      let items: ListView<InsertValue> | null = null;
-      for (let comma = rowOpen; ; comma = t!) {
-        const first = next();
-        const value = first === undefined ? null : readValue(first, next);
-        if (value === null) return null;
-        items = items === null ? b.list([value.value]) : b.append([items, comma, value.value]);
-        t = value.after;
-        if (isPunct(t, ')')) break;
-        if (!isPunct(t, ',')) return null;
-      }
-      const row = b.row([rowOpen, items]);
-      rows = rows === null ? b.list([row]) : b.append([rows, rowComma, row]);
-      t = next();
-      if (t === undefined || isPunct(t, ';')) break;
+  for (let rowComma = values; ; rowComma = t!) {
+    const rowOpen = next();
+    if (!isPunct(rowOpen, '(')) return null;
+    let items: ListView<InsertValue> | null = null;
+    for (let comma = rowOpen; ; comma = t!) {
+      const first = next();
+      const value = first === undefined ? null : readValue(first, next);
+      if (value === null) return null;
+      items = items === null ? b.list([value.value]) : b.append([items, comma, value.value]);
+      t = value.after;
+      if (isPunct(t, ')')) break;
       if (!isPunct(t, ',')) return null;
-      if (left <= 0) {
-        left = tokensPerStep;
-        yield;
-      }
     }
-    if (t !== undefined && next() !== undefined) return null;
-  } catch {
-    // A builder refused a literal (a year out of range, a number too large): the Earley parse
-    // says so in its own words and at its own moment.
-    return null;
+    const row = b.row([rowOpen, items]);
+    rows = rows === null ? b.list([row]) : b.append([rows, rowComma, row]);
+    t = next();
+    if (t === undefined || isPunct(t, ';')) break;
+    if (!isPunct(t, ',')) return null;
+    if (left <= 0) {
+      left = tokensPerStep;
+      yield;
+    }
   }
+  if (t !== undefined && next() !== undefined) return null;
   if (lexer.error !== null) return null;
   return b.insert([insert, into!, table!, open!, names, close!, values, rows]);
 }

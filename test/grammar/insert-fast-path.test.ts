@@ -126,6 +126,10 @@ describe('INSERT fast path', () => {
       'INSERT INTO t (a) VALUES (1); SELECT',
       'INSERT INTO t (a) VALUES (now(1))',
       'INSERT INTO t (a) VALUES (- now)',
+      // A builder refusing a name: before the tuples (the scanner's path) and after them (the walk's).
+      'INSERT INTO "" (a) VALUES (1)',
+      'INSERT INTO t (a, "") VALUES (1, 2)',
+      'INSERT INTO t ("") VALUES (now())',
     ];
     for (const text of cases) {
       const expected = earley(text);
