@@ -91,6 +91,8 @@ describe('JetStream log (3 nats-servers, R3)', { skip: missing ?? false }, () =>
     const live = await follow(nc);
     const rand = prng(18);
     const acked = new Set<string>();
+    /** The stream sequence each acknowledged entry was given (to tell, should one be missed, whether the stream holds it). */
+    const ackedAt = new Map<string, number>();
     const failed = new Set<string>();
     let stop = false;
     let n = 0;
@@ -100,7 +102,7 @@ describe('JetStream log (3 nats-servers, R3)', { skip: missing ?? false }, () =>
         // One entry in 20 is over the message limit: parts publish and retry on their own.
         const size = rand() < 0.05 ? 1_500_000 : 200 + Math.floor(rand() * 2000);
         try {
-          await log.append([blob(id, size, n & 0xff)]);
+          ackedAt.set(id, await log.append([blob(id, size, n & 0xff)]));
           acked.add(id);
         } catch {
           failed.add(id);
@@ -135,6 +137,15 @@ describe('JetStream log (3 nats-servers, R3)', { skip: missing ?? false }, () =>
     await live.follower.waitFor(last, 30_000);
     const replay = await follow(nc);
     await replay.follower.waitFor(last, 30_000);
+    // Should an entry be missed, say by whom and what the stream holds at its sequence before asserting.
+    for (const [name, { seen, follower }] of [['live', live], ['replay', replay]] as const) {
+      const set = new Set(seen);
+      for (const id of [...acked].filter((a) => !set.has(a))) {
+        const seq = ackedAt.get(id)!;
+        const held = await jsm.streams.getMessage(SPEC.name, { seq }).then((m) => (m === null ? 'nothing' : `${m.data.length} bytes, headers ${[...(m.header?.keys() ?? [])].map((k) => `${k}=${m.header.get(k)}`).join(' ')}`), (e: Error) => `nothing (${e.message})`);
+        t.diagnostic(`${name} follower missed ${id}, acknowledged at sequence ${seq}; the stream holds ${held} there; reassembly ${JSON.stringify(follower.reassembly)}, reopens ${follower.reopens}`);
+      }
+    }
     for (const { seen } of [live, replay]) {
       const counts = new Map<string, number>();
       for (const id of seen) if (id.startsWith('k')) counts.set(id, (counts.get(id) ?? 0) + 1);
