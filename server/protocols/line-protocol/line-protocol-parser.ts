@@ -248,13 +248,7 @@ export class LineProtocolParser {
               col.f64[row] = floatValue[0];
               col.nulls[row] = 0;
             } else {
-              let col = tb.cols[id];
-              if (col === undefined || col.type !== 'INT64') col = tb.open(id, 'INT64');
-              col.ensure(row);
-              if (!scanInt64(b, pos, numberEnd - 1, 1, col.words, row, numberSuffix === 117)) {
-                throw new Reject(numberSuffix === 117 ? 'invalid unsigned integer (0 … 9223372036854775807)' : 'invalid integer (out of int64)');
-              }
-              col.nulls[row] = 0;
+              putInt64(tb, id, row, b, pos, numberEnd - 1, numberSuffix === 117);
             }
             pos = numberEnd;
           } else {
@@ -277,13 +271,7 @@ export class LineProtocolParser {
               col.bytes[row] = v;
               col.nulls[row] = 0;
             } else if (last === 105 /* i */ || last === 117 /* u */) {
-              let col = tb.cols[id];
-              if (col === undefined || col.type !== 'INT64') col = tb.open(id, 'INT64');
-              col.ensure(row);
-              if (!scanInt64(b, s, e - 1, 1, col.words, row, last === 117)) {
-                throw new Reject(last === 117 ? 'invalid unsigned integer (0 … 9223372036854775807)' : 'invalid integer (out of int64)');
-              }
-              col.nulls[row] = 0;
+              putInt64(tb, id, row, b, s, e - 1, last === 117);
             } else {
               const v = scanFloat(b, s, e);
               if (v !== v) throw new Reject('invalid field value');
@@ -519,4 +507,19 @@ function lineText(utf8: TextDecoder, b: Uint8Array, s: number): string {
   while (e < b.length && b[e] !== NL && e - s < MAX_SHOWN) e++;
   if (e > s && b[e - 1] === CR) e--;
   return utf8.decode(b.subarray(s, e));
+}
+
+/**
+ * The integer in b[s, e) (its `i`/`u` suffix excluded) into row `row` of field `id`'s INT64
+ * column: the one place both readers of a field value (the number fast path and the general one)
+ * write integers, so their errors read the same.
+ */
+function putInt64(tb: TableBuilder, id: number, row: number, b: Uint8Array, s: number, e: number, isUnsigned: boolean): void {
+  let col = tb.cols[id];
+  if (col === undefined || col.type !== 'INT64') col = tb.open(id, 'INT64');
+  col.ensure(row);
+  if (!scanInt64(b, s, e, 1, col.words, row, isUnsigned)) {
+    throw new Reject(isUnsigned ? 'invalid unsigned integer (0 … 9223372036854775807)' : 'invalid integer (out of int64)');
+  }
+  col.nulls[row] = 0;
 }
