@@ -4,7 +4,8 @@
 // the records of one write as one WAL frame (frame.ts, records.ts: the WAL's own format), cut into parts under the message
 // limit (entry-chunks.ts). Each part is published with its message id and retried with that same
 // id until the deadline (leader elections take ~5 s), so a retry after a failover is dropped as a
-// duplicate by the stream instead of being stored twice; the deadline is kept well inside the
+// duplicate by the stream instead of being stored twice (a "duplicate" answer counts only with
+// the sequence of the stored message: see `publish`); the deadline is kept well inside the
 // stream's duplicate window, past which the stream would no longer recognise a retry.
 import { randomBytes } from 'node:crypto';
 import type { JetStreamClient, JetStreamManager, PubAck } from '@nats-io/jetstream';
@@ -90,6 +91,8 @@ export class JetStreamLog implements RecordLog {
   retries = 0;
   /** Acknowledgements that said "duplicate": a retry whose first attempt had been stored. */
   duplicates = 0;
+  /** Answers "duplicate" without a sequence: a retry whose first attempt was not stored (yet). */
+  unstoredDuplicates = 0;
   private isClosed = false;
 
   /** Appends go to `subject`, one of the subjects of `stream`. */
@@ -144,6 +147,17 @@ export class JetStreamLog implements RecordLog {
           timeout: Math.max(100, Math.min(ATTEMPT_TIMEOUT_MS, deadline - Date.now())),
           expect: { streamName: this.stream },
         });
+        if (!(ack.seq > 0)) {
+          // "Duplicate, sequence 0": the stream leader holds this message id from an earlier
+          // attempt that it has proposed but not stored (nats-server 2.10 stages the id before
+          // its quorum stores the message). Sequence 0 means nothing is stored yet, and that
+          // attempt may never be: a proposal lost in a leader change, or refused ("last sequence
+          // mismatch"), leaves the id staged for the whole duplicate window. Never an
+          // acknowledgement: ask again until the stream answers with the message's sequence, or
+          // fail at the deadline (the write's outcome is then unknown, as after any timeout).
+          this.unstoredDuplicates++;
+          throw new Error(`the stream answered "duplicate" without a sequence for ${part.msgId}: its first attempt is not stored`);
+        }
         if (ack.duplicate) this.duplicates++;
         return ack;
       } catch (e) {

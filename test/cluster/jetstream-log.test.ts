@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import type { JetStreamManager } from '@nats-io/jetstream';
+import type { JetStreamClient, JetStreamManager, PubAck } from '@nats-io/jetstream';
 import { ensureStream, JetStreamLog } from '../../engine/cluster/jetstream-log.js';
 import { LogFollower } from '../../engine/cluster/log-follower.js';
 import { checkServerVersion } from '../../engine/cluster/server-version.js';
@@ -48,6 +48,42 @@ async function leaderOf(jsm: JetStreamManager): Promise<string> {
   }
   throw new Error('the stream has no leader after 10 s');
 }
+
+describe('JetStream log against scripted acknowledgements (no server)', () => {
+  /** A client whose publishes answer, in turn, each of `answers` (an Error is thrown). */
+  function scripted(answers: (PubAck | Error)[]): { js: JetStreamClient; msgIds: string[] } {
+    const msgIds: string[] = [];
+    const js = {
+      publish: async (_subject: string, _data: Uint8Array, options: { msgID: string }) => {
+        msgIds.push(options.msgID);
+        const a = answers.length > 1 ? answers.shift()! : answers[0];
+        if (a instanceof Error) throw a;
+        return a;
+      },
+    } as unknown as JetStreamClient;
+    return { js, msgIds };
+  }
+  const ack = (seq: number, duplicate = false): PubAck => ({ stream: SPEC.name, seq, duplicate, domain: '' });
+
+  it('"duplicate" without a sequence is no acknowledgement: the same message id is asked again until the stream gives its sequence', async () => {
+    // nats-server 2.10 answers a retry whose first attempt it has not stored yet with
+    // {seq: 0, duplicate: true}; taken as stored, an entry whose first attempt was then lost
+    // would be acknowledged and missing.
+    const { js, msgIds } = scripted([new Error('timeout'), ack(0, true), ack(0, true), ack(7, true)]);
+    const log = new JetStreamLog(js, SPEC.name, 'svc.test', 1 << 20);
+    assert.equal(await log.append([blob('a', 10, 1)]), 7);
+    assert.equal(msgIds.length, 4);
+    assert.equal(new Set(msgIds).size, 1, 'every attempt carries the same message id');
+    assert.equal(log.unstoredDuplicates, 2);
+    assert.equal(log.duplicates, 1);
+  });
+
+  it('an id the stream keeps answering "duplicate, sequence 0" fails the append at the deadline: never acknowledged', async () => {
+    const { js } = scripted([ack(0, true)]);
+    const log = new JetStreamLog(js, SPEC.name, 'svc.test', 1 << 20, 600);
+    await assert.rejects(log.append([blob('b', 10, 1)]), { code: 'ClusterUnavailable', message: /duplicate.*without a sequence/ });
+  });
+});
 
 describe('JetStream log (3 nats-servers, R3)', { skip: missing ?? false }, () => {
   let cluster: NatsCluster;
@@ -157,7 +193,7 @@ describe('JetStream log (3 nats-servers, R3)', { skip: missing ?? false }, () =>
     }
     // The kills did interrupt publishing: some parts were retried.
     assert.ok(log.retries > 0, 'no publish was retried: the kills did not hit the writers');
-    t.diagnostic(`${acked.size} entries acknowledged, ${failed.size} failed, ${log.retries} parts retried, ${log.duplicates} retries found stored already`);
+    t.diagnostic(`${acked.size} entries acknowledged, ${failed.size} failed, ${log.retries} parts retried, ${log.duplicates} retries found stored already, ${log.unstoredDuplicates} answered "duplicate" without a sequence`);
     assert.deepEqual(replay.seen, live.seen, 'a follower reading the stream afresh applies the same entries in the same order');
     await live.follower.stop();
     await replay.follower.stop();
