@@ -220,7 +220,7 @@ describe('cluster: 3 nats-servers + 3 svc nodes', { skip: missing ?? false }, ()
     assert.deepEqual([...acked].filter((k) => !counts.has(k)), [], 'acknowledged rows lost');
     for (const k of counts.keys()) assert.ok(acked.has(k) || unsure.has(k), `row ${k} was never written`);
     for (const [i, h] of holdings.entries()) assert.deepEqual(h, holdings[0], `${nodes[i].id} differs from ${nodes[0].id}`);
-    t.diagnostic(`${acked.size} rows acknowledged, ${unsure.size} unsure (their node died or the answer was an error), ${holdings[0].length} held by every node`);
+    t.diagnostic(`${acked.size} rows acknowledged, ${unsure.size} unsure (their node died or the answer was an error), ${holdings[0].length} held by every node; ${nats.extraRestarts} NATS restarts repeated`);
   });
 
   it('a 4th node joins under write load and catches up', async () => {

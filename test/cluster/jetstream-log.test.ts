@@ -193,7 +193,7 @@ describe('JetStream log (3 nats-servers, R3)', { skip: missing ?? false }, () =>
     }
     // The kills did interrupt publishing: some parts were retried.
     assert.ok(log.retries > 0, 'no publish was retried: the kills did not hit the writers');
-    t.diagnostic(`${acked.size} entries acknowledged, ${failed.size} failed, ${log.retries} parts retried, ${log.duplicates} retries found stored already, ${log.unstoredDuplicates} answered "duplicate" without a sequence`);
+    t.diagnostic(`${acked.size} entries acknowledged, ${failed.size} failed, ${log.retries} parts retried, ${log.duplicates} retries found stored already, ${log.unstoredDuplicates} answered "duplicate" without a sequence; ${cluster.extraRestarts} restarts repeated`);
     assert.deepEqual(replay.seen, live.seen, 'a follower reading the stream afresh applies the same entries in the same order');
     await live.follower.stop();
     await replay.follower.stop();
