@@ -489,8 +489,8 @@ export class Database {
   /**
    * What the engine did since it opened and holds now (GET /metrics and readiness read it): rows
    * ingested, WAL bytes and fdatasync rounds, checkpoints and their durations, queries and their
-   * durations, and the memory budget — used, held (cannot leave memory yet), cached (evictable),
-   * evictions and read-backs from checkpoint files.
+   * durations, the memory budget — used, held (cannot leave memory yet), cached (evictable),
+   * evictions and read-backs from checkpoint files — and in a cluster each log's position here.
    * @example
    * db.figures().rowsIngested;
    * db.figures().memory; // { limit, used, held, tails, cached, pooled, scanning, evictions, evictedBytes, readBacks, readBackBytes }
@@ -509,6 +509,7 @@ export class Database {
       querySeconds: c.querySeconds,
       queryFailures: c.queryFailures,
       memory: this.store.context.budget.figures,
+      replication: this.replication?.figures() ?? null,
     };
   }
 

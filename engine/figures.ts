@@ -3,6 +3,7 @@
 // them (the write path, the WAL writer, the checkpoint scheduler, queries). The memory budget's
 // figures (memory/memory-budget.ts) are what it holds now.
 import type { MemoryFigures } from './memory/index.js';
+import type { ReplicationFigures } from './replication.js';
 
 export interface EngineFigures {
   /** Rows applied by writes (inserts, line protocol, remote write), replay not counted. */
@@ -21,6 +22,8 @@ export interface EngineFigures {
   readonly queryFailures: number;
   /** The memory budget: limit, used, held, cached, evictions and read-backs. */
   readonly memory: MemoryFigures;
+  /** In a cluster: each log's position here and the appends' retries; null on a single node. */
+  readonly replication: ReplicationFigures | null;
 }
 
 /** The mutable counters behind EngineFigures, shared by the parts that bump them. */

@@ -35,7 +35,26 @@ export interface Replication {
   readonly placement: PartPlacement | null;
   /** Set when following a log failed for good: the node then refuses reads and writes. */
   readonly failure: Error | null;
+  /** How far this node has applied each log, and how its appends went (GET /metrics). */
+  figures(): ReplicationFigures;
   close(): Promise<void>;
+}
+
+/** A replica's figures now, for each log it follows. */
+export interface ReplicationFigures {
+  readonly logs: readonly LogFigures[];
+}
+
+export interface LogFigures {
+  readonly name: string;
+  /** The highest sequence applied here. */
+  readonly appliedSeq: number;
+  /** Messages the consumer had not delivered yet (null until its first delivery or count). */
+  readonly pending: number | null;
+  /** Parts of this node's appends published again after an attempt went unanswered or was refused. */
+  readonly publishRetries: number;
+  /** Of those, the ones answered "duplicate" without a sequence (the first attempt not stored yet). */
+  readonly unstoredDuplicates: number;
 }
 
 /**

@@ -19,7 +19,7 @@ import { Objm } from '@nats-io/obj';
 import type { KV } from '@nats-io/kv';
 import { SvcError } from '../errors.js';
 import type { WalRecord } from '../durability/wal/records.js';
-import type { ReplicaMemory, ReplicaState, ReplicaView, Replication } from '../replication.js';
+import type { ReplicaMemory, ReplicaState, ReplicaView, Replication, ReplicationFigures } from '../replication.js';
 import type { PartPlacement } from '../query/index.js';
 import { CHECKPOINT_BUCKET, ClusterCheckpoints } from './cluster-checkpoints.js';
 import { StaleWrite } from '../write/write-path.js';
@@ -412,6 +412,21 @@ export class ClusterReplication implements Replication {
       throw e;
     });
     return m?.seq ?? 0;
+  }
+
+  figures(): ReplicationFigures {
+    const appends = [...this.logs.values()];
+    const logs = [...this.followers].map(([name, { follower }]) => {
+      const mine = appends.filter((log) => log.stream === name);
+      return {
+        name,
+        appliedSeq: follower.appliedSeq,
+        pending: Number.isFinite(follower.pending) ? follower.pending : null,
+        publishRetries: mine.reduce((n, log) => n + log.retries, 0),
+        unstoredDuplicates: mine.reduce((n, log) => n + log.unstoredDuplicates, 0),
+      };
+    });
+    return { logs };
   }
 
   private async report(options: ClusterOptions): Promise<NodeReport> {

@@ -3,7 +3,7 @@
 // requests by route pattern (never the raw path: aliases would make every path a series) and
 // what the ingest protocols accepted; the engine's figures are read when Prometheus scrapes.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { EngineFigures } from '../../engine/index.js';
+import type { EngineFigures, LogFigures } from '../../engine/index.js';
 
 /** Request durations: sub-millisecond writes up to long queries. */
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -56,6 +56,29 @@ export class ServerMetrics {
     memoryGauge('svc_memory_held_bytes', 'Data that cannot leave memory yet (tails, batches and blobs no checkpoint holds)', (f) => f.memory.held);
     memoryGauge('svc_memory_cached_bytes', 'Data in memory that checkpoint files also hold (evictable)', (f) => f.memory.cached);
     memoryGauge('svc_memory_scanning_bytes', 'Buffers lent to large scans, which read back through them without caching', (f) => f.memory.scanning);
+    // In a cluster (docs/cluster.md), by log this node follows; absent on a single node.
+    const logs = (): readonly LogFigures[] => figures()?.replication?.logs ?? [];
+    const logGauge = (name: string, help: string, read: (l: LogFigures) => number | null) => new Gauge({
+      name, help, registers, labelNames: ['log'],
+      collect() {
+        this.reset();
+        for (const l of logs()) {
+          const v = read(l);
+          if (v !== null) this.set({ log: l.name }, v);
+        }
+      },
+    });
+    const logCounter = (name: string, help: string, read: (l: LogFigures) => number) => new Counter({
+      name, help, registers, labelNames: ['log'],
+      collect() {
+        this.reset();
+        for (const l of logs()) this.inc({ log: l.name }, read(l));
+      },
+    });
+    logGauge('svc_cluster_applied_sequence', 'The highest sequence of the log applied on this node', (l) => l.appliedSeq);
+    logGauge('svc_cluster_pending_messages', 'Messages of the log not yet delivered to this node (its lag)', (l) => l.pending);
+    logCounter('svc_cluster_publish_retries_total', 'Message parts of this node\'s writes published to the log again after an unanswered or refused attempt', (l) => l.publishRetries);
+    logCounter('svc_cluster_unstored_duplicates_total', 'Retries the log answered "duplicate" without a sequence (first attempt not stored yet)', (l) => l.unstoredDuplicates);
     new Gauge({
       name: 'svc_last_checkpoint_seconds', help: 'Duration of the latest checkpoint (absent before the first)', registers,
       collect() {

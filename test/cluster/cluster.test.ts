@@ -10,10 +10,12 @@
 // - a 4th node joins under load and catches up;
 // - pointed at Debian 12's nats-server 2.9.10, svc_rest refuses to start.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
+import { peerMissing } from '../server/peers.js';
 import { spawnServer } from '../server/server-process.js';
 import { tempDir } from '../engine/helpers.js';
 import { missingNatsServer, NatsCluster, natsServerPath } from './nats-cluster.js';
@@ -135,7 +137,7 @@ describe('cluster: 3 nats-servers + 3 svc nodes', { skip: missing ?? false }, ()
     }
   });
 
-  it('api/cluster lists every node and is stable; api/nodes/:id answers for any node through any node', async () => {
+  it('api/cluster lists every node and is stable; api/nodes/:id answers for any node through any node; /metrics gives each log\'s position on the node', async () => {
     const deadline = Date.now() + 20_000;
     let cluster: { nodes: string[]; status: string; memoryTotal: number } | null = null;
     while (Date.now() < deadline) {
@@ -153,6 +155,28 @@ describe('cluster: 3 nats-servers + 3 svc nodes', { skip: missing ?? false }, ()
       }
     }
     assert.equal((await nodes[0].request('GET', '/api/nodes/nobody')).status, 404);
+    // Every node has applied each stream up to its last sequence (nothing is written now).
+    const nc = await connect({ servers: nats.servers });
+    try {
+      const jsm = await jetstreamManager(nc);
+      const last = new Map<string, number>();
+      for await (const s of jsm.streams.list()) if (/^svc_(meta|g\d+)$/.test(s.config.name)) last.set(s.config.name, s.state.last_seq);
+      assert.ok((last.get('svc_meta') ?? 0) > 0, 'the blobs and tags written are in svc_meta');
+      for (const node of nodes) {
+        const text = String((await node.request('GET', '/metrics')).body);
+        for (const [stream, seq] of last) {
+          assert.match(text, new RegExp(`\\nsvc_cluster_applied_sequence\\{log="${stream}"\\} ${seq}\\n`), `${node.id}, ${stream}`);
+          assert.match(text, new RegExp(`\\nsvc_cluster_pending_messages\\{log="${stream}"\\} 0\\n`), `${node.id}, ${stream}`);
+          assert.match(text, new RegExp(`\\nsvc_cluster_publish_retries_total\\{log="${stream}"\\} \\d+\\n`), `${node.id}, ${stream}`);
+        }
+        const skip = peerMissing('promtool');
+        if (skip !== null) continue;
+        const check = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
+        assert.equal(check.status, 0, `promtool check metrics: ${check.stdout}${check.stderr}`);
+      }
+    } finally {
+      await nc.close();
+    }
   });
 
   it('kill matrix under write load (NATS leader, NATS follower, an svc node): 0 acknowledged rows lost or duplicated, all nodes equal', async (t) => {
