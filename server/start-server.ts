@@ -202,7 +202,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     metrics: null,
     cluster: null,
   };
-  if (options.metrics !== false) state.metrics = new ServerMetrics(() => state.db?.figures() ?? null);
+  if (options.metrics !== false) state.metrics = new ServerMetrics(() => state.db?.figures() ?? null, natsCluster !== null);
   const inFlight = new Set<Promise<void>>();
   const router = new Router<Route>(ROUTES, ASSETS_ROUTE);
   const app = createApp();

@@ -18,8 +18,11 @@ export class ServerMetrics {
   private readonly ingestLines: Counter<'protocol'>;
   private readonly ingestValues: Counter<'protocol'>;
 
-  /** `figures` reads the engine's (null while the database is still opening). */
-  constructor(figures: () => EngineFigures | null = () => null) {
+  /**
+   * `figures` reads the engine's (null while the database is still opening); `isCluster` adds
+   * the figures of the logs a cluster node follows.
+   */
+  constructor(figures: () => EngineFigures | null = () => null, isCluster = false) {
     const registers = [this.registry];
     // The engine's cumulative figures, read when Prometheus scrapes.
     const engineCounter = (name: string, help: string, read: (f: EngineFigures) => number) => new Counter({
@@ -56,29 +59,31 @@ export class ServerMetrics {
     memoryGauge('svc_memory_held_bytes', 'Data that cannot leave memory yet (tails, batches and blobs no checkpoint holds)', (f) => f.memory.held);
     memoryGauge('svc_memory_cached_bytes', 'Data in memory that checkpoint files also hold (evictable)', (f) => f.memory.cached);
     memoryGauge('svc_memory_scanning_bytes', 'Buffers lent to large scans, which read back through them without caching', (f) => f.memory.scanning);
-    // In a cluster (docs/cluster.md), by log this node follows; absent on a single node.
-    const logs = (): readonly LogFigures[] => figures()?.replication?.logs ?? [];
-    const logGauge = (name: string, help: string, read: (l: LogFigures) => number | null) => new Gauge({
-      name, help, registers, labelNames: ['log'],
-      collect() {
-        this.reset();
-        for (const l of logs()) {
-          const v = read(l);
-          if (v !== null) this.set({ log: l.name }, v);
-        }
-      },
-    });
-    const logCounter = (name: string, help: string, read: (l: LogFigures) => number) => new Counter({
-      name, help, registers, labelNames: ['log'],
-      collect() {
-        this.reset();
-        for (const l of logs()) this.inc({ log: l.name }, read(l));
-      },
-    });
-    logGauge('svc_cluster_applied_sequence', 'The highest sequence of the log applied on this node', (l) => l.appliedSeq);
-    logGauge('svc_cluster_pending_messages', 'Messages of the log not yet delivered to this node (its lag)', (l) => l.pending);
-    logCounter('svc_cluster_publish_retries_total', 'Message parts of this node\'s writes published to the log again after an unanswered or refused attempt', (l) => l.publishRetries);
-    logCounter('svc_cluster_unstored_duplicates_total', 'Retries the log answered "duplicate" without a sequence (first attempt not stored yet)', (l) => l.unstoredDuplicates);
+    // A cluster node's logs (docs/cluster.md), by log it follows.
+    if (isCluster) {
+      const logs = (): readonly LogFigures[] => figures()?.replication?.logs ?? [];
+      const logGauge = (name: string, help: string, read: (l: LogFigures) => number | null) => new Gauge({
+        name, help, registers, labelNames: ['log'],
+        collect() {
+          this.reset();
+          for (const l of logs()) {
+            const v = read(l);
+            if (v !== null) this.set({ log: l.name }, v);
+          }
+        },
+      });
+      const logCounter = (name: string, help: string, read: (l: LogFigures) => number) => new Counter({
+        name, help, registers, labelNames: ['log'],
+        collect() {
+          this.reset();
+          for (const l of logs()) this.inc({ log: l.name }, read(l));
+        },
+      });
+      logGauge('svc_cluster_applied_sequence', 'The highest sequence of the log applied on this node', (l) => l.appliedSeq);
+      logGauge('svc_cluster_pending_messages', 'Messages of the log not yet delivered to this node (its lag)', (l) => l.pending);
+      logCounter('svc_cluster_publish_retries_total', 'Message parts of this node\'s writes published to the log again after an unanswered or refused attempt', (l) => l.publishRetries);
+      logCounter('svc_cluster_unstored_duplicates_total', 'Retries the log answered "duplicate" without a sequence (first attempt not stored yet)', (l) => l.unstoredDuplicates);
+    }
     new Gauge({
       name: 'svc_last_checkpoint_seconds', help: 'Duration of the latest checkpoint (absent before the first)', registers,
       collect() {
