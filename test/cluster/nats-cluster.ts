@@ -75,7 +75,7 @@ export class NatsCluster {
    * before 2.10 do not know.
    *
    * A fresh 2.10.27 cluster on loopback now and then never takes a stream: every server healthy,
-   * a metadata leader elected, yet "no suitable peers for placement" for over a minute (3 of ~80
+   * a metadata leader elected, yet "no suitable peers for placement" for over a minute (3 of ~160
    * starts beside two busy cores). Such a cluster is given up and another started on new ports.
    */
   static async start(options: StartOptions = {}): Promise<NatsCluster> {
@@ -176,7 +176,7 @@ export class NatsCluster {
    * Starts server i again on its ports and store, and waits until it is up and every stream's
    * leader counts it current again (a test that kills another server next keeps its quorum).
    * Now and then a restarted 2.10.27 stays behind for good — "not current with the meta leader",
-   * or a stream's Raft node unhealthy, past 90 s (2 of ~115 restarts beside two busy cores): after
+   * or a stream's Raft node unhealthy, past 90 s (3 of ~160 restarts beside two busy cores): after
    * RESTART_WAIT_MS it is SIGKILLed and started again, as an operator would.
    */
   async restart(i: number, timeoutMs = 90_000): Promise<void> {
