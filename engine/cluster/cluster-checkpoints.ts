@@ -80,6 +80,8 @@ export class ClusterCheckpoints {
       await writeFile(join(this.local.dir, object.slice(object.indexOf('/') + 1)), data);
     }
     await this.local.load();
+    // This node's own checkpoints are numbered after it: the same number would overwrite the files just loaded.
+    this.lastN = Math.max(this.lastN, tag.n);
     this.log(`loaded checkpoint ${tag.n} of ${tag.node} (${tag.bytes} bytes) in ${(performance.now() - t).toFixed(0)} ms; following the logs after ${JSON.stringify(tag.positions)}`);
     return tag;
   }

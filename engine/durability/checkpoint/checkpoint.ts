@@ -113,6 +113,8 @@ export class Checkpointer {
   private files: Record<string, DataFile> = {};
   /** FORMAT_MARKER is known to exist. */
   private hasMarker = false;
+  /** The newest checkpoint loaded or written here (null before either). */
+  private newestSeq: number | null = null;
 
   constructor(readonly dataDir: string) {
     this.reads = new CheckpointFiles(checkpointsDir(dataDir));
@@ -166,12 +168,19 @@ export class Checkpointer {
     }
     for (const [alias, tag] of attachments) store.apply({ kind: 'TagAttach', alias, tag });
     this.files = manifest.files;
+    this.newestSeq = seq;
     await this.removeUnnamed(seq);
     return manifest.walStart;
   }
 
   /** Writes `snap` as checkpoint `seq`: the batches not yet on disk, the entries, the manifest. */
   async write(seq: number, snap: Snapshot): Promise<void> {
+    // A checkpoint's files are named after it, and the loaded ones are read lazily: one numbered
+    // like them would overwrite data the state still reads (a replica that loaded another node's
+    // checkpoint n and took its own n in the same second read damaged or foreign batches).
+    if (this.newestSeq !== null && seq <= this.newestSeq) {
+      throw new Error(`checkpoint ${seq} refused: checkpoint ${this.newestSeq} is here already, and the new one would overwrite its files`);
+    }
     const dir = checkpointsDir(this.dataDir);
     const prefix = checkpointName(seq);
     const files: Record<string, DataFile> = {};
@@ -232,6 +241,7 @@ export class Checkpointer {
       entry.content.markStored(this.storedBlob(at.file, at.index, files[at.file].ends));
     }
     this.files = files;
+    this.newestSeq = seq;
     await this.removeUnnamed(seq);
   }
 

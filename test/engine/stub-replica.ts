@@ -1,0 +1,23 @@
+// A replicated database (Database.openReplicated, the seam a cluster node uses) with no cluster
+// behind it: the test is its log, handing records to `state.apply` and calling its checkpoints.
+import { Database } from '../../engine/database.js';
+import type { Replication, ReplicaState } from '../../engine/replication.js';
+
+export async function stubReplica(dataDir: string): Promise<{ db: Database; state: ReplicaState }> {
+  let state: ReplicaState | null = null;
+  const replication: Replication = {
+    commit: async () => undefined,
+    readBarrier: async () => undefined,
+    checkpoint: async () => false,
+    isCaughtUp: true,
+    placement: null,
+    failure: null,
+    figures: () => ({ logs: [] }),
+    close: async () => undefined,
+  };
+  const db = await Database.openReplicated({ dataDir }, async (s) => {
+    state = s;
+    return replication;
+  });
+  return { db, state: state! };
+}
