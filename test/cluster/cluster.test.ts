@@ -11,13 +11,15 @@
 // - pointed at Debian 12's nats-server 2.9.10, svc_rest refuses to start.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { cp, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { peerMissing } from '../server/peers.js';
 import { spawnServer } from '../server/server-process.js';
 import { tempDir } from '../engine/helpers.js';
+import { stubReplica } from '../engine/stub-replica.js';
 import { missingNatsServer, NatsCluster, natsServerPath } from './nats-cluster.js';
 import { SvcNode } from './svc-nodes.js';
 
@@ -243,6 +245,36 @@ describe('cluster: 3 nats-servers + 3 svc nodes', { skip: missing ?? false }, ()
     assert.deepEqual([...counts].filter(([, c]) => c > 1), [], 'rows applied twice');
     assert.deepEqual([...acked].filter((k) => !counts.has(k)), [], 'acknowledged rows lost');
     for (const k of counts.keys()) assert.ok(acked.has(k) || unsure.has(k), `row ${k} was never written`);
+    // Should a node differ, say how (keys twice or missing, their range) and what it logged of its
+    // checkpoints and catch-up, before asserting.
+    for (const [i, h] of holdings.entries()) {
+      if (h.length === holdings[0].length && h.every((k, j) => k === holdings[0][j])) continue;
+      const seen = new Map<number, number>();
+      for (const k of h) seen.set(k, (seen.get(k) ?? 0) + 1);
+      const twice = [...seen].filter(([, c]) => c > 1).map(([k]) => k);
+      const missing = holdings[0].filter((k) => !seen.has(k));
+      const span = (ks: number[]): string => (ks.length === 0 ? 'none' : `${ks.length} (${Math.min(...ks)}–${Math.max(...ks)})`);
+      const logged = (await readFile(nodes[i].logFile, 'utf8').catch(() => '')).split('\n').filter((l) => /checkpoint|caught up|loaded|stream|sequence/i.test(l) && !l.includes('"event":"query"'));
+      await new Promise((r) => setTimeout(r, 2_000));
+      const again = await keysOn(nodes[i], 'load');
+      // What each node's newest checkpoint holds, as written here (before any upload).
+      for (const n of nodes) {
+        const copy = await tempDir('svc-cp-copy-');
+        await cp(join(n.dataDir, 'checkpoints'), join(copy, 'node', 'checkpoints'), { recursive: true }).catch(() => undefined);
+        const held = await stubReplica(join(copy, 'node')).then(async ({ db, state }) => {
+          try {
+            await state.checkpoints.load();
+            const ks = (await db.query('SELECT k FROM load')) as unknown as { tables: { columns: { values: BigInt64Array }[] }[] };
+            const all = [...ks.tables[0].columns[0].values].map(Number);
+            return `${all.length} rows, ${new Set(all).size} distinct`;
+          } finally {
+            await db.close();
+          }
+        }, (e: Error) => `not loaded: ${e.message}`);
+        t.diagnostic(`${n.id}'s newest checkpoint here: ${held}`);
+      }
+      t.diagnostic(`${nodes[i].id} holds ${h.length} rows, ${nodes[0].id} ${holdings[0].length}: twice ${span(twice)}, missing ${span(missing)}; asked again 2 s later: ${again.length} rows; its log:\n${logged.slice(-40).join('\n')}`);
+    }
     for (const [i, h] of holdings.entries()) assert.deepEqual(h, holdings[0], `${nodes[i].id} differs from ${nodes[0].id}`);
     t.diagnostic(`${acked.size} rows acknowledged, ${unsure.size} unsure (their node died or the answer was an error), ${holdings[0].length} held by every node; ${nats.extraRestarts} NATS restarts repeated`);
   });
