@@ -202,7 +202,7 @@ export class NatsCluster {
    * metadata leader) on the given servers (all by default). Not the whole `/healthz`: in 2.10.27
    * it repairs what it checks — a stream whose Raft node it finds skewed, a race right after a
    * restart, has that node deleted and its state reset — so polling it would disturb the very
-   * replicas a test waits for (upstream made it report only in 2.11, nats-server PR 7001).
+   * replicas a test waits for (upstream made it report only in 2.11.10, nats-server PR 7001).
    */
   async waitHealthy(timeoutMs: number, which: number[] = this.slots.map((_, i) => i)): Promise<void> {
     const deadline = Date.now() + timeoutMs;
