@@ -430,18 +430,14 @@ export class ClusterReplication implements Replication {
   }
 
   private async report(options: ClusterOptions): Promise<NodeReport> {
-    const applied: Record<string, number> = {};
-    let pending = 0;
-    for (const [stream, { follower }] of this.followers) {
-      applied[stream] = follower.appliedSeq;
-      if (Number.isFinite(follower.pending)) pending += follower.pending;
-    }
+    const { logs } = this.figures();
+    const pending = logs.reduce((n, l) => n + (l.pending ?? 0), 0);
     return {
       id: this.nodeId,
       url: options.url,
       at: Date.now(),
-      isCaughtUp: this.isCaughtUp || pending <= LAG_MESSAGES && [...this.followers.values()].every(({ follower }) => Number.isFinite(follower.pending)),
-      applied,
+      isCaughtUp: this.isCaughtUp || pending <= LAG_MESSAGES && logs.every((l) => l.pending !== null),
+      applied: Object.fromEntries(logs.map((l) => [l.name, l.appliedSeq])),
       serves: this.serves,
       figures: (await options.figures?.().catch(() => ({}))) ?? {},
     };

@@ -153,9 +153,9 @@ export class JetStreamLog implements RecordLog {
           // its quorum stores the message). Sequence 0 means nothing is stored yet, and that
           // attempt may never be: a proposal lost in a leader change, or refused ("last sequence
           // mismatch"), leaves the id staged for the whole duplicate window (2.11 answers an error
-          // instead, nats-server PR 5827). Never an
-          // acknowledgement: ask again until the stream answers with the message's sequence, or
-          // fail at the deadline (the write's outcome is then unknown, as after any timeout).
+          // instead, nats-server PR 5827). Never an acknowledgement: ask again until the stream
+          // answers with the message's sequence, or fail at the deadline (the write's outcome is
+          // then unknown, as after any timeout).
           this.unstoredDuplicates++;
           throw new Error(`the stream answered "duplicate" without a sequence for ${part.msgId}: its first attempt is not stored`);
         }

@@ -13,6 +13,7 @@ export const KEY_FILE = 'jwt.key';
 const KEY_BYTES = 32;
 /** Verified tokens remembered (see TokenAuthority.verified). */
 const VERIFIED_MAX = 1_024;
+const EXPIRED = 'the token expired; log in again';
 
 export class TokenAuthority {
   private constructor(private readonly key: Uint8Array) {}
@@ -67,7 +68,7 @@ export class TokenAuthority {
       // jose's test: expired once `exp` is at or before the current whole second.
       if (known.exp > Math.floor(Date.now() / 1000)) return known.subject;
       this.verified.delete(token);
-      throw new HttpError('Unauthorized', 'the token expired; log in again');
+      throw new HttpError('Unauthorized', EXPIRED);
     }
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], requiredClaims: ['exp'] });
@@ -76,7 +77,7 @@ export class TokenAuthority {
       this.verified.set(token, { subject, exp: payload.exp! });
       return subject;
     } catch (e) {
-      const why = (e as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'the token expired; log in again' : 'the token is not valid';
+      const why = (e as { code?: string }).code === 'ERR_JWT_EXPIRED' ? EXPIRED : 'the token is not valid';
       throw new HttpError('Unauthorized', why);
     }
   }

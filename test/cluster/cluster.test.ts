@@ -19,7 +19,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { peerMissing } from '../server/peers.js';
 import { spawnServer } from '../server/server-process.js';
 import { tempDir } from '../engine/helpers.js';
-import { stubReplica } from '../engine/stub-replica.js';
+import { keysIn, stubReplica } from '../engine/stub-replica.js';
 import { missingNatsServer, NatsCluster, natsServerPath } from './nats-cluster.js';
 import { SvcNode } from './svc-nodes.js';
 
@@ -264,8 +264,7 @@ describe('cluster: 3 nats-servers + 3 svc nodes', { skip: missing ?? false }, ()
         const held = await stubReplica(join(copy, 'node')).then(async ({ db, state }) => {
           try {
             await state.checkpoints.load();
-            const ks = (await db.query('SELECT k FROM load')) as unknown as { tables: { columns: { values: BigInt64Array }[] }[] };
-            const all = [...ks.tables[0].columns[0].values].map(Number);
+            const all = await keysIn(db, 'load');
             return `${all.length} rows, ${new Set(all).size} distinct`;
           } finally {
             await db.close();

@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { copyFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { Database } from '../../engine/database.js';
+import type { Database } from '../../engine/database.js';
 import type { ReplicaState } from '../../engine/replication.js';
 import type { WalRecord } from '../../engine/durability/wal/records.js';
 import { tempDir } from './helpers.js';
-import { stubReplica } from './stub-replica.js';
+import { keysIn, stubReplica } from './stub-replica.js';
 
 async function replica(): Promise<{ db: Database; state: ReplicaState }> {
   return stubReplica(join(await tempDir('svc-replica-'), 'node'));
@@ -22,12 +22,6 @@ function rows(from: number, n: number): WalRecord {
   const ts = BigInt64Array.from({ length: n }, (_, i) => BigInt(from + i + 1));
   const k = BigInt64Array.from({ length: n }, (_, i) => BigInt(from + i));
   return { kind: 'TableInsert', name: 't', batch: { ts, columns: [{ type: 'INT64', values: k, nulls: null }] } };
-}
-
-async function keys(db: Database): Promise<number[]> {
-  const r = await db.query('SELECT k FROM t');
-  if (r.kind !== 'rows') throw new Error('not rows');
-  return [...(r.tables[0].columns[0].values as BigInt64Array)].map(Number);
 }
 
 async function copyCheckpoints(from: ReplicaState, to: ReplicaState): Promise<void> {
@@ -50,13 +44,13 @@ describe('replica checkpoints', () => {
     for (let i = 5; i < 15; i++) b.state.apply(rows(i * 10_000, 10_000));
     await assert.rejects(b.state.checkpoints.take(100), /checkpoint 100 refused: checkpoint 100 is here already/);
     await assert.rejects(b.state.checkpoints.take(99), /refused/);
-    assert.deepEqual(await keys(b.db), range(0, 150_000), 'the node reads what it loaded and applied');
+    assert.deepEqual(await keysIn(b.db, 't'), range(0, 150_000), 'the node reads what it loaded and applied');
     await b.state.checkpoints.take(101);
 
     const c = await replica();
     await copyCheckpoints(b.state, c.state);
     await c.state.checkpoints.load();
-    assert.deepEqual(await keys(c.db), range(0, 150_000));
+    assert.deepEqual(await keysIn(c.db, 't'), range(0, 150_000));
     for (const r of [a, b, c]) await r.db.close();
   });
 });

@@ -21,3 +21,10 @@ export async function stubReplica(dataDir: string): Promise<{ db: Database; stat
   });
   return { db, state: state! };
 }
+
+/** The INT64 column `k` of `table` as the database answers SELECT k (in its order). */
+export async function keysIn(db: Database, table: string): Promise<number[]> {
+  const r = await db.query(`SELECT k FROM ${table}`);
+  if (r.kind !== 'rows') throw new Error(`SELECT k FROM ${table} answered ${r.kind}`);
+  return [...(r.tables[0].columns[0].values as BigInt64Array)].map(Number);
+}

@@ -144,9 +144,9 @@ export let floatEnd = 0;
 /**
  * The float that starts at b[s] and runs at most to e, stopping at the first byte that cannot
  * continue it (floatEnd). NaN when there is no digit, or an 'e' has no exponent digits.
- * Up to 15 significant digits (16 below 2^53) and a power of ten ≤ 22 take Clinger's exact path; up to 19
- * digits the product or quotient is taken in double-double arithmetic and kept when no
- * rounding boundary is within its error; anything else goes to parseFloat.
+ * Up to 15 significant digits (16 below 2^53) and a power of ten ≤ 22 take Clinger's exact
+ * path; up to 19 digits the product or quotient is taken in double-double arithmetic and kept
+ * when no rounding boundary is within its error; anything else goes to parseFloat.
  */
 export function scanFloatPrefix(b: Uint8Array, s: number, e: number): number {
   return scanFloatInto(b, s, e) ? floatValue[0] : NaN;
