@@ -45,9 +45,10 @@ export class NodeRegistry {
   /** Every node that reported within LIVE_MS, by id. */
   async live(): Promise<NodeReport[]> {
     const out: NodeReport[] = [];
-    const keys = await this.kv.keys('node.*');
-    const names: string[] = [];
-    for await (const k of keys) names.push(k);
+    // The listing is a live consumer of the last value per key: a report put while it runs is
+    // delivered too, so a key can come twice (a node listed twice in api/cluster, seen under load).
+    const names = new Set<string>();
+    for await (const k of await this.kv.keys('node.*')) names.add(k);
     const now = Date.now();
     for (const k of names) {
       const e = await this.kv.get(k);
