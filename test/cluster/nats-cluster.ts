@@ -8,10 +8,10 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { jetstreamManager, StorageType } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { freePort } from '../../bench/peers/ingest-peers.js';
 
 /** Where scripts/install-nats-server.sh puts the binary of a Debian suite. */
 export function natsServerPath(suite: 'trixie' | 'bookworm' = 'trixie'): string {
@@ -63,6 +63,24 @@ interface ServerSlot {
   log: string;
 }
 
+/**
+ * A free port below the kernel's ephemeral range (32768–60999 on Linux). A server is restarted on
+ * its old ports: one from that range, as listen(0) gives, can meanwhile become the local port of
+ * some outgoing connection, and the restart then fails "address already in use" (seen once in
+ * ~80 runs of the cluster test beside other tests). Ports here are never handed out that way.
+ */
+async function restartablePort(): Promise<number> {
+  for (;;) {
+    const port = 10_000 + Math.floor(Math.random() * 22_000);
+    const isFree = await new Promise<boolean>((resolve) => {
+      const s = createServer();
+      s.once('error', () => resolve(false));
+      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+    });
+    if (isFree) return port;
+  }
+}
+
 const live = new Set<ChildProcess>();
 process.once('exit', () => { for (const c of live) c.kill('SIGKILL'); });
 
@@ -92,7 +110,11 @@ export class NatsCluster {
     const size = options.size ?? 3;
     const binary = options.binary ?? natsServerPath();
     const dir = await mkdtemp(join(tmpdir(), 'svc-nats-'));
-    const ports = await Promise.all(Array.from({ length: size * 3 }, () => freePort()));
+    const ports: number[] = [];
+    while (ports.length < size * 3) {
+      const port = await restartablePort();
+      if (!ports.includes(port)) ports.push(port);
+    }
     const slots: ServerSlot[] = [];
     for (let i = 0; i < size; i++) {
       const [port, clusterPort, monitorPort] = ports.slice(i * 3, i * 3 + 3);
