@@ -346,12 +346,11 @@ export class ClusterReplication implements Replication {
         for (const r of records) if (rowsToo || r.kind !== 'TableInsert') state.apply(r);
         memory.afterApply();
       };
-      const follower = new LogFollower(this.js, stream, (tag?.positions[stream] ?? 0) + 1, (records, seq, bytes) => {
-        // The budget first: while a checkpoint makes room the follower waits, its consumer paused.
+      // The budget first: while a checkpoint makes room the follower waits, its consumer paused.
+      const follower = new LogFollower(this.js, stream, (tag?.positions[stream] ?? 0) + 1, applyEntry, subject, (bytes) => {
         const wait = memory.admit(bytes);
-        if (wait === null) return applyEntry(records, seq);
-        return this.admitted(wait, bytes, memory, follower).then(() => applyEntry(records, seq));
-      }, subject);
+        return wait === null ? null : this.admitted(wait, bytes, memory, follower);
+      });
       this.followers.set(stream, { follower, subject });
     };
     follow(META_STREAM, null, true);

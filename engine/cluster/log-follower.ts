@@ -15,11 +15,14 @@ import type { WalRecord } from '../durability/wal/records.js';
 import { Reassembler } from './entry-chunks.js';
 import { DUPLICATE_WINDOW_MS } from './jetstream-log.js';
 
+/** Applies one entry (`bytes`: its size as logged), synchronously. */
+export type ApplyEntry = (records: WalRecord[], seq: number, bytes: number) => void;
+
 /**
- * Applies one entry (`bytes`: its size as logged); a promise when it must wait first (memory): the
+ * Null when an entry of `bytes` may be applied now, else a promise to wait for first (memory): the
  * follower then takes no further message until it resolves — its consumer, not the stream, waits.
  */
-export type ApplyEntry = (records: WalRecord[], seq: number, bytes: number) => void | Promise<void>;
+export type AdmitEntry = (bytes: number) => Promise<void> | null;
 
 /** A consumer that delivers nothing this long while someone waits is replaced. */
 const STALL_MS = 1_500;
@@ -66,6 +69,7 @@ export class LogFollower {
     fromSeq: number,
     private readonly apply: ApplyEntry,
     private readonly subject: string | null = null,
+    private readonly admit: AdmitEntry = () => null,
   ) {
     this.appliedSeq = fromSeq - 1;
   }
@@ -205,17 +209,22 @@ export class LogFollower {
         const body = this.reassembler.push({ seq: m.seq, timeMs: m.info.timestampNanos / 1e6, headers: m.headers, data: m.data });
         if (body !== null) {
           const records = framesOf(body).flatMap((payload) => decodeRecords(payload));
-          const applying = this.apply(records, m.seq, body.length);
-          if (applying !== undefined) {
-            // Applied when it resolves, even if the consumer was replaced meanwhile (the new one
+          const waiting = this.admit(body.length);
+          if (waiting !== null) {
+            // Applied once admitted, even if the consumer was replaced meanwhile (the new one
             // starts after the sequence set below).
             this.isApplying = true;
             try {
-              await applying;
+              await waiting;
             } finally {
               this.isApplying = false;
             }
           }
+          // The entry and its sequence in one synchronous step: a checkpoint, taken at any moment
+          // between two steps, says exactly which entries its state holds. (Applied inside the
+          // wait's promise instead, a checkpoint could run between the two, hold the entry and
+          // tag the sequence before it: every node loading it applied the entry twice.)
+          this.apply(records, m.seq, body.length);
           this.bytesApplied += body.length;
           this.entriesApplied++;
         }
