@@ -19,6 +19,7 @@ import type { JetStreamManager } from '@nats-io/jetstream';
 import type { KV } from '@nats-io/kv';
 import type { ObjectStore } from '@nats-io/obj';
 import { manifestName, readManifest } from '../durability/checkpoint/manifest.js';
+import type { Manifest } from '../durability/checkpoint/manifest.js';
 import type { ReplicaCheckpoints } from '../replication.js';
 import type { LogFollower } from './log-follower.js';
 import type { NodeRegistry } from './node-registry.js';
@@ -82,7 +83,8 @@ export class ClusterCheckpoints {
     await this.local.load();
     // This node's own checkpoints are numbered after it: the same number would overwrite the files just loaded.
     this.lastN = Math.max(this.lastN, tag.n);
-    this.log(`loaded checkpoint ${tag.n} of ${tag.node} (${tag.bytes} bytes) in ${(performance.now() - t).toFixed(0)} ms; following the logs after ${JSON.stringify(tag.positions)}`);
+    const held = batchesOf(await readManifest(dirname(this.local.dir), tag.n, (path) => new Error(`checkpoint manifest ${path} is damaged`)));
+    this.log(`loaded checkpoint ${tag.n} of ${tag.node} (${tag.bytes} bytes) in ${(performance.now() - t).toFixed(0)} ms; following the logs after ${JSON.stringify(tag.positions)}; ${held}`);
     return tag;
   }
 
@@ -146,7 +148,8 @@ export class ClusterCheckpoints {
   }
 
   private async publish(n: number, positions: Record<string, number>): Promise<void> {
-    const named = await this.filesOf(n);
+    const doc = await readManifest(dirname(this.local.dir), n, (path) => new Error(`checkpoint manifest ${path} is damaged`));
+    const named = [manifestName(n), ...((await readdir(this.local.dir)).includes('FORMAT') ? ['FORMAT'] : []), ...Object.keys(doc.files)];
     const files: string[] = [];
     let bytes = 0;
     for (const name of named) {
@@ -169,19 +172,12 @@ export class ClusterCheckpoints {
         if (e === null || e.operation !== 'PUT') await this.kv.create(CHECKPOINT_KEY, JSON.stringify(tag));
         else await this.kv.update(CHECKPOINT_KEY, JSON.stringify(tag), e.revision);
         this.published++;
-        this.log(`checkpoint ${n} published (${bytes} bytes, ${files.length} files) at ${JSON.stringify(positions)}`);
+        this.log(`checkpoint ${n} published (${bytes} bytes, ${files.length} files) at ${JSON.stringify(positions)}; ${batchesOf(doc)}`);
         return;
       } catch {
         // another node announced one meanwhile: look again
       }
     }
-  }
-
-  /** The files checkpoint `n` needs: its manifest, the format marker, and the data files it names. */
-  private async filesOf(n: number): Promise<string[]> {
-    const names = new Set(await readdir(this.local.dir));
-    const doc = await readManifest(dirname(this.local.dir), n, (path) => new Error(`checkpoint manifest ${path} is damaged`));
-    return [manifestName(n), ...(names.has('FORMAT') ? ['FORMAT'] : []), ...Object.keys(doc.files)];
   }
 
   /**
@@ -202,4 +198,15 @@ export class ClusterCheckpoints {
     }
     this.untrimmed = Object.keys(left).length === 0 ? null : left;
   }
+}
+
+/**
+ * Each table's batches as a checkpoint's manifest names them — file#index, rows, time range —
+ * for the log: which files a loaded state reads its rows from (the first 8 batches per table).
+ */
+function batchesOf(doc: Manifest): string {
+  return doc.tables.filter((t) => t.batches.length > 0).map((t) => {
+    const shown = t.batches.slice(0, 8).map((b) => `${b.file}#${b.index} ${b.stats[0].count} rows ${String(b.stats[0].min)}..${String(b.stats[0].max)}`);
+    return `${t.name}: ${shown.join(', ')}${t.batches.length > 8 ? ` and ${t.batches.length - 8} more` : ''}`;
+  }).join('; ');
 }

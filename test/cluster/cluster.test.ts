@@ -271,6 +271,9 @@ describe('cluster: 3 nats-servers + 3 svc nodes', { skip: missing ?? false }, ()
           }
         }, (e: Error) => `not loaded: ${e.message}`);
         t.diagnostic(`${n.id}'s newest checkpoint here: ${held}`);
+        // Which batches (file, rows, time range) each checkpoint it published named.
+        const published = (await readFile(n.logFile, 'utf8').catch(() => '')).split('\n').filter((l) => l.includes(' published ')).slice(-6);
+        t.diagnostic(`${n.id} published last:\n${published.join('\n')}`);
       }
       t.diagnostic(`${nodes[i].id} holds ${h.length} rows, ${nodes[0].id} ${holdings[0].length}: twice ${span(twice)}, missing ${span(missing)}; asked again 2 s later: ${again.length} rows; its log:\n${logged.slice(-40).join('\n')}`);
     }
