@@ -59,6 +59,8 @@ export class LogFollower {
   private generation = 0;
   /** Consumers replaced after missed heartbeats (a figure for tests). */
   reopens = 0;
+  /** Messages delivered again at or below the applied sequence, and skipped (a figure for tests). */
+  redelivered = 0;
   /** An entry waits to be applied (memory): the consumer is paused on purpose, not stuck. */
   private isApplying = false;
 
@@ -202,6 +204,17 @@ export class LogFollower {
     try {
       for await (const m of messages) {
         if (this.isStopped || generation !== this.generation) break;
+        if (m.seq <= this.appliedSeq) {
+          // Applied here already. A consumer made on a server whose copy of the stream is behind
+          // starts below the sequence asked for: nats-server clamps the start to that copy's last
+          // sequence + 1, or to 1 while the copy is empty (consumer.go, selectStartingSeqNo). A
+          // node that had loaded a checkpoint then applied the entries before its tag a second
+          // time (seen: 405 entries, back to where the stream was trimmed), and a live node moved
+          // its position back, so that its next checkpoint tagged less than it held.
+          this.redelivered++;
+          this.lastProgressAt = Date.now();
+          continue;
+        }
         if (this.subject === null && m.seq > this.appliedSeq + 1) {
           // The stream was trimmed past this node's position: what lies between is lost to it.
           throw new Error(`stream ${this.stream} starts at sequence ${m.seq}, after ${this.appliedSeq + 1} which this node needs next: restart it to load the newest checkpoint`);

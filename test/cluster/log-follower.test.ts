@@ -8,7 +8,10 @@ import type { JetStreamClient } from '@nats-io/jetstream';
 import { entryBody } from '../../engine/cluster/jetstream-log.js';
 import { LogFollower } from '../../engine/cluster/log-follower.js';
 
-/** A client whose one consumer delivers `bodies` at sequences 1, 2, … and then waits until closed. */
+/**
+ * A client whose one consumer delivers `bodies` at sequences 1, 2, … whatever start it is asked
+ * for (as nats-server does on a server whose copy of the stream is behind), then waits until closed.
+ */
 function scripted(bodies: readonly Uint8Array[]): JetStreamClient {
   const messages = (): AsyncIterable<unknown> & { close(): Promise<void>; status(): AsyncIterable<unknown> } => {
     let close: () => void = () => undefined;
@@ -46,6 +49,28 @@ describe('log follower against a scripted consumer (no server)', () => {
       await follower.waitFor(3, 5_000);
       await new Promise((r) => setImmediate(r));
       assert.deepEqual(seen, [['a', 1], ['b', 2], ['c', 3]]);
+    } finally {
+      await follower.stop();
+    }
+  });
+
+  it('a consumer that starts below the sequence asked for applies nothing twice and never moves the position back', async () => {
+    const bodies = ['a', 'b', 'c', 'd'].map((alias) => entryBody([{ kind: 'Remove', alias }]));
+    const applied: string[] = [];
+    const positions: number[] = [];
+    let follower: LogFollower | null = null;
+    // As on a node that loaded a checkpoint tagged at sequence 2: it asks for 3 onwards.
+    follower = new LogFollower(scripted(bodies), 'svc_test', 3, (records, seq) => {
+      applied.push((records[0] as { alias: string }).alias);
+      positions.push(seq, follower!.appliedSeq);
+    });
+    await follower.start();
+    try {
+      await follower.waitFor(4, 5_000);
+      assert.deepEqual(applied, ['c', 'd']);
+      assert.deepEqual(positions, [3, 2, 4, 3]);
+      assert.equal(follower.appliedSeq, 4);
+      assert.equal(follower.redelivered, 2);
     } finally {
       await follower.stop();
     }
