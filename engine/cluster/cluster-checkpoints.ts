@@ -122,8 +122,10 @@ export class ClusterCheckpoints {
     try {
       const { n, positions } = await this.write(followers);
       this.appliedAtLast = applied;
-      await this.publish(n, positions);
-      await this.trim(positions);
+      // Trimmed only behind an announced checkpoint: one not announced (the catalog's is ahead on
+      // some stream) may be ahead of the catalog's on another, and a node that starts loads the
+      // catalog's — its streams trimmed past it, that node could not start.
+      if (await this.publish(n, positions)) await this.trim(positions);
       return true;
     } finally {
       release();
@@ -147,7 +149,8 @@ export class ClusterCheckpoints {
     return { n, positions };
   }
 
-  private async publish(n: number, positions: Record<string, number>): Promise<void> {
+  /** Uploads checkpoint n and announces it; resolves with whether the catalog now names it. */
+  private async publish(n: number, positions: Record<string, number>): Promise<boolean> {
     const doc = await readManifest(dirname(this.local.dir), n, (path) => new Error(`checkpoint manifest ${path} is damaged`));
     const named = [manifestName(n), ...((await readdir(this.local.dir)).includes('FORMAT') ? ['FORMAT'] : []), ...Object.keys(doc.files)];
     const files: string[] = [];
@@ -167,17 +170,18 @@ export class ClusterCheckpoints {
       const e = await this.kv.get(CHECKPOINT_KEY);
       const current = e === null || e.operation !== 'PUT' ? null : e.json<CheckpointTag>();
       // Only ever forward: a checkpoint behind the current one on some stream is not announced.
-      if (current !== null && Object.entries(current.positions).some(([s, seq]) => (positions[s] ?? 0) < seq)) return;
+      if (current !== null && Object.entries(current.positions).some(([s, seq]) => (positions[s] ?? 0) < seq)) return false;
       try {
         if (e === null || e.operation !== 'PUT') await this.kv.create(CHECKPOINT_KEY, JSON.stringify(tag));
         else await this.kv.update(CHECKPOINT_KEY, JSON.stringify(tag), e.revision);
         this.published++;
         this.log(`checkpoint ${n} published (${bytes} bytes, ${files.length} files) at ${JSON.stringify(positions)}; ${batchesOf(doc)}`);
-        return;
+        return true;
       } catch {
         // another node announced one meanwhile: look again
       }
     }
+    return false;
   }
 
   /**

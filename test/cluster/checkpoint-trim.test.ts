@@ -1,0 +1,67 @@
+// Trimming behind checkpoints (engine/cluster/cluster-checkpoints.ts), with the catalog bucket,
+// object store and stream manager stubbed and a real replica's checkpoint folder. A checkpoint the
+// catalog does not take (its own is ahead on some stream) must trim nothing: it may be ahead of
+// the catalog's on another stream, and a node that starts loads the catalog's checkpoint — with
+// that stream trimmed past it, the node stopped ("stream svc_g1 starts at sequence 288, after 244
+// which this node needs next").
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { JetStreamManager } from '@nats-io/jetstream';
+import type { KV } from '@nats-io/kv';
+import type { ObjectStore } from '@nats-io/obj';
+import { CHECKPOINT_KEY, ClusterCheckpoints } from '../../engine/cluster/cluster-checkpoints.js';
+import type { CheckpointTag } from '../../engine/cluster/cluster-checkpoints.js';
+import type { LogFollower } from '../../engine/cluster/log-follower.js';
+import type { NodeRegistry } from '../../engine/cluster/node-registry.js';
+import { tempDir } from '../engine/helpers.js';
+import { stubReplica } from '../engine/stub-replica.js';
+
+/** Checkpoints of a fresh replica against a catalog whose tag is `current`; purges and announcements are recorded. */
+async function setUp(current: CheckpointTag) {
+  const { db, state } = await stubReplica(join(await tempDir('svc-trim-'), 'node'));
+  const purged: [string, number][] = [];
+  const announced: string[] = [];
+  const kv = {
+    get: async (key: string) => (key === CHECKPOINT_KEY ? { operation: 'PUT', revision: 1, json: () => current } : null),
+    create: async (_key: string, value: string) => { announced.push(value); },
+    update: async (_key: string, value: string) => { announced.push(value); },
+  } as unknown as KV;
+  const store = { putBlob: async () => undefined } as unknown as ObjectStore;
+  const jsm = { streams: { purge: async (stream: string, opts: { seq: number }) => { purged.push([stream, opts.seq]); } } } as unknown as JetStreamManager;
+  const registry = { live: async () => [] } as unknown as NodeRegistry;
+  const checkpoints = new ClusterCheckpoints('svc1', kv, store, jsm, state.checkpoints, registry, () => undefined);
+  return { db, checkpoints, purged, announced };
+}
+
+/** Followers at the given sequences, each with bytes applied and no entry waiting for parts. */
+function followers(at: Record<string, number>): Map<string, LogFollower> {
+  return new Map(Object.entries(at).map(([stream, appliedSeq]) => [stream, { appliedSeq, bytesApplied: 1_000, partsPending: 0 } as unknown as LogFollower]));
+}
+
+const tag = (positions: Record<string, number>): CheckpointTag => ({ node: 'svc2', n: 1, files: [], positions, bytes: 0 });
+
+describe('checkpoint trimming', () => {
+  it('a checkpoint the catalog does not take (behind on one stream, ahead on another) trims no stream', async () => {
+    const { db, checkpoints, purged, announced } = await setUp(tag({ svc_g0: 50, svc_g1: 10 }));
+    try {
+      assert.equal(await checkpoints.maybeTake(followers({ svc_g0: 40, svc_g1: 30 }), 0, true), true);
+      assert.deepEqual(announced, []);
+      assert.deepEqual(purged, []);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('a checkpoint the catalog takes trims each stream behind it', async () => {
+    const { db, checkpoints, purged, announced } = await setUp(tag({ svc_g0: 5, svc_g1: 10 }));
+    try {
+      assert.equal(await checkpoints.maybeTake(followers({ svc_g0: 40, svc_g1: 30 }), 0, true), true);
+      assert.equal(announced.length, 1);
+      assert.deepEqual((JSON.parse(announced[0]) as CheckpointTag).positions, { svc_g0: 40, svc_g1: 30 });
+      assert.deepEqual(purged, [['svc_g0', 41], ['svc_g1', 31]]);
+    } finally {
+      await db.close();
+    }
+  });
+});
