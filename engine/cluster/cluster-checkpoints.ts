@@ -83,7 +83,7 @@ export class ClusterCheckpoints {
     await this.local.load();
     // This node's own checkpoints are numbered after it: the same number would overwrite the files just loaded.
     this.lastN = Math.max(this.lastN, tag.n);
-    const held = batchesOf(await readManifest(dirname(this.local.dir), tag.n, (path) => new Error(`checkpoint manifest ${path} is damaged`)));
+    const held = batchesOf(await this.manifestOf(tag.n));
     this.log(`loaded checkpoint ${tag.n} of ${tag.node} (${tag.bytes} bytes) in ${(performance.now() - t).toFixed(0)} ms; following the logs after ${JSON.stringify(tag.positions)}; ${held}`);
     return tag;
   }
@@ -151,7 +151,7 @@ export class ClusterCheckpoints {
 
   /** Uploads checkpoint n and announces it; resolves with whether the catalog now names it. */
   private async publish(n: number, positions: Record<string, number>): Promise<boolean> {
-    const doc = await readManifest(dirname(this.local.dir), n, (path) => new Error(`checkpoint manifest ${path} is damaged`));
+    const doc = await this.manifestOf(n);
     const named = [manifestName(n), ...((await readdir(this.local.dir)).includes('FORMAT') ? ['FORMAT'] : []), ...Object.keys(doc.files)];
     const files: string[] = [];
     let bytes = 0;
@@ -182,6 +182,11 @@ export class ClusterCheckpoints {
       }
     }
     return false;
+  }
+
+  /** The manifest of checkpoint `n` in this node's folder. */
+  private manifestOf(n: number): Promise<Manifest> {
+    return readManifest(dirname(this.local.dir), n, (path) => new Error(`checkpoint manifest ${path} is damaged`));
   }
 
   /**
