@@ -25,12 +25,13 @@ import { CHECKPOINT_BUCKET, ClusterCheckpoints } from './cluster-checkpoints.js'
 import { StaleWrite } from '../write/write-path.js';
 import { AliasClaims } from './alias-claims.js';
 import { entryConflict } from './entry-check.js';
-import { ensureStream, JetStreamLog } from './jetstream-log.js';
+import { addStream, JetStreamLog } from './jetstream-log.js';
 import { LogFollower } from './log-follower.js';
 import { NodeRegistry } from './node-registry.js';
 import type { NodeReport } from './node-registry.js';
 import { QueryParts } from './query-parts.js';
 import { checkServerVersion } from './server-version.js';
+import { retrying, StartSteps } from './start-steps.js';
 import { groupOf, groupStream, groupSubjects, META_STREAM, META_SUBJECT, recordGroup } from './table-groups.js';
 
 export const CATALOG_BUCKET = 'svc_catalog';
@@ -41,14 +42,14 @@ const APPLY_TIMEOUT_MS = 60_000;
 /** One JetStream API request (stream info, last message) waits this long before it is asked again. */
 const API_TIMEOUT_MS = 2_000;
 const DEFAULT_CHECKPOINT_BYTES = 256 * 1024 * 1024;
-/** How long each start-up step (buckets, streams, the config, the checkpoint) keeps being asked. */
-const START_DEADLINE_MS = 60_000;
 /** How often a node looks whether a checkpoint is due. */
 const CHECKPOINT_CHECK_MS = 2_000;
 /** How long a create that lost its name's claim waits for the winner's create to arrive here. */
 const CLAIM_WAIT_MS = 10_000;
 /** How long a read barrier keeps asking a stream for its last sequence (leader elections take ~5 s). */
 const BARRIER_DEADLINE_MS = 30_000;
+/** A read barrier waiting longer than this says so in the log. */
+const SLOW_BARRIER_MS = 5_000;
 
 export interface ClusterOptions {
   /** host:port of each NATS server (the `--cluster nats://…` list). */
@@ -102,21 +103,21 @@ export class ClusterReplication implements Replication {
   static async start(options: ClusterOptions, state: ReplicaState): Promise<ClusterReplication> {
     const groups = options.groups ?? 1;
     if (!(Number.isInteger(groups) && groups >= 1 && groups <= 1024)) throw new SvcError('InvalidArgument', `the number of table groups must be 1 to 1024, got ${groups}`);
-    await checkVersions(options.servers);
-    const nc = await connect({ servers: [...options.servers], name: `svc ${options.nodeId}`, maxReconnectAttempts: -1, reconnectTimeWait: 250, timeout: 10_000 });
+    const steps = new StartSteps(options.log);
+    // Neither asked again: a server too old is refused at once, and the client's connect retries by itself.
+    await steps.run('versions', () => checkVersions(options.servers), 0);
+    const nc = await steps.run('connect', () => connect({ servers: [...options.servers], name: `svc ${options.nodeId}`, maxReconnectAttempts: -1, reconnectTimeWait: 250, timeout: 10_000 }), 0);
     try {
       const replicas = options.replicas ?? Math.min(3, options.servers.length);
       const js = jetstream(nc);
-      // Short API timeouts: a request that went to a leader just killed is asked again soon
-      // (retrying), instead of waiting out the connection's 10 s.
-      const jsm = await retrying(() => jetstreamManager(nc, { timeout: API_TIMEOUT_MS }), START_DEADLINE_MS);
+      // Short API timeouts: a request that went to a leader just killed is asked again soon,
+      // instead of waiting out the connection's 10 s.
+      const jsm = await steps.run('jetstream', () => jetstreamManager(nc, { timeout: API_TIMEOUT_MS }));
       // No direct gets: a replica may answer those from behind (a claim or the checkpoint tag just
       // written read as missing); every read of the catalog goes to the bucket's leader.
-      // Right after the servers start (or under load) JetStream may answer late or not know all
-      // its peers yet: each start-up step is asked again for up to a minute.
-      const kv = await retrying(() => new Kvm(nc).create(CATALOG_BUCKET, { replicas, history: 1, allow_direct: false }), START_DEADLINE_MS);
-      const objects = await retrying(() => new Objm(nc).create(CHECKPOINT_BUCKET, { replicas }), START_DEADLINE_MS);
-      const config = await retrying(() => clusterConfig(kv, groups), START_DEADLINE_MS);
+      const kv = await steps.run('catalog bucket', () => new Kvm(nc).create(CATALOG_BUCKET, { replicas, history: 1, allow_direct: false }));
+      const objects = await steps.run('checkpoint bucket', () => new Objm(nc).create(CHECKPOINT_BUCKET, { replicas }));
+      const config = await steps.run('config', () => clusterConfig(kv, groups));
       const serves = options.serveGroups ?? Array.from({ length: config.groups }, (_, g) => g);
       for (const g of serves) {
         if (!(Number.isInteger(g) && g >= 0 && g < config.groups)) throw new SvcError('InvalidArgument', `group ${g} does not exist: this cluster has groups 0 to ${config.groups - 1}`);
@@ -132,8 +133,9 @@ export class ClusterReplication implements Replication {
       state.memory.relieveWith(() => checkpoints.relieve(self!.followerMap()));
       // Reported before the logs are opened: a report with nothing applied yet keeps the other
       // nodes from trimming a stream below what this node is about to follow.
-      await registry.start();
-      await self.open(replicas, nc.info!.max_payload, state);
+      await steps.run('node report', () => registry.start());
+      await self.open(replicas, nc.info!.max_payload, state, steps);
+      options.log?.(steps.summary());
       self.parts.start();
       self.startCheckpoints(options.checkpointBytes ?? DEFAULT_CHECKPOINT_BYTES);
       const started = self;
@@ -143,7 +145,7 @@ export class ClusterReplication implements Replication {
       return self;
     } catch (e) {
       await nc.close().catch(() => undefined);
-      throw e;
+      throw unavailable(e);
     }
   }
 
@@ -254,8 +256,16 @@ export class ClusterReplication implements Replication {
     if (failure !== null) throw failure;
     // A stream electing a new leader answers nothing for a few seconds: ask again until it does.
     await Promise.all([...this.followers].map(async ([stream, { follower, subject }]) => {
-      const last = await retrying(() => (subject === null ? this.jsm.streams.info(stream).then((si) => si.state.last_seq) : this.lastOfSubject(stream, subject)), BARRIER_DEADLINE_MS);
-      await follower.waitFor(last, APPLY_TIMEOUT_MS).catch((e: unknown) => { throw unavailable(e); });
+      let last: number | null = null;
+      // A barrier that waits long is said in the log while it waits: what it waits for, and where.
+      const slow = setTimeout(() => this.logLine?.(`read barrier: stream ${stream}: ${last === null ? 'no last sequence from the leader' : `sequence ${last} not applied here`} after ${SLOW_BARRIER_MS} ms (applied ${follower.appliedSeq}, pending ${follower.pending}, consumer replaced ${follower.reopens} times)`), SLOW_BARRIER_MS);
+      try {
+        last = await retrying(() => (subject === null ? this.jsm.streams.info(stream).then((si) => si.state.last_seq) : this.lastOfSubject(stream, subject)), BARRIER_DEADLINE_MS)
+          .catch((e: unknown) => { throw unavailable(e); });
+        await follower.waitFor(last, APPLY_TIMEOUT_MS).catch((e: unknown) => { throw unavailable(e); });
+      } finally {
+        clearTimeout(slow);
+      }
     }));
   }
 
@@ -327,13 +337,13 @@ export class ClusterReplication implements Replication {
   private checkpointTimer: NodeJS.Timeout | null = null;
   private logLine: ((message: string) => void) | undefined;
 
-  private async open(replicas: number, maxPayload: number, state: ReplicaState): Promise<void> {
+  private async open(replicas: number, maxPayload: number, state: ReplicaState, steps: StartSteps): Promise<void> {
     const { view, memory } = state;
     this.view = view;
-    await ensureStream(this.jsm, { name: META_STREAM, subjects: [META_SUBJECT], replicas });
-    for (let g = 0; g < this.groups; g++) await ensureStream(this.jsm, { name: groupStream(g), subjects: [groupSubjects(g).all], replicas });
+    await steps.run(`stream ${META_STREAM}`, () => addStream(this.jsm, { name: META_STREAM, subjects: [META_SUBJECT], replicas }));
+    for (let g = 0; g < this.groups; g++) await steps.run(`stream ${groupStream(g)}`, () => addStream(this.jsm, { name: groupStream(g), subjects: [groupSubjects(g).all], replicas }));
     // The newest checkpoint first: the streams are followed from the sequences after its tag.
-    const tag = await retrying(() => this.checkpoints!.restore(), START_DEADLINE_MS);
+    const tag = await steps.run('checkpoint', () => this.checkpoints!.restore());
     const follow = (stream: string, subject: string | null, rowsToo: boolean): void => {
       const applyEntry = (records: WalRecord[], seq: number): void => {
         const conflict = entryConflict(records, view);
@@ -359,7 +369,7 @@ export class ClusterReplication implements Replication {
       follow(groupStream(g), isServed ? null : groupSubjects(g).ddl, isServed);
     }
     this.maxPayload = maxPayload;
-    for (const { follower } of this.followers.values()) await follower.start();
+    for (const { follower } of this.followers.values()) await steps.run(`follow ${follower.stream}`, () => follower.start());
     void (async () => {
       for await (const s of this.nc.status()) {
         if (s.type === 'reconnect') for (const { follower } of this.followers.values()) follower.renew();
@@ -483,21 +493,6 @@ function hasQuorum(info: StreamInfo): boolean {
   if (c.leader === undefined || c.leader === '') return false;
   const current = 1 + (c.replicas ?? []).filter((r) => r.current && r.offline !== true).length;
   return current > info.config.num_replicas / 2;
-}
-
-/** `attempt` retried (short pauses, growing) until it succeeds or `deadlineMs` has passed. */
-async function retrying<T>(attempt: () => Promise<T>, deadlineMs: number): Promise<T> {
-  const deadline = Date.now() + deadlineMs;
-  let delay = 50;
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (e) {
-      if (Date.now() + delay > deadline) throw unavailable(e);
-      await new Promise((r) => setTimeout(r, delay));
-      delay = Math.min(delay * 2, 500);
-    }
-  }
 }
 
 function unavailable(e: unknown): SvcError {

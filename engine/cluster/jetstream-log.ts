@@ -17,6 +17,7 @@ import type { WalRecord } from '../durability/wal/records.js';
 import type { LogPosition, RecordLog } from '../durability/wal/record-log.js';
 import { partsOf } from './entry-chunks.js';
 import type { EntryPart } from './entry-chunks.js';
+import { retrying, START_DEADLINE_MS } from './start-steps.js';
 
 /** The stream's duplicate window; entries' parts left incomplete are dropped after it too. */
 export const DUPLICATE_WINDOW_MS = 120_000;
@@ -38,22 +39,13 @@ export interface StreamSpec {
 /**
  * Creates the stream if it is missing (every node may race to: the first wins, the others find
  * it). Right after the servers start, JetStream may not know all its peers yet ("no suitable
- * peers"), or a request may time out: asked again for up to `deadlineMs`.
+ * peers"), or a request may time out: `ensureStream` asks again for up to `deadlineMs`.
  */
-export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec, deadlineMs = 60_000): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
-  for (let delay = 100; ; delay = Math.min(delay * 2, 1_000)) {
-    try {
-      await addStream(jsm, spec);
-      return;
-    } catch (e) {
-      if (Date.now() + delay > deadline) throw e;
-      await new Promise((r) => setTimeout(r, delay));
-    }
-  }
+export function ensureStream(jsm: JetStreamManager, spec: StreamSpec, deadlineMs = START_DEADLINE_MS): Promise<void> {
+  return retrying(() => addStream(jsm, spec), deadlineMs);
 }
 
-async function addStream(jsm: JetStreamManager, spec: StreamSpec): Promise<void> {
+export async function addStream(jsm: JetStreamManager, spec: StreamSpec): Promise<void> {
   try {
     await jsm.streams.info(spec.name);
     return;

@@ -2,6 +2,7 @@
 // `--cluster nats://…` and its own data directory and node id, on a free loopback port; `api`
 // speaks its REST routes. Killed with SIGKILL and restarted (same data directory and node id,
 // a new port) by the kill matrix; every process is killed on stop.
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +22,8 @@ export class SvcNode {
     // Not the tests' tempDir (its cleanup hook needs node:test, which the bench does not load).
     const dataDir = join(await mkdtemp(join(tmpdir(), 'svc-node-')), id);
     const args = ['--cluster', clusterUrl, '--node-id', id, '--log-file', join(dataDir, '..', 'svc_rest.log'), ...extra];
-    return new SvcNode(id, dataDir, args, await spawnServer(dataDir, args, 60_000));
+    const logFile = join(dataDir, '..', 'svc_rest.log');
+    return new SvcNode(id, dataDir, args, await spawnServer(dataDir, args, 60_000).catch((e: Error) => { throw withLog(e, id, logFile); }));
   }
 
   /** The node's request log (the file --log-file names). */
@@ -44,7 +46,7 @@ export class SvcNode {
   async restart(): Promise<void> {
     await this.kill();
     this.token = null;
-    this.server = await spawnServer(this.dataDir, this.args, 60_000);
+    this.server = await spawnServer(this.dataDir, this.args, 60_000).catch((e: Error) => { throw withLog(e, this.id, this.logFile); });
   }
 
   private token: string | null = null;
@@ -56,7 +58,7 @@ export class SvcNode {
     }
     const init: RequestInit = { method, signal: AbortSignal.timeout(timeoutMs), headers: this.token === null ? {} : { authorization: `Bearer ${this.token}` } };
     if (body !== undefined) init.body = (typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body)) as BodyInit;
-    const r = await fetch(`${this.base}${path}`, init);
+    const r = await fetch(`${this.base}${path}`, init).catch((e: Error) => { throw withLog(e, this.id, this.logFile, `${method} ${path}`); });
     const text = await r.text();
     let parsed: unknown = text;
     try { parsed = JSON.parse(text); } catch { /* not JSON: the text */ }
@@ -68,7 +70,7 @@ export class SvcNode {
     if (this.token === null) await this.request('GET', '/api/cluster');
     const init: RequestInit = { method, signal: AbortSignal.timeout(30_000), headers: { ...headers, authorization: `Bearer ${this.token}` } };
     if (body !== undefined) init.body = JSON.stringify(body);
-    const r = await fetch(`${this.base}${path}`, init);
+    const r = await fetch(`${this.base}${path}`, init).catch((e: Error) => { throw withLog(e, this.id, this.logFile, `${method} ${path}`); });
     return { status: r.status, type: r.headers.get('content-type') ?? '', bytes: Buffer.from(await r.arrayBuffer()) };
   }
 
@@ -100,4 +102,18 @@ export class SvcNode {
     await this.kill();
     await rm(join(this.dataDir, '..'), { recursive: true, force: true });
   }
+}
+
+/**
+ * `e` naming the node (and request) it came from, with the tail of the node's log: a start that
+ * never printed its ready line, or a request that timed out, tells what the node was doing.
+ */
+function withLog(e: Error, id: string, logFile: string, request = 'start'): Error {
+  let tail: string;
+  try {
+    tail = readFileSync(logFile, 'utf8').split('\n').filter((l) => !l.includes('"method"') && !l.includes('"event":"query"')).slice(-25).join('\n');
+  } catch (r) {
+    tail = `(no log: ${(r as Error).message})`;
+  }
+  return new Error(`${id} ${request}: ${e.message}\n${id}'s log (last lines, requests left out):\n${tail}`, { cause: e });
 }
