@@ -26,6 +26,15 @@ import type { NodeRegistry } from './node-registry.js';
 
 export const CHECKPOINT_KEY = 'checkpoint';
 export const CHECKPOINT_BUCKET = 'svc_checkpoints';
+/**
+ * A node holds back trimming while its last report is younger than this — far longer than it
+ * counts as live (LIVE_MS, 5 s). Reports are late without their node being gone: every put fails
+ * while the catalog bucket elects a leader (5–8 s after a NATS server is killed), and a loaded
+ * machine delays them. Trimmed past a node that was only late, its stream had a gap: the node
+ * stopped for good ("stream svc_g1 starts at sequence 274, after 257 which this node needs
+ * next", a kill-matrix run). A node truly gone holds the streams a minute longer, no more.
+ */
+export const TRIM_HOLD_MS = 60_000;
 
 /** What the catalog bucket says of the newest checkpoint. */
 export interface CheckpointTag {
@@ -190,11 +199,12 @@ export class ClusterCheckpoints {
   }
 
   /**
-   * Purges each stream below the checkpoint's position once every live node has applied past it;
-   * a stream some node is still behind on is tried again on the next check.
+   * Purges each stream below the checkpoint's position once every node that reported within
+   * TRIM_HOLD_MS has applied past it; a stream some node is still behind on is tried again on the
+   * next check.
    */
   private async trim(positions: Record<string, number>): Promise<void> {
-    const nodes = await this.registry.live();
+    const nodes = await this.registry.reported(TRIM_HOLD_MS);
     const left: Record<string, number> = {};
     for (const [stream, seq] of Object.entries(positions)) {
       if (seq <= 0) continue;

@@ -2,6 +2,8 @@
 // every second: its REST address (so any node can ask it for GET /api/nodes/:id), its machine
 // figures, and how far it has applied each log and whether it has caught up. A node whose report
 // is older than LIVE_MS is gone from the list; a node that stops cleanly deletes its report.
+// Trimming the streams asks for a longer window (cluster-checkpoints.ts): a report can be late
+// without its node being gone.
 import type { KV } from '@nats-io/kv';
 
 export const REPORT_EVERY_MS = 1_000;
@@ -42,8 +44,13 @@ export class NodeRegistry {
     return this.last;
   }
 
-  /** Every node that reported within LIVE_MS, by id. */
-  async live(): Promise<NodeReport[]> {
+  /** Every node that reported within LIVE_MS, by id: the nodes queries and api/cluster count on. */
+  live(): Promise<NodeReport[]> {
+    return this.reported(LIVE_MS);
+  }
+
+  /** Every node that reported within `withinMs`, by id. */
+  async reported(withinMs: number): Promise<NodeReport[]> {
     const out: NodeReport[] = [];
     // The listing is a live consumer of the last value per key: a report put while it runs is
     // delivered too, so a key can come twice (a node listed twice in api/cluster, seen under load).
@@ -54,7 +61,7 @@ export class NodeRegistry {
       const e = await this.kv.get(k);
       if (e === null || e.operation !== 'PUT') continue;
       const r = e.json<NodeReport>();
-      if (now - r.at <= LIVE_MS) out.push(r);
+      if (now - r.at <= withinMs) out.push(r);
     }
     return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }

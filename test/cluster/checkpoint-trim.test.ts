@@ -3,7 +3,8 @@
 // catalog does not take (its own is ahead on some stream) must trim nothing: it may be ahead of
 // the catalog's on another stream, and a node that starts loads the catalog's checkpoint — with
 // that stream trimmed past it, the node stopped ("stream svc_g1 starts at sequence 288, after 244
-// which this node needs next").
+// which this node needs next"). A node whose report is late but not older than the hold window
+// holds the trim as a live one does.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -13,12 +14,13 @@ import type { ObjectStore } from '@nats-io/obj';
 import { CHECKPOINT_KEY, ClusterCheckpoints } from '../../engine/cluster/cluster-checkpoints.js';
 import type { CheckpointTag } from '../../engine/cluster/cluster-checkpoints.js';
 import type { LogFollower } from '../../engine/cluster/log-follower.js';
-import type { NodeRegistry } from '../../engine/cluster/node-registry.js';
+import { LIVE_MS } from '../../engine/cluster/node-registry.js';
+import type { NodeRegistry, NodeReport } from '../../engine/cluster/node-registry.js';
 import { tempDir } from '../engine/helpers.js';
 import { stubReplica } from '../engine/stub-replica.js';
 
 /** Checkpoints of a fresh replica against a catalog whose tag is `current`; purges and announcements are recorded. */
-async function setUp(current: CheckpointTag) {
+async function setUp(current: CheckpointTag, reports: readonly NodeReport[] = []) {
   const { db, state } = await stubReplica(join(await tempDir('svc-trim-'), 'node'));
   const purged: [string, number][] = [];
   const announced: string[] = [];
@@ -29,7 +31,8 @@ async function setUp(current: CheckpointTag) {
   } as unknown as KV;
   const store = { putBlob: async () => undefined } as unknown as ObjectStore;
   const jsm = { streams: { purge: async (stream: string, opts: { seq: number }) => { purged.push([stream, opts.seq]); } } } as unknown as JetStreamManager;
-  const registry = { live: async () => [] } as unknown as NodeRegistry;
+  const within = (ms: number): NodeReport[] => reports.filter((r) => Date.now() - r.at <= ms);
+  const registry = { live: async () => within(LIVE_MS), reported: async (ms: number) => within(ms) } as unknown as NodeRegistry;
   const checkpoints = new ClusterCheckpoints('svc1', kv, store, jsm, state.checkpoints, registry, () => undefined);
   return { db, checkpoints, purged, announced };
 }
@@ -60,6 +63,19 @@ describe('checkpoint trimming', () => {
       assert.equal(announced.length, 1);
       assert.deepEqual((JSON.parse(announced[0]) as CheckpointTag).positions, { svc_g0: 40, svc_g1: 30 });
       assert.deepEqual(purged, [['svc_g0', 41], ['svc_g1', 31]]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('a node whose last report is late (not live for queries) still holds each stream where it is', async () => {
+    // svc3's puts failed for 10 s (the catalog bucket electing a leader): it is not live, yet
+    // alive, and it needs svc_g1 from sequence 21 on.
+    const late: NodeReport = { id: 'svc3', url: '', at: Date.now() - 10_000, isCaughtUp: true, applied: { svc_g0: 40, svc_g1: 20 }, serves: [0, 1], figures: {} };
+    const { db, checkpoints, purged } = await setUp(tag({ svc_g0: 5, svc_g1: 10 }), [late]);
+    try {
+      assert.equal(await checkpoints.maybeTake(followers({ svc_g0: 40, svc_g1: 30 }), 0, true), true);
+      assert.deepEqual(purged, [['svc_g0', 41]]);
     } finally {
       await db.close();
     }

@@ -3,7 +3,7 @@
 // speaks its REST routes. Killed with SIGKILL and restarted (same data directory and node id,
 // a new port) by the kill matrix; every process is killed on stop.
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { killServer, spawnServer } from '../server/server-process.js';
@@ -100,6 +100,9 @@ export class SvcNode {
 
   async stop(): Promise<void> {
     await this.kill();
+    // A stress loop keeps every node's log (SVC_TEST_KEEP_LOGS=<folder>) to read after a failed run.
+    const keep = process.env.SVC_TEST_KEEP_LOGS;
+    if (keep !== undefined && keep !== '') await cp(this.logFile, join(keep, `${this.id}-${process.pid}-${Date.now()}.log`)).catch(() => undefined);
     await rm(join(this.dataDir, '..'), { recursive: true, force: true });
   }
 }
