@@ -35,6 +35,8 @@ export const CHECKPOINT_BUCKET = 'svc_checkpoints';
  * next", a kill-matrix run). A node truly gone holds the streams a minute longer, no more.
  */
 export const TRIM_HOLD_MS = 60_000;
+/** A checkpoint download that gets no data this long is abandoned and asked again (see readObject). */
+const OBJECT_STALL_MS = 5_000;
 
 /** What the catalog bucket says of the newest checkpoint. */
 export interface CheckpointTag {
@@ -71,6 +73,7 @@ export class ClusterCheckpoints {
     private readonly local: ReplicaCheckpoints,
     private readonly registry: NodeRegistry,
     private readonly log: (message: string) => void,
+    private readonly stallMs = OBJECT_STALL_MS,
   ) {}
 
   /**
@@ -85,7 +88,7 @@ export class ClusterCheckpoints {
     // The folder becomes exactly the checkpoint: files of the node's own earlier ones are dropped.
     for (const name of await readdir(this.local.dir)) await rm(join(this.local.dir, name), { recursive: true, force: true });
     for (const object of tag.files) {
-      const data = await this.store.getBlob(object);
+      const data = await readObject(this.store, object, this.stallMs);
       if (data === null) throw new Error(`checkpoint ${tag.n} of ${tag.node}: object ${object} is missing`);
       await writeFile(join(this.local.dir, object.slice(object.indexOf('/') + 1)), data);
     }
@@ -217,6 +220,42 @@ export class ClusterCheckpoints {
     }
     this.untrimmed = Object.keys(left).length === 0 ? null : left;
   }
+}
+
+/**
+ * An object's bytes (null when it does not exist). The client reads an object through a push
+ * consumer whose only liveness check is a 30 s idle heartbeat: a consumer placed on a NATS server
+ * that is killed, or still catching up after a restart, can leave the read waiting a minute or
+ * more — a restarted node printed no ready line within 60 s. A read that gets no data for
+ * `stallMs` is cancelled and fails, so the restore is asked again (on a new consumer).
+ */
+export async function readObject(store: ObjectStore, name: string, stallMs: number): Promise<Uint8Array | null> {
+  const r = await store.get(name);
+  if (r === null) return null;
+  const reader = r.data.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    let timer: NodeJS.Timeout | undefined;
+    const stalled = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`object ${name}: no data for ${stallMs} ms after ${size} bytes`)), stallMs);
+    });
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await Promise.race([reader.read(), stalled]);
+    } catch (e) {
+      void reader.cancel().catch(() => undefined);
+      throw e;
+    } finally {
+      clearTimeout(timer);
+    }
+    if (chunk.done) break;
+    parts.push(chunk.value);
+    size += chunk.value.length;
+  }
+  const error = await r.error;
+  if (error !== null && error !== undefined) throw error;
+  return Buffer.concat(parts, size);
 }
 
 /**
