@@ -7,27 +7,30 @@
 
 /** How long each start-up step keeps being asked. */
 export const START_DEADLINE_MS = 60_000;
-/** A step still failing says so in the log at most this often. */
+/** A step that has not answered yet says so in the log this often. */
 const NOTE_EVERY_MS = 5_000;
 
 export class StartSteps {
   private readonly began = performance.now();
   private readonly took: string[] = [];
 
-  constructor(private readonly log: ((message: string) => void) | undefined) {}
+  constructor(private readonly log: ((message: string) => void) | undefined, private readonly noteEveryMs = NOTE_EVERY_MS) {}
 
   /** `attempt` asked until it answers (see the header); its time is kept for `summary`. */
   async run<T>(step: string, attempt: () => Promise<T>, deadlineMs = START_DEADLINE_MS): Promise<T> {
     const t = performance.now();
-    let notedAt = -Infinity;
-    const value = await retrying(attempt, deadlineMs, (e) => {
-      const now = performance.now();
-      if (now - notedAt < NOTE_EVERY_MS) return;
-      notedAt = now;
-      this.log?.(`start: ${step}: no answer after ${(now - t).toFixed(0)} ms (${e.message}); asking again for up to ${deadlineMs} ms`);
-    });
-    this.took.push(`${step} ${(performance.now() - t).toFixed(0)}`);
-    return value;
+    let lastError = '';
+    // A timer, not a note per failure: an attempt that hangs is said too.
+    const note = setInterval(() => {
+      this.log?.(`start: ${step}: no answer after ${(performance.now() - t).toFixed(0)} ms${lastError === '' ? '' : ` (last error: ${lastError})`}; asking for up to ${deadlineMs} ms`);
+    }, this.noteEveryMs);
+    try {
+      const value = await retrying(attempt, deadlineMs, (e) => { lastError = e.message; });
+      this.took.push(`${step} ${(performance.now() - t).toFixed(0)}`);
+      return value;
+    } finally {
+      clearInterval(note);
+    }
   }
 
   /** e.g. `joined the cluster in 412 ms (ms per step: versions 3, connect 5, …)` */
