@@ -30,9 +30,8 @@ export const CHECKPOINT_BUCKET = 'svc_checkpoints';
  * A node holds back trimming while its last report is younger than this — far longer than it
  * counts as live (LIVE_MS, 5 s). Reports are late without their node being gone: every put fails
  * while the catalog bucket elects a leader (5–8 s after a NATS server is killed), and a loaded
- * machine delays them. Trimmed past a node that was only late, its stream had a gap: the node
- * stopped for good ("stream svc_g1 starts at sequence 274, after 257 which this node needs
- * next", a kill-matrix run). A node truly gone holds the streams a minute longer, no more.
+ * machine delays them. Trimmed past a node that was only late, its stream would have a gap and
+ * the node would stop for good. A node truly gone holds the streams a minute longer, no more.
  */
 export const TRIM_HOLD_MS = 60_000;
 /** A checkpoint download that gets no data this long is abandoned and asked again (see readObject). */
@@ -77,6 +76,23 @@ export class ClusterCheckpoints {
   ) {}
 
   /**
+   * Fails when a stream no longer holds the entry after the tag's position: the tag was read stale.
+   * Streams are trimmed only behind a checkpoint the catalog names, so the newest tag is never
+   * behind a stream's first sequence — yet a catalog read right after a leader change can answer
+   * an older value (a restarted node was handed the checkpoint before the newest, its stream
+   * trimmed past it: "stream svc_g1 starts at sequence 311, after 237 which this node needs
+   * next", and it stopped for good). Checked before anything is loaded: the restore is then asked
+   * again and reads the catalog anew. A stream-info reply may be stale too, but only ever behind
+   * (a first sequence too low, never too high), so the check never refuses a good tag.
+   */
+  private async checkHeld(tag: CheckpointTag): Promise<void> {
+    for (const [stream, seq] of Object.entries(tag.positions)) {
+      const first = (await this.jsm.streams.info(stream)).state.first_seq;
+      if (first > seq + 1) throw new Error(`checkpoint ${tag.n} of ${tag.node} covers stream ${stream} up to sequence ${seq}, but the stream starts at ${first}: the catalog was read stale; reading it again`);
+    }
+  }
+
+  /**
    * Loads the cluster's newest checkpoint into the empty state; returns the positions it covers
    * (stream → last sequence), or null when the cluster has none.
    */
@@ -84,6 +100,7 @@ export class ClusterCheckpoints {
     const e = await this.kv.get(CHECKPOINT_KEY);
     if (e === null || e.operation !== 'PUT') return null;
     const tag = e.json<CheckpointTag>();
+    await this.checkHeld(tag);
     const t = performance.now();
     // The folder becomes exactly the checkpoint: files of the node's own earlier ones are dropped.
     for (const name of await readdir(this.local.dir)) await rm(join(this.local.dir, name), { recursive: true, force: true });
