@@ -8,9 +8,10 @@
 //   with the asker's `now`, limits and remaining time.
 // - An answer over the message limit is kept by the node that ran the part and fetched in chunks
 //   by the asker (`more` requests), one at a time: flow control for free; kept at most a minute.
-// - A node that is gone (no responders: its subscription went with its connection) is dropped for
-//   that query and its parts go to another node serving their groups; a node that took the
-//   request but does not answer within the query's time (+10 s) fails the query with
+// - A node that is gone (no responders: its subscription went with its connection; or it stopped
+//   reporting while its part ran) is dropped for that query and its parts go to another node
+//   serving their groups; a live node that took the request but does not answer within the
+//   query's time (+10 s) fails the query with
 //   ClusterUnavailable; a query error (QueryTimeout, QueryLimit, …) is the query's, with its code
 //   and message. A cancelled query cancels its parts where they run.
 import { randomBytes } from 'node:crypto';
@@ -35,6 +36,8 @@ const CHUNK_TIMEOUT_MS = 10_000;
 const HEADER_ROOM = 4_096;
 /** The live nodes are looked up again after this long (each look is a scan of the catalog bucket). */
 const LIVE_CACHE_MS = 1_000;
+/** While a node runs a part, whether it is still live is looked at this often (see untilGone). */
+const LIVENESS_CHECK_MS = 1_000;
 
 type Request =
   | ({ readonly op: 'run'; readonly id: string; readonly names: readonly string[]; readonly tables: readonly string[] } & PartRequest)
@@ -68,6 +71,7 @@ export class QueryParts implements PartPlacement {
     private readonly registry: NodeRegistry,
     private readonly runHere: PartRunner,
     private readonly maxPayload: number,
+    private readonly livenessCheckMs = LIVENESS_CHECK_MS,
   ) {}
 
   /** Starts answering other nodes' requests. */
@@ -152,10 +156,17 @@ export class QueryParts implements PartPlacement {
       clearInterval(watch);
     }, 200);
     let first: Msg;
+    const gone = this.untilGone(node.id);
     try {
-      first = await this.request(subject, body, request.deadlineMs + CHUNK_TIMEOUT_MS, node.id);
+      const answer = this.request(subject, body, request.deadlineMs + CHUNK_TIMEOUT_MS, node.id);
+      answer.catch(() => undefined); // lost the race to `gone`: its timeout is nobody's error
+      first = await Promise.race([answer, gone.promise]);
+    } catch (e) {
+      if (e instanceof NodeUnreachable) this.nc.publish(subject, packr.pack({ op: 'cancel', id } satisfies Request));
+      throw e;
     } finally {
       clearInterval(watch);
+      gone.stop();
     }
     const status = first.headers?.get('Svc-Part') ?? '';
     if (status === 'elsewhere') throw new NodeUnreachable(`node ${node.id} does not serve these tables`);
@@ -171,6 +182,25 @@ export class QueryParts implements PartPlacement {
       offset += m.data.length;
     }
     return decodeResult(bytes);
+  }
+
+  /**
+   * Rejects with NodeUnreachable once `nodeId` is no longer live (its last report is older than
+   * LIVE_MS). A request sent to a node killed a moment before is not always answered "no
+   * responders": while the node's subscription is still known on a route, the request is passed
+   * on and dropped, and its answer was waited for the query's whole time plus 10 s (a placement
+   * query right after four nodes were killed timed out at 30 s). A lookup that fails says nothing.
+   */
+  private untilGone(nodeId: string): { promise: Promise<never>; stop: () => void } {
+    let timer: NodeJS.Timeout | null = null;
+    const promise = new Promise<never>((_, reject) => {
+      timer = setInterval(() => {
+        this.liveNodes(false).then((nodes) => {
+          if (timer !== null && !nodes.some((n) => n.id === nodeId)) reject(new NodeUnreachable(`node ${nodeId} stopped reporting while it ran a query part`));
+        }, () => undefined);
+      }, this.livenessCheckMs);
+    });
+    return { promise, stop: () => { if (timer !== null) clearInterval(timer); timer = null; } };
   }
 
   private async request(subject: string, body: Request, timeoutMs: number, node: string): Promise<Msg> {
