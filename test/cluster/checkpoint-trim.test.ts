@@ -6,40 +6,16 @@
 // which this node needs next"). A node whose report is late but not older than the hold window
 // holds the trim as a live one does.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { JetStreamManager } from '@nats-io/jetstream';
-import type { KV } from '@nats-io/kv';
-import type { ObjectStore } from '@nats-io/obj';
-import { CHECKPOINT_KEY, ClusterCheckpoints } from '../../engine/cluster/cluster-checkpoints.js';
 import type { CheckpointTag } from '../../engine/cluster/cluster-checkpoints.js';
-import type { LogFollower } from '../../engine/cluster/log-follower.js';
-import { LIVE_MS } from '../../engine/cluster/node-registry.js';
-import type { NodeRegistry, NodeReport } from '../../engine/cluster/node-registry.js';
-import { tempDir } from '../engine/helpers.js';
-import { stubReplica } from '../engine/stub-replica.js';
+import type { NodeReport } from '../../engine/cluster/node-registry.js';
+import { followers, stubCluster } from './checkpoint-stubs.js';
 
-/** Checkpoints of a fresh replica against a catalog whose tag is `current`; purges and announcements are recorded. */
+/** A fresh node against a catalog whose tag is `current`; its purges and announcements are recorded. */
 async function setUp(current: CheckpointTag, reports: readonly NodeReport[] = []) {
-  const { db, state } = await stubReplica(join(await tempDir('svc-trim-'), 'node'));
-  const purged: [string, number][] = [];
-  const announced: string[] = [];
-  const kv = {
-    get: async (key: string) => (key === CHECKPOINT_KEY ? { operation: 'PUT', revision: 1, json: () => current } : null),
-    create: async (_key: string, value: string) => { announced.push(value); },
-    update: async (_key: string, value: string) => { announced.push(value); },
-  } as unknown as KV;
-  const store = { putBlob: async () => undefined } as unknown as ObjectStore;
-  const jsm = { streams: { purge: async (stream: string, opts: { seq: number }) => { purged.push([stream, opts.seq]); } } } as unknown as JetStreamManager;
-  const within = (ms: number): NodeReport[] => reports.filter((r) => Date.now() - r.at <= ms);
-  const registry = { live: async () => within(LIVE_MS), reported: async (ms: number) => within(ms) } as unknown as NodeRegistry;
-  const checkpoints = new ClusterCheckpoints('svc1', kv, store, jsm, state.checkpoints, registry, () => undefined);
-  return { db, checkpoints, purged, announced };
-}
-
-/** Followers at the given sequences, each with bytes applied and no entry waiting for parts. */
-function followers(at: Record<string, number>): Map<string, LogFollower> {
-  return new Map(Object.entries(at).map(([stream, appliedSeq]) => [stream, { appliedSeq, bytesApplied: 1_000, partsPending: 0 } as unknown as LogFollower]));
+  const c = stubCluster(current, reports);
+  const { db, checkpoints } = await c.node('svc1');
+  return { db, checkpoints, purged: c.purged, announced: c.announced };
 }
 
 const tag = (positions: Record<string, number>): CheckpointTag => ({ node: 'svc2', n: 1, files: [], positions, bytes: 0 });

@@ -21,14 +21,13 @@ export class SvcNode {
   static async start(id: string, clusterUrl: string, extra: readonly string[] = []): Promise<SvcNode> {
     // Not the tests' tempDir (its cleanup hook needs node:test, which the bench does not load).
     const dataDir = join(await mkdtemp(join(tmpdir(), 'svc-node-')), id);
-    const args = ['--cluster', clusterUrl, '--node-id', id, '--log-file', join(dataDir, '..', 'svc_rest.log'), ...extra];
-    const logFile = join(dataDir, '..', 'svc_rest.log');
-    return new SvcNode(id, dataDir, args, await spawnServer(dataDir, args, 60_000).catch((e: Error) => { throw withLog(e, id, logFile); }));
+    const args = ['--cluster', clusterUrl, '--node-id', id, '--log-file', logFileOf(dataDir), ...extra];
+    return new SvcNode(id, dataDir, args, await spawn(id, dataDir, args));
   }
 
   /** The node's request log (the file --log-file names). */
   get logFile(): string {
-    return join(this.dataDir, '..', 'svc_rest.log');
+    return logFileOf(this.dataDir);
   }
 
   get base(): string {
@@ -46,7 +45,7 @@ export class SvcNode {
   async restart(): Promise<void> {
     await this.kill();
     this.token = null;
-    this.server = await spawnServer(this.dataDir, this.args, 60_000).catch((e: Error) => { throw withLog(e, this.id, this.logFile); });
+    this.server = await spawn(this.id, this.dataDir, this.args);
   }
 
   private token: string | null = null;
@@ -105,6 +104,15 @@ export class SvcNode {
     if (keep !== undefined && keep !== '') await cp(this.logFile, join(keep, `${this.id}-${process.pid}-${Date.now()}.log`)).catch(() => undefined);
     await rm(join(this.dataDir, '..'), { recursive: true, force: true });
   }
+}
+
+function logFileOf(dataDir: string): string {
+  return join(dataDir, '..', 'svc_rest.log');
+}
+
+/** Starts the node's process; a start that fails says why with the tail of the node's log. */
+function spawn(id: string, dataDir: string, args: readonly string[]): Promise<ServerProcess> {
+  return spawnServer(dataDir, args, 60_000).catch((e: Error) => { throw withLog(e, id, logFileOf(dataDir)); });
 }
 
 /**
