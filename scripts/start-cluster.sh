@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts a cluster on this machine for trying it out: 3 nats-servers (JetStream, R3 streams,
-# sync_interval: always) and 3 svc_rest nodes, all on 127.0.0.1, in the foreground. Ctrl-C (or
-# SIGTERM) stops all six; the data stays in the cluster directory for the next start.
+# sync_interval: always) and 3 svc_rest nodes, all on 127.0.0.1, in the foreground. One that dies
+# or is killed (to try a failover) is reported and the others go on; Ctrl-C (or SIGTERM) stops
+# all; the data stays in the cluster directory for the next start.
 #   scripts/start-cluster.sh                 (after `npm install && npm run build`)
 #   SVC_CLUSTER_DIR=./cluster-data           where the servers keep their data (default ./cluster-data)
 #   SVC_CLUSTER_GROUPS=1                     table groups of a new cluster (?groups=N)
@@ -29,6 +30,7 @@ stop() {
   # svc nodes first (they checkpoint nothing of their own, but finish in-flight requests), then NATS.
   for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
+  exit 0
 }
 trap stop INT TERM EXIT
 
@@ -73,5 +75,10 @@ for i in 0 1 2; do
   echo "start-cluster: node$((i + 1)) ready at http://127.0.0.1:$((rest_port + i))/" >&2
 done
 echo "start-cluster: every node serves every route; GET /api/cluster lists them. Ctrl-C stops all." >&2
-wait -n "${pids[@]}" || true
-echo "start-cluster: a process exited; logs in $dir" >&2
+# A server that dies (or is killed to try a failover) is reported; the others go on serving until
+# Ctrl-C, so what the cluster does without it can be watched.
+while [ -n "$(jobs -pr)" ]; do
+  code=0
+  wait -n || code=$?
+  echo "start-cluster: a process exited (status $code); the others keep running; logs in $dir" >&2
+done
