@@ -1,0 +1,169 @@
+// Validation of a write (engine/write/validate-ops.ts), without a database: for every write-op
+// kind, the records it becomes and whether it changes anything, or the error it fails with —
+// alone and after an earlier op of the same write. The cases are a table keyed by op kind, so a
+// new kind does not build until it has cases here too.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { EntryStore } from '../../engine/catalog/entry-store.js';
+import type { WalRecord } from '../../engine/durability/wal/records.js';
+import { SvcError } from '../../engine/errors.js';
+import type { ErrorCode } from '../../engine/errors.js';
+import { unboundedContext } from '../../engine/storage/storage-context.js';
+import { validateOps } from '../../engine/write/validate-ops.js';
+import type { WriteOp, WriteOpKind } from '../../engine/write/index.js';
+
+/** The write's clock (UNIX seconds): blob `old` expired at 100. */
+const NOW = 1_000;
+const DAY = 86_400_000_000_000n;
+
+/** Table `t` (v DOUBLE) tagged `g`, blob `b` (never expires, MIME text/plain), blob `old` (expired). */
+function store(): EntryStore {
+  const s = new EntryStore(unboundedContext(8));
+  const setup: WalRecord[] = [
+    { kind: 'TableCreate', name: 't', columns: [{ name: 'v', type: 'DOUBLE' }], shardSize: DAY },
+    { kind: 'TagAttach', alias: 't', tag: 'g' },
+    { kind: 'BlobPut', alias: 'b', data: new Uint8Array([1]), mime: 'text/plain', expiry: 0 },
+    { kind: 'BlobPut', alias: 'old', data: new Uint8Array([2]), mime: 'text/plain', expiry: 100 },
+  ];
+  for (const r of setup) s.apply(r);
+  return s;
+}
+
+const v = (...values: number[]) => ({ t: BigInt64Array.from(values.map((_, i) => BigInt(i))), v: { type: 'DOUBLE' as const, values: Float64Array.from(values), nulls: null } });
+const rows = (...values: number[]) => ({ ts: v(...values).t, columns: { v: v(...values).v } });
+const blob = (alias: string, create: boolean, expiry?: number): WriteOp => ({ kind: 'putBlob', alias, data: new Uint8Array([3]), mime: 'application/octet-stream', expiry, create });
+
+/** A record as the cases spell it: its kind and alias, and what else tells it apart. */
+function spell(r: WalRecord): string {
+  switch (r.kind) {
+    case 'TableCreate': return `TableCreate ${r.name} (${r.columns.map((c) => c.name).join(', ')}) ${r.shardSize}`;
+    case 'TableAddColumns': return `TableAddColumns ${r.name} (${r.columns.map((c) => c.name).join(', ')})`;
+    case 'TableInsert': return `TableInsert ${r.name} ${r.batch.ts.length} rows (${r.batch.columns.map((c) => c.type).join(', ')})`;
+    case 'BlobPut': return `BlobPut ${r.alias} expiry ${r.expiry}`;
+    case 'ExpirySet': return `ExpirySet ${r.alias} ${r.expiry}`;
+    case 'TagAttach': return `TagAttach ${r.alias} ${r.tag}`;
+    case 'TagDetach': return `TagDetach ${r.alias} ${r.tag}`;
+    case 'Remove': return `Remove ${r.alias}`;
+  }
+}
+
+type Expected =
+  | { readonly records: readonly string[]; readonly changes: readonly boolean[] }
+  | { readonly code: ErrorCode; readonly message: RegExp };
+
+interface Case {
+  readonly name: string;
+  readonly ops: readonly WriteOp[];
+  readonly expect: Expected;
+}
+
+const CASES: { readonly [K in WriteOpKind]: readonly Case[] } = {
+  createTable: [
+    { name: 'a new table (the default shard size)', ops: [{ kind: 'createTable', name: 'u', columns: [{ name: 'v', type: 'DOUBLE' }] }], expect: { records: [`TableCreate u (v) ${DAY}`], changes: [true] } },
+    { name: 'an existing table, IF NOT EXISTS', ops: [{ kind: 'createTable', name: 't', columns: [{ name: 'w', type: 'INT64' }], ifNotExists: true }], expect: { records: [], changes: [false] } },
+    { name: 'an existing table', ops: [{ kind: 'createTable', name: 't', columns: [{ name: 'v', type: 'DOUBLE' }] }], expect: { code: 'AliasAlreadyExists', message: /alias 't' already exists/ } },
+    { name: 'the name of a blob, IF NOT EXISTS', ops: [{ kind: 'createTable', name: 'b', columns: [{ name: 'v', type: 'DOUBLE' }], ifNotExists: true }], expect: { code: 'AliasAlreadyExists', message: /alias 'b'/ } },
+    { name: 'the name of an expired blob (removed first)', ops: [{ kind: 'createTable', name: 'old', columns: [{ name: 'v', type: 'DOUBLE' }], shardSize: 3_600_000_000_000n }], expect: { records: ['Remove old', 'TableCreate old (v) 3600000000000'], changes: [true] } },
+    { name: 'a shard under a second', ops: [{ kind: 'createTable', name: 'u', columns: [{ name: 'v', type: 'DOUBLE' }], shardSize: 1n }], expect: { code: 'InvalidArgument', message: /at least 1s/ } },
+    { name: 'no columns', ops: [{ kind: 'createTable', name: 'u', columns: [] }], expect: { code: 'InvalidArgument', message: /at least one column/ } },
+    { name: 'an empty name', ops: [{ kind: 'createTable', name: '', columns: [{ name: 'v', type: 'DOUBLE' }] }], expect: { code: 'InvalidArgument', message: /non-empty string/ } },
+  ],
+  dropTable: [
+    { name: 'a table', ops: [{ kind: 'dropTable', name: 't' }], expect: { records: ['Remove t'], changes: [true] } },
+    { name: 'a missing table, IF EXISTS', ops: [{ kind: 'dropTable', name: 'u', ifExists: true }], expect: { records: [], changes: [false] } },
+    { name: 'a missing table', ops: [{ kind: 'dropTable', name: 'u' }], expect: { code: 'TableNotFound', message: /table 'u' does not exist/ } },
+    { name: 'a blob', ops: [{ kind: 'dropTable', name: 'b' }], expect: { code: 'IncompatibleType', message: /'b' is a blob, not a table/ } },
+    { name: 'a table the write created', ops: [{ kind: 'createTable', name: 'u', columns: [{ name: 'v', type: 'DOUBLE' }] }, { kind: 'dropTable', name: 'u' }], expect: { records: [`TableCreate u (v) ${DAY}`, 'Remove u'], changes: [true, true] } },
+  ],
+  addColumns: [
+    { name: 'a new column', ops: [{ kind: 'addColumns', table: 't', columns: [{ name: 'k', type: 'INT64' }] }], expect: { records: ['TableAddColumns t (k)'], changes: [true] } },
+    { name: 'a column the table has', ops: [{ kind: 'addColumns', table: 't', columns: [{ name: 'v', type: 'DOUBLE' }] }], expect: { code: 'InvalidArgument', message: /already has a column 'v'/ } },
+    { name: 'a column the table has, IF MISSING', ops: [{ kind: 'addColumns', table: 't', columns: [{ name: 'v', type: 'DOUBLE' }, { name: 'k', type: 'INT64' }], ifMissing: true }], expect: { records: ['TableAddColumns t (k)'], changes: [true] } },
+    { name: 'only columns the table has, IF MISSING', ops: [{ kind: 'addColumns', table: 't', columns: [{ name: 'v', type: 'DOUBLE' }], ifMissing: true }], expect: { records: [], changes: [false] } },
+    { name: 'a column of another type, IF MISSING', ops: [{ kind: 'addColumns', table: 't', columns: [{ name: 'v', type: 'INT64' }], ifMissing: true }], expect: { code: 'InvalidArgument', message: /'v' of table 't' is DOUBLE, not INT64/ } },
+    { name: 'a missing table', ops: [{ kind: 'addColumns', table: 'u', columns: [{ name: 'k', type: 'INT64' }] }], expect: { code: 'TableNotFound', message: /'u'/ } },
+    { name: 'the same column twice in one write', ops: [{ kind: 'addColumns', table: 't', columns: [{ name: 'k', type: 'INT64' }] }, { kind: 'addColumns', table: 't', columns: [{ name: 'k', type: 'INT64' }] }], expect: { code: 'InvalidArgument', message: /already has a column 'k'/ } },
+  ],
+  insert: [
+    { name: 'rows', ops: [{ kind: 'insert', table: 't', rows: rows(1, 2) }], expect: { records: ['TableInsert t 2 rows (DOUBLE)'], changes: [true] } },
+    { name: 'no rows', ops: [{ kind: 'insert', table: 't', rows: rows() }], expect: { records: [], changes: [false] } },
+    { name: 'a column the table lacks', ops: [{ kind: 'insert', table: 't', rows: { ts: new BigInt64Array([1n]), columns: { w: v(1).v } } }], expect: { code: 'ColumnNotFound', message: /no column 'w'/ } },
+    { name: 'a column of another type', ops: [{ kind: 'insert', table: 't', rows: { ts: new BigInt64Array([1n]), columns: { v: { type: 'INT64', values: new BigInt64Array([1n]), nulls: null } } } }], expect: { code: 'InvalidArgument', message: /'v' is DOUBLE, not INT64/ } },
+    { name: 'a missing table', ops: [{ kind: 'insert', table: 'u', rows: rows(1) }], expect: { code: 'TableNotFound', message: /'u'/ } },
+    { name: 'a blob', ops: [{ kind: 'insert', table: 'b', rows: rows(1) }], expect: { code: 'IncompatibleType', message: /'b' is a blob/ } },
+    { name: 'after a column was added by the write (absent columns null)', ops: [{ kind: 'addColumns', table: 't', columns: [{ name: 'k', type: 'INT64' }] }, { kind: 'insert', table: 't', rows: rows(1) }], expect: { records: ['TableAddColumns t (k)', 'TableInsert t 1 rows (DOUBLE, INT64)'], changes: [true, true] } },
+    { name: 'into a table the write dropped', ops: [{ kind: 'dropTable', name: 't' }, { kind: 'insert', table: 't', rows: rows(1) }], expect: { code: 'TableNotFound', message: /'t'/ } },
+  ],
+  putBlob: [
+    { name: 'a new blob', ops: [blob('c', true)], expect: { records: ['BlobPut c expiry 0'], changes: [true] } },
+    { name: 'a new blob over one in use', ops: [blob('b', true)], expect: { code: 'AliasAlreadyExists', message: /'b'/ } },
+    { name: 'a new blob over an expired one (removed first)', ops: [blob('old', true, 5_000)], expect: { records: ['Remove old', 'BlobPut old expiry 5000'], changes: [true] } },
+    { name: 'a replaced blob, keeping its expiry', ops: [{ kind: 'setExpiry', alias: 'b', expiry: 7_000 }, blob('b', false)], expect: { records: ['ExpirySet b 7000', 'BlobPut b expiry 7000'], changes: [true, true] } },
+    { name: 'a replaced blob with a new expiry', ops: [blob('b', false, 9_000)], expect: { records: ['BlobPut b expiry 9000'], changes: [true] } },
+    { name: 'over a table', ops: [blob('t', false)], expect: { code: 'IncompatibleType', message: /'t' is a table, not a blob/ } },
+    { name: 'an expiry in the past', ops: [blob('c', true, 10)], expect: { code: 'ExpiryInPast', message: /expiry 10/ } },
+    { name: 'an expiry that is not a whole number', ops: [blob('c', true, 1.5)], expect: { code: 'InvalidArgument', message: /integer number of UNIX seconds/ } },
+  ],
+  remove: [
+    { name: 'a blob', ops: [{ kind: 'remove', alias: 'b' }], expect: { records: ['Remove b'], changes: [true] } },
+    { name: 'a table', ops: [{ kind: 'remove', alias: 't' }], expect: { records: ['Remove t'], changes: [true] } },
+    { name: 'a missing alias', ops: [{ kind: 'remove', alias: 'u' }], expect: { code: 'AliasNotFound', message: /'u' does not exist/ } },
+    { name: 'an expired blob', ops: [{ kind: 'remove', alias: 'old' }], expect: { code: 'AliasNotFound', message: /'old'/ } },
+    { name: 'twice in one write', ops: [{ kind: 'remove', alias: 'b' }, { kind: 'remove', alias: 'b' }], expect: { code: 'AliasNotFound', message: /'b'/ } },
+  ],
+  setExpiry: [
+    { name: 'a blob', ops: [{ kind: 'setExpiry', alias: 'b', expiry: 2_000 }], expect: { records: ['ExpirySet b 2000'], changes: [true] } },
+    { name: 'never', ops: [{ kind: 'setExpiry', alias: 'b', expiry: 0 }], expect: { records: ['ExpirySet b 0'], changes: [true] } },
+    { name: 'a table', ops: [{ kind: 'setExpiry', alias: 't', expiry: 2_000 }], expect: { code: 'ExpiryNotSupported', message: /type ts do not expire/ } },
+    { name: 'the past', ops: [{ kind: 'setExpiry', alias: 'b', expiry: NOW }], expect: { code: 'ExpiryInPast', message: /in the past/ } },
+    { name: 'a missing alias', ops: [{ kind: 'setExpiry', alias: 'u', expiry: 2_000 }], expect: { code: 'AliasNotFound', message: /'u'/ } },
+  ],
+  attachTag: [
+    { name: 'a new tag', ops: [{ kind: 'attachTag', alias: 'b', tag: 'h' }], expect: { records: ['TagAttach b h'], changes: [true] } },
+    { name: 'a tag already attached', ops: [{ kind: 'attachTag', alias: 't', tag: 'g' }], expect: { records: [], changes: [false] } },
+    { name: 'twice in one write', ops: [{ kind: 'attachTag', alias: 'b', tag: 'g' }, { kind: 'attachTag', alias: 'b', tag: 'g' }], expect: { records: ['TagAttach b g'], changes: [true, false] } },
+    { name: 'a tag that is a blob', ops: [{ kind: 'attachTag', alias: 't', tag: 'b' }], expect: { code: 'IncompatibleType', message: /'b' is a blob, not a tag/ } },
+    { name: 'to a missing alias', ops: [{ kind: 'attachTag', alias: 'u', tag: 'g' }], expect: { code: 'AliasNotFound', message: /'u'/ } },
+    { name: 'again after the write removed its tag', ops: [{ kind: 'remove', alias: 'g' }, { kind: 'attachTag', alias: 't', tag: 'g' }], expect: { records: ['Remove g', 'TagAttach t g'], changes: [true, true] } },
+  ],
+  detachTag: [
+    { name: 'an attached tag', ops: [{ kind: 'detachTag', alias: 't', tag: 'g' }], expect: { records: ['TagDetach t g'], changes: [true] } },
+    { name: 'a tag not attached', ops: [{ kind: 'detachTag', alias: 'b', tag: 'g' }], expect: { records: [], changes: [false] } },
+    { name: 'a tag that is a table', ops: [{ kind: 'detachTag', alias: 'b', tag: 't' }], expect: { code: 'IncompatibleType', message: /'t' is a table, not a tag/ } },
+    { name: 'from a missing alias', ops: [{ kind: 'detachTag', alias: 'u', tag: 'g' }], expect: { code: 'AliasNotFound', message: /'u'/ } },
+    { name: 'after the write detached it', ops: [{ kind: 'detachTag', alias: 't', tag: 'g' }, { kind: 'detachTag', alias: 't', tag: 'g' }], expect: { records: ['TagDetach t g'], changes: [true, false] } },
+  ],
+  sweep: [
+    { name: 'an expired blob and a live one', ops: [{ kind: 'sweep', aliases: ['old', 'b', 'u'] }], expect: { records: ['Remove old'], changes: [true] } },
+    { name: 'nothing expired', ops: [{ kind: 'sweep', aliases: ['b', 't'] }], expect: { records: [], changes: [false] } },
+    { name: 'an alias the write took', ops: [blob('old', false, 0), { kind: 'sweep', aliases: ['old'] }], expect: { records: ['Remove old', 'BlobPut old expiry 0'], changes: [true, false] } },
+  ],
+};
+
+describe('validation of a write', () => {
+  for (const [kind, cases] of Object.entries(CASES)) {
+    for (const c of cases) {
+      it(`${kind}: ${c.name}`, () => {
+        assert.ok(c.ops.some((op) => op.kind === kind), 'the case holds an op of its kind');
+        const s = store();
+        const { expect } = c;
+        if ('code' in expect) {
+          assert.throws(() => validateOps(s, c.ops, NOW), (e) => e instanceof SvcError && e.code === expect.code && expect.message.test(e.message));
+          return;
+        }
+        const { records, changes } = validateOps(s, c.ops, NOW);
+        assert.deepEqual({ records: records.map(spell), changes }, { records: expect.records, changes: expect.changes });
+      });
+    }
+  }
+
+  it('changes nothing in the store: records are applied only once logged', () => {
+    const s = store();
+    validateOps(s, [{ kind: 'dropTable', name: 't' }, blob('c', true), { kind: 'sweep', aliases: ['old'] }], NOW);
+    assert.deepEqual([...s.entries.keys()].sort(), ['b', 'g', 'old', 't']);
+  });
+
+  it('refuses an op kind it does not know (a JavaScript caller is not type-checked)', () => {
+    assert.throws(() => validateOps(store(), [{ kind: 'truncate', table: 't' } as unknown as WriteOp], NOW), /unexpected write op/);
+  });
+});
