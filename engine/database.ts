@@ -21,7 +21,7 @@ import type { Entry, EntryType } from './catalog/entry-store.js';
 import { SvcError } from './errors.js';
 import { acquireLock } from './durability/lock-file.js';
 import { detectMime } from './catalog/mime.js';
-import { executePart, executeQuery } from './query/index.js';
+import { executePart, executeQuery, removalOfStatement } from './query/index.js';
 import { EngineCounters } from './figures.js';
 import type { EngineFigures } from './figures.js';
 import type { PartRequest, QueryOptions, QuerySignal } from './query/index.js';
@@ -111,7 +111,9 @@ export class Database {
         return e?.type === 'ts' ? e.table : undefined;
       },
       findEntries: (filter) => this.findEntries({ withTags: [...filter.withTags], withoutTags: [...filter.withoutTags], types: [...filter.types] }),
+      tagsOf: (alias) => sortAliases([...(this.store.tagsOf.get(alias) ?? [])]),
       write: (ops) => this.write(ops),
+      removedRows: (id) => this.store.takeRemoved(id),
       // In a cluster whose nodes hold only some tables' rows: where each part of a SELECT runs.
       get placement() {
         return db.replication?.placement ?? undefined;
@@ -138,9 +140,9 @@ export class Database {
     }
     try {
       const checkpointer = new Checkpointer(dataDir);
-      const store = new EntryStore({ batchRows, budget: new MemoryBudget(resolved.memoryLimit), leases: checkpointer.reads });
+      const store = new EntryStore({ batchRows, budget: new MemoryBudget(resolved.memoryLimit), leases: checkpointer.reads }, removalOfStatement);
       const walStart = await checkpointer.load(store);
-      const replay = await replayWal(walDir, walStart, (r) => store.apply(r));
+      const replay = await replayWal(walDir, walStart, (r) => store.apply(r), (records) => store.prepare(records));
       if (replay.tornAt !== null) resolved.log?.(`cut a torn record at the end of ${replay.tornAt.file} (offset ${replay.tornAt.offset})`);
       await removeWalBefore(dataDir, walStart);
       const wal = new WalWriter(walDir, Math.max(walStart, replay.lastSegment + 1), durability, resolved.walSegmentBytes);
@@ -171,7 +173,7 @@ export class Database {
       throw storageFailure(e, `could not open data directory ${dataDir}`);
     }
     const checkpointer = new Checkpointer(dataDir);
-    const store = new EntryStore({ batchRows, budget: new MemoryBudget(resolved.memoryLimit), leases: checkpointer.reads });
+    const store = new EntryStore({ batchRows, budget: new MemoryBudget(resolved.memoryLimit), leases: checkpointer.reads }, removalOfStatement);
     const db = new Database(dataDir, 'none', new WalWriter(join(dataDir, 'wal'), 0, 'none'), store, releaseLock, resolved, checkpointer);
     try {
       await mkdir(checkpointsDir(dataDir), { recursive: true });

@@ -10,6 +10,15 @@ export interface ColumnDef {
   readonly type: ColumnType;
 }
 
+/**
+ * A table's time to live (SPEC §14): rows older than `now − ttl` are gone. Calendar months (as in
+ * a duration: `1mon`, `1y` = 12) and fixed nanoseconds, both ≥ 0 and not both 0.
+ */
+export interface TimeToLive {
+  readonly months: number;
+  readonly nanos: bigint;
+}
+
 /** Durability of acknowledged writes (SPEC §9). */
 export type Durability = 'fsync' | 'os' | 'none';
 

@@ -346,6 +346,10 @@ export interface CreateTable {
   readonly hasTimestampColumn: boolean;
   /** `SHARD_SIZE [=] duration`, or null for the default (1 day). */
   readonly shardSize: Duration | null;
+  /** `WITH TAGS=[t, …]` (or QuasarDB's `WITH TAGS='[t, …]'`): tags attached to the new table. */
+  readonly tags: readonly string[];
+  /** `TTL duration`: rows older than now − ttl are gone (SPEC §14); null keeps rows forever. */
+  readonly ttl: Duration | null;
 }
 
 export interface DropTable {
@@ -391,7 +395,41 @@ export interface AlterTable {
   readonly columns: readonly ColumnDefinition[];
 }
 
-export type Statement = Select | Find | CreateTable | DropTable | AlterTable | Insert | Show;
+/** ALTER TABLE name SET TTL duration | DROP TTL (svc's extension): the table's time to live. */
+export interface AlterTtl {
+  readonly kind: 'AlterTtl';
+  readonly offset: number;
+  readonly name: string;
+  /** Offset of the table name, where errors about the table point. */
+  readonly nameOffset: number;
+  /** The new TTL, or null for DROP TTL (rows are kept forever). */
+  readonly ttl: Duration | null;
+}
+
+/** `WHERE DUPLICATE [(cols)]` of DELETE: every row but the first of each set equal on `columns`. */
+export interface Duplicate {
+  readonly kind: 'Duplicate';
+  readonly offset: number;
+  /** The columns compared (`$timestamp` among them); null: every column. */
+  readonly columns: readonly ColumnRef[] | null;
+}
+
+/**
+ * DELETE FROM sources IN ranges [WITH … IN …] [WHERE condition | DUPLICATE[(cols)]] (QuasarDB):
+ * the rows of each source table inside the ranges and calendar filters that match.
+ */
+export interface Delete {
+  readonly kind: 'Delete';
+  readonly offset: number;
+  readonly sources: readonly (TableRef | Find)[];
+  /** The ranges (at least one: DELETE needs IN). */
+  readonly ranges: readonly Range[];
+  readonly calendar: readonly CalendarFilter[];
+  /** A row condition, DUPLICATE, or null for every row of the ranges. */
+  readonly where: Expr | Duplicate | null;
+}
+
+export type Statement = Select | Find | CreateTable | DropTable | AlterTable | AlterTtl | Insert | Show | Delete;
 
 /** Every node of the tree. */
 export type Node =
@@ -407,6 +445,7 @@ export type Node =
   | TableRef
   | OrderItem
   | FindCondition
-  | ColumnDefinition;
+  | ColumnDefinition
+  | Duplicate;
 
 export type NodeKind = Node['kind'];

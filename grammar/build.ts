@@ -3,7 +3,7 @@
 // Checks that need a token's content (a valid year, a whole LIMIT) throw QuerySyntaxError here:
 // the grammar itself never uses `reject`.
 import type {
-  AlterTable, AsofJoin, Binary, BooleanLiteral, BinaryOperator, Call, CalendarFilter, Fill, TimeOfDay, InList, Logical, Statement,
+  AlterTable, AlterTtl, AsofJoin, Delete, Duplicate, Binary, BooleanLiteral, BinaryOperator, Call, CalendarFilter, Fill, TimeOfDay, InList, Logical, Statement,
   ColumnDefinition, ColumnRef, ColumnType, CreateTable, DropTable,
   Duration, Expr, Find, FindCondition, FindTag, FindType, GroupItem, Insert, InsertValue,
   NullLiteral, NumberLiteral, OrderItem, Range, RelativeTimeBase, Select, SelectColumn, Show, Star,
@@ -328,10 +328,10 @@ export const findType = ([t, , type]: [Token, Token, Token]): FindType =>
 export const columnDefinition = ([name, type]: [Token, Token]): ColumnDefinition =>
   ({ kind: 'ColumnDefinition', offset: name.offset, name: nameOf(name), type: type.text.toUpperCase() as ColumnType });
 
-type CreateData = [Token, Token, Maybe<Token>, Token, Token, ListView<ColumnDefinition>, Token, Maybe<Duration>];
+type CreateData = [Token, Token, Maybe<Token>, Token, Token, ListView<ColumnDefinition>, Token, Maybe<Duration>, Maybe<string[]>, Maybe<Duration>];
 
 /** A leading `$timestamp TIMESTAMP` is dropped (the index is implicit); elsewhere it is an error. */
-export function createTable([t, , ifNotExists, name, , list, , shardSize]: CreateData): CreateTable {
+export function createTable([t, , ifNotExists, name, , list, , shardSize, tags, ttl]: CreateData): CreateTable {
   const definitions = listItems(list);
   const [head] = definitions;
   const hasTimestampColumn = head?.name === '$timestamp';
@@ -343,7 +343,36 @@ export function createTable([t, , ifNotExists, name, , list, , shardSize]: Creat
   if (misplaced !== undefined) {
     throw new QuerySyntaxError(misplaced.offset, [], `$timestamp may only be the first column (at offset ${misplaced.offset})`);
   }
-  return { kind: 'CreateTable', offset: t.offset, name: nameOf(name), nameOffset: name.offset, hasIfNotExists: ifNotExists !== null, columns, hasTimestampColumn, shardSize };
+  return {
+    kind: 'CreateTable', offset: t.offset, name: nameOf(name), nameOffset: name.offset, hasIfNotExists: ifNotExists !== null, columns,
+    hasTimestampColumn, shardSize, tags: tags ?? [], ttl,
+  };
+}
+
+/** `WITH TAGS = [a, 'b', "c"]`: the tag names. */
+export const tagList = ([, , , , list]: [Token, Token, Token, Token, ListView<Token>]): string[] =>
+  listItems(list).map((t) => (t.type === 'string' ? unquoteString(t.text) : nameOf(t)));
+
+/**
+ * `WITH TAGS = '[a, b]'`, as QuasarDB's documentation writes it: the string holds a bracketed
+ * list of names, each plain or quoted.
+ */
+export function tagListText([, , , t]: [Token, Token, Token, Token]): string[] {
+  const text = unquoteString(t.text).trim();
+  const fail = (why: string) => new QuerySyntaxError(t.offset, [], `WITH TAGS: ${why} (at offset ${t.offset})`);
+  if (!text.startsWith('[') || !text.endsWith(']')) throw fail(`expected a bracketed list of tags such as '[ops, prod]', got ${t.text}`);
+  const inner = text.slice(1, -1).trim();
+  if (inner === '') throw fail('the list of tags is empty');
+  return inner.split(',').map((part) => {
+    const tag = part.trim().replace(/^(["'])(.*)\1$/, '$2');
+    if (tag === '') throw fail('a tag name is empty');
+    return tag;
+  });
+}
+
+/** The text of a single-quoted string token without its quotes (`''` is one quote). */
+function unquoteString(text: string): string {
+  return text.slice(1, -1).replaceAll("''", "'");
 }
 
 export const dropTable = ([t, , ifExists, name]: [Token, Token, Maybe<Token>, Token]): DropTable =>
@@ -358,6 +387,33 @@ export function alterTable([t, , name, list]: [Token, Token, Token, ListView<Col
   const reserved = columns.find((c) => c.name.startsWith('$'));
   if (reserved !== undefined) throw new QuerySyntaxError(reserved.offset, [], `column name '${reserved.name}' is reserved (at offset ${reserved.offset})`);
   return { kind: 'AlterTable', offset: t.offset, name: nameOf(name), nameOffset: name.offset, columns };
+}
+
+export const setTtl = ([t, , name, , ttl]: [Token, Token, Token, Token, Duration]): AlterTtl =>
+  ({ kind: 'AlterTtl', offset: t.offset, name: nameOf(name), nameOffset: name.offset, ttl });
+
+export const dropTtl = ([t, , name]: [Token, Token, Token]): AlterTtl =>
+  ({ kind: 'AlterTtl', offset: t.offset, name: nameOf(name), nameOffset: name.offset, ttl: null });
+
+// ---------------------------------------------------------------------------------------------
+// DELETE
+
+export function deleteRows([t, , sources, inClause, where]: [Token, Token, ListView<TableRef | Find>, InClause, Maybe<Expr>]): Delete {
+  return { kind: 'Delete', offset: t.offset, sources: listItems(sources), ranges: inClause.ranges, calendar: inClause.calendar, where: where === null ? null : duplicateOf(where) ?? where };
+}
+
+/**
+ * `WHERE DUPLICATE` or `WHERE DUPLICATE(a, b)`, which parse as a column and a call: the
+ * DUPLICATE clause they stand for, or null for an ordinary condition.
+ */
+function duplicateOf(e: Expr): Duplicate | null {
+  if (e.kind === 'Column' && e.name.toLowerCase() === 'duplicate') return { kind: 'Duplicate', offset: e.offset, columns: null };
+  if (e.kind !== 'Call' || e.name.toLowerCase() !== 'duplicate') return null;
+  const columns = e.args.map((a) => {
+    if (a.kind !== 'Column') throw new QuerySyntaxError(a.offset, ['a column'], `DUPLICATE takes column names (at offset ${a.offset})`);
+    return a;
+  });
+  return { kind: 'Duplicate', offset: e.offset, columns: columns.length === 0 ? null : columns };
 }
 
 type InsertData = [Token, Token, Token, Token, ListView<Token>, Token, Token, ListView<InsertValue[]>];
@@ -380,6 +436,7 @@ export const show = ([t, name]: [Token, Token]): Show => ({ kind: 'Show', offset
  * nesting, which MAX_EXPRESSION_DEPTH bounds.
  */
 export function finishStatement(s: Statement): Statement {
+  if (s.kind === 'Delete' && s.where !== null && s.where.kind !== 'Duplicate') finishExpr(s.where);
   if (s.kind !== 'Select') return s;
   for (const c of s.columns) {
     if (c.kind !== 'SelectColumn') continue;

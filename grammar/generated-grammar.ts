@@ -32,11 +32,14 @@ declare var TABLE: any;
 declare var IF: any;
 declare var NOT: any;
 declare var EXISTS: any;
+declare var string: any;
 declare var DROP: any;
 declare var TABLE: any;
 declare var IF: any;
 declare var EXISTS: any;
 declare var TABLE: any;
+declare var DROP: any;
+declare var FROM: any;
 declare var INSERT: any;
 declare var INTO: any;
 declare var VALUES: any;
@@ -71,6 +74,7 @@ declare var FALSE: any;
 import {
   lexer, TAG_WORD, TYPE_WORD, ENTRY_TYPE, COLUMN_TYPE, SYMBOL_WORD, SHARD_SIZE_WORD, UNIT_WORD, ALTER_WORD, ADD_WORD, COLUMN_WORD,
   ASOF_WORD, JOIN_WORD, JOIN_KIND, WITH_WORD, MONTHS_WORD, DAYS_WORD, TIME_WORD, FILL_WORD, FILL_MODE,
+  TAGS_WORD, TTL_WORD, SET_WORD, DELETE_WORD,
 } from './lexer.js';
 import * as b from './build.js';
 
@@ -111,6 +115,7 @@ const grammar: Grammar = {
     {"name": "statement", "symbols": ["createTable"], "postprocess": id},
     {"name": "statement", "symbols": ["dropTable"], "postprocess": id},
     {"name": "statement", "symbols": ["alterTable"], "postprocess": id},
+    {"name": "statement", "symbols": ["deleteRows"], "postprocess": id},
     {"name": "statement", "symbols": ["insert"], "postprocess": id},
     {"name": "statement", "symbols": ["show"], "postprocess": id},
     {"name": "select$ebnf$1", "symbols": ["joinClause"], "postprocess": id},
@@ -196,7 +201,11 @@ const grammar: Grammar = {
     {"name": "createTable$ebnf$1", "symbols": [], "postprocess": () => null},
     {"name": "createTable$ebnf$2", "symbols": ["shardSize"], "postprocess": id},
     {"name": "createTable$ebnf$2", "symbols": [], "postprocess": () => null},
-    {"name": "createTable", "symbols": [(lexer.has("CREATE") ? {type: "CREATE"} : CREATE), (lexer.has("TABLE") ? {type: "TABLE"} : TABLE), "createTable$ebnf$1", "name", {"literal":"("}, "columnDefinitions", {"literal":")"}, "createTable$ebnf$2"], "postprocess": b.createTable},
+    {"name": "createTable$ebnf$3", "symbols": ["withTags"], "postprocess": id},
+    {"name": "createTable$ebnf$3", "symbols": [], "postprocess": () => null},
+    {"name": "createTable$ebnf$4", "symbols": ["timeToLive"], "postprocess": id},
+    {"name": "createTable$ebnf$4", "symbols": [], "postprocess": () => null},
+    {"name": "createTable", "symbols": [(lexer.has("CREATE") ? {type: "CREATE"} : CREATE), (lexer.has("TABLE") ? {type: "TABLE"} : TABLE), "createTable$ebnf$1", "name", {"literal":"("}, "columnDefinitions", {"literal":")"}, "createTable$ebnf$2", "createTable$ebnf$3", "createTable$ebnf$4"], "postprocess": b.createTable},
     {"name": "ifNotExists", "symbols": [(lexer.has("IF") ? {type: "IF"} : IF), (lexer.has("NOT") ? {type: "NOT"} : NOT), (lexer.has("EXISTS") ? {type: "EXISTS"} : EXISTS)], "postprocess": b.first},
     {"name": "columnDefinitions", "symbols": ["columnDefinition"], "postprocess": b.list},
     {"name": "columnDefinitions", "symbols": ["columnDefinitions", {"literal":","}, "columnDefinition"], "postprocess": b.append},
@@ -205,11 +214,21 @@ const grammar: Grammar = {
     {"name": "columnType", "symbols": [(lexer.has("SYMBOL_WORD") ? {type: "SYMBOL_WORD"} : SYMBOL_WORD), {"literal":"("}, "name", {"literal":")"}], "postprocess": id},
     {"name": "shardSize", "symbols": [(lexer.has("SHARD_SIZE_WORD") ? {type: "SHARD_SIZE_WORD"} : SHARD_SIZE_WORD), "duration"], "postprocess": b.second},
     {"name": "shardSize", "symbols": [(lexer.has("SHARD_SIZE_WORD") ? {type: "SHARD_SIZE_WORD"} : SHARD_SIZE_WORD), {"literal":"="}, "duration"], "postprocess": b.third},
+    {"name": "withTags", "symbols": [(lexer.has("WITH_WORD") ? {type: "WITH_WORD"} : WITH_WORD), (lexer.has("TAGS_WORD") ? {type: "TAGS_WORD"} : TAGS_WORD), {"literal":"="}, {"literal":"["}, "tagList", {"literal":"]"}], "postprocess": b.tagList},
+    {"name": "withTags", "symbols": [(lexer.has("WITH_WORD") ? {type: "WITH_WORD"} : WITH_WORD), (lexer.has("TAGS_WORD") ? {type: "TAGS_WORD"} : TAGS_WORD), {"literal":"="}, (lexer.has("string") ? {type: "string"} : string)], "postprocess": b.tagListText},
+    {"name": "tagList", "symbols": ["tagName"], "postprocess": b.list},
+    {"name": "tagList", "symbols": ["tagList", {"literal":","}, "tagName"], "postprocess": b.append},
+    {"name": "tagName", "symbols": ["name"], "postprocess": id},
+    {"name": "tagName", "symbols": [(lexer.has("string") ? {type: "string"} : string)], "postprocess": id},
+    {"name": "timeToLive", "symbols": [(lexer.has("TTL_WORD") ? {type: "TTL_WORD"} : TTL_WORD), "duration"], "postprocess": b.second},
+    {"name": "timeToLive", "symbols": [(lexer.has("TTL_WORD") ? {type: "TTL_WORD"} : TTL_WORD), {"literal":"="}, "duration"], "postprocess": b.third},
     {"name": "dropTable$ebnf$1", "symbols": ["ifExists"], "postprocess": id},
     {"name": "dropTable$ebnf$1", "symbols": [], "postprocess": () => null},
     {"name": "dropTable", "symbols": [(lexer.has("DROP") ? {type: "DROP"} : DROP), (lexer.has("TABLE") ? {type: "TABLE"} : TABLE), "dropTable$ebnf$1", "name"], "postprocess": b.dropTable},
     {"name": "ifExists", "symbols": [(lexer.has("IF") ? {type: "IF"} : IF), (lexer.has("EXISTS") ? {type: "EXISTS"} : EXISTS)], "postprocess": b.first},
     {"name": "alterTable", "symbols": [(lexer.has("ALTER_WORD") ? {type: "ALTER_WORD"} : ALTER_WORD), (lexer.has("TABLE") ? {type: "TABLE"} : TABLE), "name", "addedColumns"], "postprocess": b.alterTable},
+    {"name": "alterTable", "symbols": [(lexer.has("ALTER_WORD") ? {type: "ALTER_WORD"} : ALTER_WORD), (lexer.has("TABLE") ? {type: "TABLE"} : TABLE), "name", (lexer.has("SET_WORD") ? {type: "SET_WORD"} : SET_WORD), "timeToLive"], "postprocess": b.setTtl},
+    {"name": "alterTable", "symbols": [(lexer.has("ALTER_WORD") ? {type: "ALTER_WORD"} : ALTER_WORD), (lexer.has("TABLE") ? {type: "TABLE"} : TABLE), "name", (lexer.has("DROP") ? {type: "DROP"} : DROP), (lexer.has("TTL_WORD") ? {type: "TTL_WORD"} : TTL_WORD)], "postprocess": b.dropTtl},
     {"name": "addedColumns", "symbols": [(lexer.has("ADD_WORD") ? {type: "ADD_WORD"} : ADD_WORD), "addedColumn"], "postprocess": b.addFirst},
     {"name": "addedColumns$ebnf$1", "symbols": [(lexer.has("ADD_WORD") ? {type: "ADD_WORD"} : ADD_WORD)], "postprocess": id},
     {"name": "addedColumns$ebnf$1", "symbols": [], "postprocess": () => null},
@@ -217,6 +236,9 @@ const grammar: Grammar = {
     {"name": "addedColumn$ebnf$1", "symbols": [(lexer.has("COLUMN_WORD") ? {type: "COLUMN_WORD"} : COLUMN_WORD)], "postprocess": id},
     {"name": "addedColumn$ebnf$1", "symbols": [], "postprocess": () => null},
     {"name": "addedColumn", "symbols": ["addedColumn$ebnf$1", "columnDefinition"], "postprocess": b.second},
+    {"name": "deleteRows$ebnf$1", "symbols": ["whereClause"], "postprocess": id},
+    {"name": "deleteRows$ebnf$1", "symbols": [], "postprocess": () => null},
+    {"name": "deleteRows", "symbols": [(lexer.has("DELETE_WORD") ? {type: "DELETE_WORD"} : DELETE_WORD), (lexer.has("FROM") ? {type: "FROM"} : FROM), "sourceList", "inClause", "deleteRows$ebnf$1"], "postprocess": b.deleteRows},
     {"name": "insert", "symbols": [(lexer.has("INSERT") ? {type: "INSERT"} : INSERT), (lexer.has("INTO") ? {type: "INTO"} : INTO), "name", {"literal":"("}, "nameList", {"literal":")"}, (lexer.has("VALUES") ? {type: "VALUES"} : VALUES), "rowList"], "postprocess": b.insert},
     {"name": "rowList", "symbols": ["row"], "postprocess": b.list},
     {"name": "rowList", "symbols": ["rowList", {"literal":","}, "row"], "postprocess": b.append},

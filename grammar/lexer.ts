@@ -212,6 +212,12 @@ export const SHARD_SIZE_WORD = word('SHARD_SIZE', 'shard_size');
 export const ALTER_WORD = word('ALTER', 'alter');
 export const ADD_WORD = word('ADD', 'add');
 export const COLUMN_WORD = word('COLUMN', 'column');
+// Lifecycle (SPEC §14): CREATE TABLE … WITH TAGS=[…] TTL d, ALTER TABLE … SET TTL d | DROP TTL,
+// DELETE FROM …: contextual, so columns named `ttl`, `tags` or `delete` keep working.
+export const TAGS_WORD = word('TAGS', 'tags');
+export const TTL_WORD = word('TTL', 'ttl');
+export const SET_WORD = word('SET', 'set');
+export const DELETE_WORD = word('DELETE', 'delete');
 // The as-of join, calendar filters and FILL (SPEC §6, beyond the core): contextual, so tables
 // and columns named `left`, `time` or `days` keep working.
 export const ASOF_WORD = word('ASOF', 'asof');

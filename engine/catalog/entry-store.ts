@@ -4,6 +4,7 @@
 // is made (in database.ts); `apply` trusts its record.
 import { Table } from '../storage/table.js';
 import type { StorageContext } from '../storage/storage-context.js';
+import type { PreparedRemoval, RowRemoval } from '../storage/row-removal.js';
 import { BlobContent } from './blob-content.js';
 import type { WalRecord } from '../durability/wal/records.js';
 
@@ -14,13 +15,62 @@ export type Entry =
   | { readonly type: 'tag' }
   | { readonly type: 'ts'; readonly table: Table };
 
+/**
+ * The removal a DELETE record asks of a table: its statement planned for that table at its `now`
+ * (the query layer's removalOfStatement, handed in so storage never imports the query layer).
+ */
+export type RemovalPlanner = (table: Table, statement: string, nowNs: bigint) => RowRemoval;
+
+const NO_PLANNER: RemovalPlanner = () => {
+  throw new Error('this store cannot apply DELETE records: it was made without a removal planner');
+};
+
+/** How many removal counts are kept for their writers to read (a cluster node applies others' too). */
+const KEPT_COUNTS = 1024;
+
 export class EntryStore {
   readonly entries = new Map<string, Entry>();
   /** alias → tags attached to it, and tag → aliases carrying it. */
   readonly tagsOf = new Map<string, Set<string>>();
   readonly entriesOf = new Map<string, Set<string>>();
+  /** Removals prepared ahead of their records' apply, by the record's id. */
+  private readonly prepared = new Map<string, PreparedRemoval>();
+  /** Rows each recent DELETE record removed, by its id (QueryCatalog.removedRows). */
+  private readonly removed = new Map<string, number>();
 
-  constructor(readonly context: StorageContext) {}
+  constructor(readonly context: StorageContext, private readonly planRemoval: RemovalPlanner = NO_PLANNER) {}
+
+  /**
+   * Work ahead of applying `records` that may wait (rows read back from disk): a DELETE's removal is
+   * computed and its replacement batches built, for apply to swap in. The state readers see is
+   * unchanged; apply is right with or without it.
+   */
+  async prepare(records: readonly WalRecord[]): Promise<void> {
+    for (const r of records) {
+      if (r.kind !== 'RowsDelete') continue;
+      const e = this.entries.get(r.name);
+      if (e?.type !== 'ts') continue;
+      const prepared = await e.table.prepareRemoval(this.planRemoval(e.table, r.statement, r.nowNs));
+      this.prepared.get(r.id)?.dispose();
+      this.prepared.set(r.id, prepared);
+    }
+  }
+
+  /** Drops what prepare() computed for `records` and apply did not take (a write that failed). */
+  unprepare(records: readonly WalRecord[]): void {
+    for (const r of records) {
+      if (r.kind !== 'RowsDelete') continue;
+      this.prepared.get(r.id)?.dispose();
+      this.prepared.delete(r.id);
+    }
+  }
+
+  /** The rows DELETE record `id` removed when applied here (0 when unknown), forgotten once read. */
+  takeRemoved(id: string): number {
+    const n = this.removed.get(id) ?? 0;
+    this.removed.delete(id);
+    return n;
+  }
 
   apply(r: WalRecord): void {
     switch (r.kind) {
@@ -44,9 +94,35 @@ export class EntryStore {
         if (e?.type === 'blob') e.expiry = r.expiry;
         return;
       }
-      case 'TableCreate':
-        this.entries.set(r.name, { type: 'ts', table: new Table(r.name, r.columns, r.shardSize, this.context) });
+      case 'TableCreate': {
+        const table = new Table(r.name, r.columns, r.shardSize, this.context);
+        table.ttl = r.ttl ?? null;
+        this.entries.set(r.name, { type: 'ts', table });
         return;
+      }
+      case 'TableSetTtl': {
+        const e = this.entries.get(r.name);
+        if (e?.type === 'ts') e.table.ttl = r.ttl;
+        return;
+      }
+      case 'RowsDelete': {
+        const e = this.entries.get(r.name);
+        const prepared = this.prepared.get(r.id) ?? null;
+        this.prepared.delete(r.id);
+        if (e?.type !== 'ts') {
+          prepared?.dispose();
+          return;
+        }
+        const n = e.table.removeRows(this.planRemoval(e.table, r.statement, r.nowNs), prepared);
+        this.removed.set(r.id, n);
+        if (this.removed.size > KEPT_COUNTS) this.removed.delete(this.removed.keys().next().value!);
+        return;
+      }
+      case 'ShardsDrop': {
+        const e = this.entries.get(r.name);
+        if (e?.type === 'ts') e.table.dropShardsBefore(r.before);
+        return;
+      }
       case 'TableAddColumns': {
         const e = this.entries.get(r.name);
         if (e?.type === 'ts') e.table.addColumns(r.columns);

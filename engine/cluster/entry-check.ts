@@ -50,6 +50,11 @@ class EntryTables {
 
 type Check<K extends WalRecordKind> = (record: Extract<WalRecord, { kind: K }>, tables: EntryTables) => string | null;
 
+/** Why a record of table `name` cannot apply: the table is gone (null: it is there). */
+function tableGone(name: string, tables: EntryTables): string | null {
+  return tables.columnsOf(name) === null ? `table '${name}' is gone` : null;
+}
+
 /** Records of the meta stream (blobs, tags, expiry): nothing of a table's state to meet. */
 const noTable = (): null => null;
 
@@ -74,6 +79,10 @@ const CHECKS: { readonly [K in WalRecordKind]: Check<K> } = {
     if (batch.length !== columns.length || batch.some((c, i) => c.type !== columns[i].type)) return `the schema of '${r.name}' changed meanwhile`;
     return null;
   },
+  // TTL, DELETE and shard removals change a table's rows or their lifetime: the table must be there.
+  TableSetTtl: (r, tables) => tableGone(r.name, tables),
+  RowsDelete: (r, tables) => tableGone(r.name, tables),
+  ShardsDrop: (r, tables) => tableGone(r.name, tables),
   // A removal always applies (an alias already gone stays gone); a later record of the entry meets no table.
   Remove: (r, tables) => {
     tables.remove(r.alias);

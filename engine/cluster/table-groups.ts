@@ -38,6 +38,9 @@ export function recordGroup(r: WalRecord, groups: number, view: ReplicaView): nu
     case 'TableCreate':
     case 'TableAddColumns':
     case 'TableInsert':
+    case 'TableSetTtl':
+    case 'RowsDelete':
+    case 'ShardsDrop':
       return groupOf(r.name, groups);
     case 'Remove':
       return view.typeOf(r.alias) === 'ts' ? groupOf(r.alias, groups) : -1;

@@ -18,6 +18,8 @@ export interface FindFilter {
 export interface QueryCatalog {
   /** The table named `name`, or undefined when there is none (or the entry is not a table). */
   table(name: string): Table | undefined;
+  /** The tags attached to `alias`, sorted ascending. */
+  tagsOf(alias: string): string[];
   /** Aliases of the non-expired entries matching `filter`, sorted ascending. */
   findEntries(filter: FindFilter): string[];
   /**
@@ -25,6 +27,8 @@ export interface QueryCatalog {
    * anything, once durable.
    */
   write(ops: readonly WriteOp[]): Promise<boolean[]>;
+  /** The rows the applied `deleteRows` op `id` removed (0 when unknown); asked once, after its write. */
+  removedRows(id: string): number;
   /**
    * In a cluster whose nodes hold only some tables' rows (engine/cluster/): where each part of a
    * SELECT runs (statements/run-placed-select.ts). Absent: this node holds every table's rows.

@@ -7,3 +7,4 @@ export type { QueryResult, ResultColumn, ResultTable, ResultType } from './resul
 export { DEFAULT_DEADLINE_MS } from './deadline.js';
 export { DEFAULT_QUERY_LIMITS, resolveLimits } from './limits.js';
 export type { QueryLimits } from './limits.js';
+export { removalOfStatement } from './statements/run-delete.js';

@@ -149,12 +149,45 @@ export class Shard {
     return this.tailView;
   }
 
+  /** Whether the shard holds no row (a removal may leave it so). */
+  get isEmpty(): boolean {
+    return this.tail.length === 0 && this.main.length === 0 && this.runs.length === 0;
+  }
+
+  /**
+   * Replaces batches of `main` and the runs, each by a batch of some of its rows (a removal's
+   * outcome) or by nothing (null); the tail must be sealed. A compaction under way is dropped
+   * (its sources changed) and starts again from the new lists.
+   */
+  replaceBatches(swaps: ReadonlyMap<SealedBatch, SealedBatch | null>): void {
+    this.abortJob();
+    const swap = (list: readonly SealedBatch[]): SealedBatch[] => list.flatMap((b) => {
+      const r = swaps.get(b);
+      if (r === undefined) return [b];
+      b.retire();
+      return r === null ? [] : [r];
+    });
+    this.main = swap(this.main);
+    this.runs = swap(this.runs);
+    this.runsMaxTs = this.runs.reduce((m, r) => (r.maxTs > m ? r.maxTs : m), this.runs.length === 0 ? 0n : this.runs[0].maxTs);
+    if (this.runs.length > 0) this.onRun(this);
+  }
+
+  /** Drops the compaction job under way: what it built so far leaves the budget. */
+  private abortJob(): void {
+    if (this.job === null) return;
+    for (const b of this.job.out) b.retire();
+    this.job = null;
+  }
+
   /** The shard leaves its table (dropped): its batches and tail leave the budget. */
   drop(): void {
+    this.abortJob();
     for (const b of this.main) b.retire();
     for (const b of this.runs) b.retire();
     this.main = [];
     this.runs = [];
+    this.tailView = null;
     this.layout.budget.holdTail(-this.tailBytes);
     this.tailBytes = 0;
   }

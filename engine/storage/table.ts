@@ -14,7 +14,10 @@ import { TableLayout } from './table-layout.js';
 import type { SealedBatch } from './sealed-batch.js';
 import { unboundedContext } from './storage-context.js';
 import type { StorageContext } from './storage-context.js';
-import type { ColumnDef } from '../types.js';
+import type { ColumnDef, TimeToLive } from '../types.js';
+import { INT64_MIN, addDuration } from '../../grammar/index.js';
+import { applyShard, prepareShard, PreparedRemoval } from './row-removal.js';
+import type { RowRemoval } from './row-removal.js';
 
 export const DAY_NS = 86_400_000_000_000n;
 export const DEFAULT_BATCH_ROWS = 65_536;
@@ -27,6 +30,8 @@ export class Table {
   /** Shards that unsorted inserts wrote to since they were last left behind (see sealPassed). */
   private readonly spreadShards = new Map<bigint, Shard>();
   private readonly compactor = new Compactor();
+  /** Rows older than now − ttl are gone (SPEC §14); null keeps them. Set by CREATE and ALTER … TTL. */
+  ttl: TimeToLive | null = null;
 
   constructor(
     readonly name: string,
@@ -35,6 +40,95 @@ export class Table {
     readonly context: StorageContext = unboundedContext(DEFAULT_BATCH_ROWS),
   ) {
     this.layout = new TableLayout(columns, context.batchRows, context.budget);
+  }
+
+  /**
+   * The earliest time a read at `nowNs` returns: now − ttl, or INT64_MIN without a TTL. Rows
+   * before it are gone for every read, whether or not their shard has left yet.
+   */
+  visibleFrom(nowNs: bigint): bigint {
+    if (this.ttl === null) return INT64_MIN;
+    const floor = addDuration(nowNs, { ...this.ttl, calendarUnit: null }, -1);
+    return floor < INT64_MIN ? INT64_MIN : floor;
+  }
+
+  /**
+   * Removes every shard that ends at or before `time` (TTL, retention by size): its batches and
+   * tail leave memory, and the next checkpoint no longer names them. Returns the rows removed.
+   */
+  dropShardsBefore(time: bigint): number {
+    let rows = 0;
+    const kept: bigint[] = [];
+    for (const id of this.order) {
+      if (this.shardEnd(id) > time) { kept.push(id); continue; }
+      const shard = this.shards.get(id)!;
+      rows += shard.rowCount;
+      shard.drop();
+      this.shards.delete(id);
+      this.spreadShards.delete(id);
+    }
+    this.order = kept;
+    return rows;
+  }
+
+  /** The shards as [start, end) spans with the batches each holds, oldest first (retention by size picks from these). */
+  shardSpans(): { readonly start: bigint; readonly end: bigint; readonly batches: readonly SealedBatch[] }[] {
+    return this.order.map((id) => ({ start: id * this.shardSize, end: this.shardEnd(id), batches: this.shards.get(id)!.storedViews() }));
+  }
+
+  private shardEnd(id: bigint): bigint {
+    return (id + 1n) * this.shardSize;
+  }
+
+  /**
+   * Work of a row removal done ahead of its apply (row-removal.ts): evicted batches read back,
+   * outcomes computed and replacement batches built, without changing what readers see.
+   */
+  async prepareRemoval(removal: RowRemoval): Promise<PreparedRemoval> {
+    const prepared = new PreparedRemoval();
+    try {
+      for (const shard of this.shardsIn(removal)) await prepareShard(shard, removal, this.layout, prepared);
+    } catch (e) {
+      prepared.dispose();
+      throw e;
+    }
+    return prepared;
+  }
+
+  /**
+   * Removes the rows `removal` matches, synchronously, using what `prepared` computed where it
+   * still applies (its unused work is then disposed). Returns the rows removed.
+   */
+  removeRows(removal: RowRemoval, prepared: PreparedRemoval | null = null): number {
+    let removed = 0;
+    try {
+      for (const shard of this.shardsIn(removal)) removed += applyShard(shard, removal, this.layout, prepared);
+    } finally {
+      prepared?.dispose();
+    }
+    const kept = this.order.filter((id) => !this.shards.get(id)!.isEmpty);
+    if (kept.length !== this.order.length) {
+      for (const id of this.order) {
+        if (!this.shards.get(id)!.isEmpty) continue;
+        this.shards.delete(id);
+        this.spreadShards.delete(id);
+      }
+      this.order = kept;
+    }
+    return removed;
+  }
+
+  /** The shards a removal's pieces overlap, in time order. */
+  private shardsIn(removal: RowRemoval): Shard[] {
+    const out: Shard[] = [];
+    let k = 0;
+    for (const id of this.order) {
+      const start = id * this.shardSize;
+      const end = this.shardEnd(id);
+      while (k < removal.ranges.length && removal.ranges[k].to <= start) k++;
+      if (k < removal.ranges.length && removal.ranges[k].from < end) out.push(this.shards.get(id)!);
+    }
+    return out;
   }
 
   /** The schema, `$timestamp` aside; it only grows (addColumns). */

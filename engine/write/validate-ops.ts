@@ -12,7 +12,7 @@ import type { NormalizedBatch } from '../storage/batch-input.js';
 import { nullColumn } from '../storage/column-values.js';
 import type { ColumnValues } from '../storage/column-values.js';
 import { DAY_NS } from '../storage/table.js';
-import type { ColumnDef } from '../types.js';
+import type { ColumnDef, TimeToLive } from '../types.js';
 import type { TableRows, WriteOp, WriteOpKind } from './write-ops.js';
 
 type Validator<K extends WriteOpKind> = (v: Validation, op: Extract<WriteOp, { kind: K }>) => boolean;
@@ -27,6 +27,14 @@ export interface ValidatedWrite {
   readonly records: WalRecord[];
   /** Per op: whether it changes anything (false: an existing table kept, a tag already attached, …). */
   readonly changes: boolean[];
+}
+
+/** A TTL must be a positive duration (a zero or negative one would hide every row, or none). */
+function checkTtl(ttl: TimeToLive): void {
+  const isWhole = Number.isSafeInteger(ttl.months) && typeof ttl.nanos === 'bigint';
+  if (!isWhole || ttl.months < 0 || ttl.nanos < 0n || (ttl.months === 0 && ttl.nanos === 0n)) {
+    throw new SvcError('InvalidArgument', 'a TTL must be a positive duration');
+  }
 }
 
 /** The records of `ops` against `store` at `now` (UNIX seconds), or the first op's error. */
@@ -73,7 +81,23 @@ class Validation {
    * its own check or does not build. Each returns whether its op changes anything.
    */
   private static readonly OPS: { readonly [K in WriteOpKind]: Validator<K> } = {
-    createTable: (v, op) => v.createTable(op.name, op.columns, op.shardSize ?? DAY_NS, op.ifNotExists === true),
+    createTable: (v, op) => v.createTable(op.name, op.columns, op.shardSize ?? DAY_NS, op.ifNotExists === true, op.ttl ?? null, op.tags ?? []),
+    setTtl: (v, op) => {
+      v.table(op.table);
+      if (op.ttl !== null) checkTtl(op.ttl);
+      v.records.push({ kind: 'TableSetTtl', name: op.table, ttl: op.ttl });
+      return true;
+    },
+    deleteRows: (v, op) => {
+      v.table(op.table);
+      v.records.push({ kind: 'RowsDelete', name: op.table, statement: op.statement, nowNs: op.nowNs, id: op.id });
+      return true;
+    },
+    dropShards: (v, op) => {
+      v.table(op.table);
+      v.records.push({ kind: 'ShardsDrop', name: op.table, before: op.before });
+      return true;
+    },
     dropTable: (v, op) => v.dropTable(op.name, op.ifExists === true),
     addColumns: (v, op) => v.addColumns(op.table, op.columns, op.ifMissing === true),
     insert: (v, op) => v.insert(op.table, op.rows),
@@ -89,11 +113,12 @@ class Validation {
     sweep: (v, op) => v.sweep(op.aliases),
   };
 
-  private createTable(name: string, columns: readonly ColumnDef[], shardSize: bigint, ifNotExists: boolean): boolean {
+  private createTable(name: string, columns: readonly ColumnDef[], shardSize: bigint, ifNotExists: boolean, ttl: TimeToLive | null, tags: readonly string[]): boolean {
     checkAlias(name);
     const problem = shardSizeProblem(shardSize);
     if (problem !== null) throw new SvcError('InvalidArgument', problem);
     checkColumns(columns);
+    if (ttl !== null) checkTtl(ttl);
     const existing = this.claim(name);
     if (existing !== undefined) {
       if (ifNotExists && existing.type === 'ts') return false;
@@ -101,8 +126,18 @@ class Validation {
     }
     const defs = columns.map((c) => ({ name: c.name, type: c.type }));
     this.entries.set(name, { type: 'ts', columns: defs });
-    this.records.push({ kind: 'TableCreate', name, columns: defs, shardSize });
+    this.records.push({ kind: 'TableCreate', name, columns: defs, shardSize, ...(ttl === null ? {} : { ttl }) });
+    // WITH TAGS: attached in the same write, so a table never exists without its tags.
+    for (const tag of tags) this.attachTag(name, tag);
     return true;
+  }
+
+  /** The live table `name` (TableNotFound, or IncompatibleType for another entry). */
+  table(name: string): Staged & { type: 'ts' } {
+    const e = this.live(name);
+    if (e === undefined) throw new SvcError('TableNotFound', `table '${name}' does not exist`);
+    if (e.type !== 'ts') throw incompatible(name, e.type, 'ts');
+    return e;
   }
 
   private dropTable(name: string, ifExists: boolean): boolean {

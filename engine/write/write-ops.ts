@@ -4,7 +4,7 @@
 // the catalog once, logs them and applies them. Rows travel as typed columns by name
 // (ColumnValues: numbers in typed arrays with a byte-per-row null mask), never as values to convert.
 import type { ColumnValues } from '../storage/column-values.js';
-import type { ColumnDef } from '../types.js';
+import type { ColumnDef, TimeToLive } from '../types.js';
 
 /**
  * Rows for one table: `$timestamp` (int64 ns, any order) and columns by name, each as long as
@@ -17,8 +17,24 @@ export interface TableRows {
 }
 
 export type WriteOp =
-  /** A table; `ifNotExists`: an existing table is left as it is (the op then changes nothing). */
-  | { readonly kind: 'createTable'; readonly name: string; readonly columns: readonly ColumnDef[]; readonly shardSize?: bigint; readonly ifNotExists?: boolean }
+  /**
+   * A table; `ifNotExists`: an existing table is left as it is (the op then changes nothing, its
+   * tags and TTL included). `tags` are attached to the new table; `ttl` is its time to live.
+   */
+  | {
+    readonly kind: 'createTable'; readonly name: string; readonly columns: readonly ColumnDef[]; readonly shardSize?: bigint; readonly ifNotExists?: boolean;
+    readonly ttl?: TimeToLive; readonly tags?: readonly string[];
+  }
+  /** ALTER TABLE … SET TTL (or DROP TTL: null): rows already there follow the new cutoff. */
+  | { readonly kind: 'setTtl'; readonly table: string; readonly ttl: TimeToLive | null }
+  /**
+   * DELETE, for one table: the rows of `table` its `statement` (a DELETE text, planned again for
+   * the table at `nowNs` wherever the write is applied) matches. `id` names the count of rows it
+   * removed (QueryCatalog.removedRows), unique per op.
+   */
+  | { readonly kind: 'deleteRows'; readonly table: string; readonly statement: string; readonly nowNs: bigint; readonly id: string }
+  /** The shards of `table` ending at or before `before` leave it (TTL removal, retention by size). */
+  | { readonly kind: 'dropShards'; readonly table: string; readonly before: bigint }
   | { readonly kind: 'dropTable'; readonly name: string; readonly ifExists?: boolean }
   /**
    * Columns appended to a table (rows already there read them as null). A name the table already

@@ -82,6 +82,19 @@ export class WritePath {
       }
       if (this.wal.hasFailed) throw new SvcError('StorageFailed', 'the database stopped accepting writes after a storage failure');
     }
+    // A DELETE's removal is computed ahead (rows read back from disk, replacement batches built),
+    // so the synchronous step below only swaps batches; its outcomes are kept by batch, so rows
+    // written meanwhile are still decided there.
+    const removals = removalsOf(ops);
+    if (removals.length > 0) await this.store.prepare(removals);
+    try {
+      return await this.validated(ops);
+    } finally {
+      if (removals.length > 0) this.store.unprepare(removals);
+    }
+  }
+
+  private async validated(ops: readonly WriteOp[]): Promise<boolean[]> {
     if (this.replicated !== null) {
       const changes = await this.writeReplicated(this.replicated, ops);
       this.pressure?.afterWrite();
@@ -125,6 +138,11 @@ export class WritePath {
       }
     }
   }
+}
+
+/** The DELETE records `ops` will log, for the store to prepare (validation makes the same ones). */
+function removalsOf(ops: readonly WriteOp[]): WalRecord[] {
+  return ops.flatMap((op) => (op.kind === 'deleteRows' ? [{ kind: 'RowsDelete' as const, name: op.table, statement: op.statement, nowNs: op.nowNs, id: op.id }] : []));
 }
 
 /** `op` with copies of the caller's arrays (blob data is already the database's own copy). */

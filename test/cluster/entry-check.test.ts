@@ -62,6 +62,18 @@ const CASES: { readonly [K in WalRecordKind]: readonly Case[] } = {
     { name: 'into a table the entry created', entry: [create('u', VK), insert('u', VK)], conflict: null },
     { name: 'into a table the entry removed', entry: [remove('t'), insert('t', V)], conflict: "table 't' is gone" },
   ],
+  TableSetTtl: [
+    { name: 'a table', entry: [{ kind: 'TableSetTtl', name: 't', ttl: { months: 0, nanos: 1n } }], conflict: null },
+    { name: 'a table gone', entry: [{ kind: 'TableSetTtl', name: 'u', ttl: null }], conflict: "table 'u' is gone" },
+  ],
+  RowsDelete: [
+    { name: 'rows of a table', entry: [{ kind: 'RowsDelete', name: 't', statement: 'DELETE FROM t IN RANGE(2020, +1d)', nowNs: 0n, id: 'x' }], conflict: null },
+    { name: 'a table the entry removed', entry: [remove('t'), { kind: 'RowsDelete', name: 't', statement: 'DELETE FROM t IN RANGE(2020, +1d)', nowNs: 0n, id: 'x' }], conflict: "table 't' is gone" },
+  ],
+  ShardsDrop: [
+    { name: 'shards of a table', entry: [{ kind: 'ShardsDrop', name: 't', before: 0n }], conflict: null },
+    { name: 'a table gone', entry: [{ kind: 'ShardsDrop', name: 'u', before: 0n }], conflict: "table 'u' is gone" },
+  ],
   Remove: [
     { name: 'a table', entry: [remove('t')], conflict: null },
     { name: 'an alias already gone', entry: [remove('u')], conflict: null },

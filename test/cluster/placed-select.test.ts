@@ -31,7 +31,10 @@ function placed(catalog: QueryCatalog, here: readonly string[], log: string[][])
       return answers;
     },
   };
-  return { table: (name) => catalog.table(name), findEntries: (f) => catalog.findEntries(f), write: (ops) => catalog.write(ops), placement };
+  return {
+    table: (name) => catalog.table(name), findEntries: (f) => catalog.findEntries(f), tagsOf: (a) => catalog.tagsOf(a),
+    write: (ops) => catalog.write(ops), removedRows: (id) => catalog.removedRows(id), placement,
+  };
 }
 
 it('random SELECTs run in parts, wherever their tables are, equal the same SELECTs run whole', async () => {

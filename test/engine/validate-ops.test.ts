@@ -36,7 +36,10 @@ const blob = (alias: string, create: boolean, expiry?: number): WriteOp => ({ ki
 /** A record as the cases spell it: its kind and alias, and what else tells it apart. */
 function spell(r: WalRecord): string {
   switch (r.kind) {
-    case 'TableCreate': return `TableCreate ${r.name} (${r.columns.map((c) => c.name).join(', ')}) ${r.shardSize}`;
+    case 'TableCreate': return `TableCreate ${r.name} (${r.columns.map((c) => c.name).join(', ')}) ${r.shardSize}${r.ttl == null ? '' : ` ttl ${r.ttl.months}mon ${r.ttl.nanos}`}`;
+    case 'TableSetTtl': return `TableSetTtl ${r.name} ${r.ttl === null ? 'none' : `${r.ttl.months}mon ${r.ttl.nanos}`}`;
+    case 'RowsDelete': return `RowsDelete ${r.name} ${r.id}`;
+    case 'ShardsDrop': return `ShardsDrop ${r.name} ${r.before}`;
     case 'TableAddColumns': return `TableAddColumns ${r.name} (${r.columns.map((c) => c.name).join(', ')})`;
     case 'TableInsert': return `TableInsert ${r.name} ${r.batch.ts.length} rows (${r.batch.columns.map((c) => c.type).join(', ')})`;
     case 'BlobPut': return `BlobPut ${r.alias} expiry ${r.expiry}`;
@@ -67,6 +70,26 @@ const CASES: { readonly [K in WriteOpKind]: readonly Case[] } = {
     { name: 'a shard under a second', ops: [{ kind: 'createTable', name: 'u', columns: [{ name: 'v', type: 'DOUBLE' }], shardSize: 1n }], expect: { code: 'InvalidArgument', message: /at least 1s/ } },
     { name: 'no columns', ops: [{ kind: 'createTable', name: 'u', columns: [] }], expect: { code: 'InvalidArgument', message: /at least one column/ } },
     { name: 'an empty name', ops: [{ kind: 'createTable', name: '', columns: [{ name: 'v', type: 'DOUBLE' }] }], expect: { code: 'InvalidArgument', message: /non-empty string/ } },
+    { name: 'with tags and a TTL (the tags attached in the same write)', ops: [{ kind: 'createTable', name: 'u', columns: [{ name: 'v', type: 'DOUBLE' }], ttl: { months: 0, nanos: DAY }, tags: ['g', 'h'] }], expect: { records: [`TableCreate u (v) ${DAY} ttl 0mon ${DAY}`, 'TagAttach u g', 'TagAttach u h'], changes: [true] } },
+    { name: 'an existing table with tags, IF NOT EXISTS (left as it is)', ops: [{ kind: 'createTable', name: 't', columns: [{ name: 'v', type: 'DOUBLE' }], ifNotExists: true, tags: ['h'] }], expect: { records: [], changes: [false] } },
+    { name: 'a tag that is a blob', ops: [{ kind: 'createTable', name: 'u', columns: [{ name: 'v', type: 'DOUBLE' }], tags: ['b'] }], expect: { code: 'IncompatibleType', message: /'b' is a blob, not a tag/ } },
+    { name: 'a TTL of zero', ops: [{ kind: 'createTable', name: 'u', columns: [{ name: 'v', type: 'DOUBLE' }], ttl: { months: 0, nanos: 0n } }], expect: { code: 'InvalidArgument', message: /positive duration/ } },
+  ],
+  setTtl: [
+    { name: 'a TTL', ops: [{ kind: 'setTtl', table: 't', ttl: { months: 1, nanos: 0n } }], expect: { records: ['TableSetTtl t 1mon 0'], changes: [true] } },
+    { name: 'no TTL (DROP TTL)', ops: [{ kind: 'setTtl', table: 't', ttl: null }], expect: { records: ['TableSetTtl t none'], changes: [true] } },
+    { name: 'a negative TTL', ops: [{ kind: 'setTtl', table: 't', ttl: { months: 0, nanos: -1n } }], expect: { code: 'InvalidArgument', message: /positive duration/ } },
+    { name: 'a missing table', ops: [{ kind: 'setTtl', table: 'u', ttl: null }], expect: { code: 'TableNotFound', message: /'u'/ } },
+    { name: 'a blob', ops: [{ kind: 'setTtl', table: 'b', ttl: null }], expect: { code: 'IncompatibleType', message: /'b' is a blob/ } },
+  ],
+  deleteRows: [
+    { name: 'rows of a table', ops: [{ kind: 'deleteRows', table: 't', statement: 'DELETE FROM t IN RANGE(2020, +1d)', nowNs: 0n, id: 'd1' }], expect: { records: ['RowsDelete t d1'], changes: [true] } },
+    { name: 'a missing table', ops: [{ kind: 'deleteRows', table: 'u', statement: 'DELETE FROM u IN RANGE(2020, +1d)', nowNs: 0n, id: 'd2' }], expect: { code: 'TableNotFound', message: /'u'/ } },
+    { name: 'a table the write dropped', ops: [{ kind: 'dropTable', name: 't' }, { kind: 'deleteRows', table: 't', statement: 'DELETE FROM t IN RANGE(2020, +1d)', nowNs: 0n, id: 'd3' }], expect: { code: 'TableNotFound', message: /'t'/ } },
+  ],
+  dropShards: [
+    { name: 'shards of a table', ops: [{ kind: 'dropShards', table: 't', before: DAY }], expect: { records: [`ShardsDrop t ${DAY}`], changes: [true] } },
+    { name: 'a tag', ops: [{ kind: 'dropShards', table: 'g', before: DAY }], expect: { code: 'IncompatibleType', message: /'g' is a tag/ } },
   ],
   dropTable: [
     { name: 'a table', ops: [{ kind: 'dropTable', name: 't' }], expect: { records: ['Remove t'], changes: [true] } },

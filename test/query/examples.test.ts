@@ -194,11 +194,11 @@ describe('query examples (real Database)', () => {
     assert.deepStrictEqual((await db.query("find(type=ts AND type=blob)")).aliases, []);
   });
 
-  it('shows a table', async () => {
+  it('shows a table: its columns, then its tags', async () => {
     const result = await db.query('SHOW stocks.apple');
     assert.deepStrictEqual(result.tables[0].columns.map((c) => c.values), [
-      ['$timestamp', 'open', 'close', 'volume', 'sym', 'note', 'raw'],
-      ['TIMESTAMP', 'DOUBLE', 'DOUBLE', 'INT64', 'SYMBOL', 'STRING', 'BLOB'],
+      ['$timestamp', 'open', 'close', 'volume', 'sym', 'note', 'raw', '$tags'],
+      ['TIMESTAMP', 'DOUBLE', 'DOUBLE', 'INT64', 'SYMBOL', 'STRING', 'BLOB', 'nasdaq'],
     ]);
   });
 

@@ -11,6 +11,7 @@ import type { ColumnDef } from '../../engine/types.js';
 import { EngineCounters } from '../../engine/figures.js';
 import { WritePath } from '../../engine/write/index.js';
 import type { WriteOp } from '../../engine/write/index.js';
+import { removalOfStatement } from '../../engine/query/index.js';
 import type { FindFilter, QueryCatalog } from '../../engine/query/index.js';
 
 export class FakeCatalog implements QueryCatalog {
@@ -18,7 +19,7 @@ export class FakeCatalog implements QueryCatalog {
   private readonly writes: WritePath;
 
   constructor(batchRows = 8) {
-    this.store = new EntryStore(unboundedContext(batchRows));
+    this.store = new EntryStore(unboundedContext(batchRows), removalOfStatement);
     this.writes = new WritePath(this.store, new WalWriter('', 0, 'none'), { afterWrite: () => undefined }, new EngineCounters());
   }
 
@@ -37,6 +38,14 @@ export class FakeCatalog implements QueryCatalog {
 
   write(ops: readonly WriteOp[]): Promise<boolean[]> {
     return this.writes.write(ops);
+  }
+
+  tagsOf(alias: string): string[] {
+    return [...(this.store.tagsOf.get(alias) ?? [])].sort();
+  }
+
+  removedRows(id: string): number {
+    return this.store.takeRemoved(id);
   }
 
   /** Test set-up: a table. */

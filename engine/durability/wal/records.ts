@@ -6,7 +6,7 @@ import { Packr } from 'msgpackr';
 import { ByteChunks } from './byte-chunks.js';
 import type { NormalizedBatch } from '../../storage/batch-input.js';
 import type { ColumnValues } from '../../storage/column-values.js';
-import type { ColumnDef } from '../../types.js';
+import type { ColumnDef, TimeToLive } from '../../types.js';
 
 export type WalRecord =
   | { readonly kind: 'BlobPut'; readonly alias: string; readonly data: Uint8Array; readonly mime: string; readonly expiry: number }
@@ -14,7 +14,14 @@ export type WalRecord =
   | { readonly kind: 'TagAttach'; readonly alias: string; readonly tag: string }
   | { readonly kind: 'TagDetach'; readonly alias: string; readonly tag: string }
   | { readonly kind: 'ExpirySet'; readonly alias: string; readonly expiry: number }
-  | { readonly kind: 'TableCreate'; readonly name: string; readonly columns: readonly ColumnDef[]; readonly shardSize: bigint }
+  /** `ttl` absent (records written before TTLs existed) or null: rows are kept forever. */
+  | { readonly kind: 'TableCreate'; readonly name: string; readonly columns: readonly ColumnDef[]; readonly shardSize: bigint; readonly ttl?: TimeToLive | null }
+  /** ALTER TABLE … SET TTL | DROP TTL (null). */
+  | { readonly kind: 'TableSetTtl'; readonly name: string; readonly ttl: TimeToLive | null }
+  /** DELETE: the rows of table `name` that `statement`, planned at `nowNs`, matches (storage/row-removal.ts). */
+  | { readonly kind: 'RowsDelete'; readonly name: string; readonly statement: string; readonly nowNs: bigint; readonly id: string }
+  /** TTL removal or retention by size: the shards of table `name` ending at or before `before` leave. */
+  | { readonly kind: 'ShardsDrop'; readonly name: string; readonly before: bigint }
   /** Schema growth (ALTER TABLE … ADD COLUMN, ingest protocols): columns appended to a table. */
   | { readonly kind: 'TableAddColumns'; readonly name: string; readonly columns: readonly ColumnDef[] }
   | { readonly kind: 'TableInsert'; readonly name: string; readonly batch: NormalizedBatch };

@@ -26,7 +26,13 @@ export interface ReplayResult {
   readonly tornAt: { readonly file: string; readonly offset: number } | null;
 }
 
-export async function replayWal(dir: string, fromSegment: number, apply: (r: WalRecord) => void): Promise<ReplayResult> {
+/**
+ * Replays the WAL from `fromSegment`: each payload's records are handed to `prepare` (the work
+ * that may wait: a DELETE reading rows back from disk) and then, in one synchronous step, to `apply`.
+ */
+export async function replayWal(
+  dir: string, fromSegment: number, apply: (r: WalRecord) => void, prepare: (records: readonly WalRecord[]) => Promise<void> = async () => undefined,
+): Promise<ReplayResult> {
   const segments = (await listSegments(dir)).filter((s) => s >= fromSegment);
   let records = 0;
   let tornAt: ReplayResult['tornAt'] = null;
@@ -52,6 +58,7 @@ export async function replayWal(dir: string, fromSegment: number, apply: (r: Wal
           } catch (e) {
             throw corrupt(file, offset, 'its payload does not decode', e);
           }
+          await prepare(decoded);
           for (const r of decoded) apply(r);
           records += decoded.length;
           offset = frame.next;

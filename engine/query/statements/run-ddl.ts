@@ -1,8 +1,10 @@
-// CREATE TABLE, ALTER TABLE … ADD COLUMN and DROP TABLE through the catalog's write path, durable when the promise resolves. Column
-// names must be unique and may not start with `$` (reserved for `$timestamp` and `$table`);
-// SHARD_SIZE must be a fixed duration of at least a second (shards are fixed time slices).
-import type { AlterTable, CreateTable, DropTable } from '../../../grammar/index.js';
-import type { ColumnDef } from '../../types.js';
+// CREATE TABLE, ALTER TABLE … ADD COLUMN | SET TTL | DROP TTL and DROP TABLE through the catalog's
+// write path, durable when the promise resolves. Column names must be unique and may not start with
+// `$` (reserved for `$timestamp` and `$table`); SHARD_SIZE must be a fixed duration of at least a
+// second (shards are fixed time slices); a TTL must be a positive duration (months allowed: the
+// cutoff follows the calendar). WITH TAGS attaches the tags in the same write as the create.
+import type { AlterTable, AlterTtl, CreateTable, DropTable, Duration } from '../../../grammar/index.js';
+import type { ColumnDef, TimeToLive } from '../../types.js';
 import { isSvcError, SvcError } from '../../errors.js';
 import { shardSizeProblem } from '../../input-checks.js';
 import type { QueryCatalog } from '../catalog.js';
@@ -26,8 +28,22 @@ export async function runCreate(ast: CreateTable, catalog: QueryCatalog): Promis
     if (problem !== null) throw semanticError(`SHARD_SIZE: ${problem}`, d.offset);
     shardSize = d.nanos;
   }
-  await atName(ast.nameOffset, catalog.write([{ kind: 'createTable', name: ast.name, columns, shardSize, ifNotExists: ast.hasIfNotExists }]));
+  const ttl = ast.ttl === null ? undefined : timeToLive(ast.ttl);
+  const tags = ast.tags.length === 0 ? undefined : [...new Set(ast.tags)];
+  await atName(ast.nameOffset, catalog.write([{ kind: 'createTable', name: ast.name, columns, shardSize, ifNotExists: ast.hasIfNotExists, ttl, tags }]));
   return OK;
+}
+
+/** ALTER TABLE … SET TTL d | DROP TTL: rows already there follow the new cutoff at once. */
+export async function runAlterTtl(ast: AlterTtl, catalog: QueryCatalog): Promise<QueryResult> {
+  await atName(ast.nameOffset, catalog.write([{ kind: 'setTtl', table: ast.name, ttl: ast.ttl === null ? null : timeToLive(ast.ttl) }]));
+  return OK;
+}
+
+/** A TTL duration: positive (a zero or negative one would hide every row, or none). */
+function timeToLive(d: Duration): TimeToLive {
+  if (d.months < 0 || d.nanos < 0n || (d.months === 0 && d.nanos === 0n)) throw semanticError('TTL must be a positive duration', d.offset);
+  return { months: d.months, nanos: d.nanos };
 }
 
 /** ALTER TABLE … ADD COLUMN: a column the table already has is an error (at its name). */

@@ -25,18 +25,18 @@ import { runPlan } from './run-select.js';
  */
 export async function runPlacedSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint, ctx: RunContext, text: string, only: ReadonlySet<string> | null): Promise<QueryResult> {
   const plan = planSelectCached(ast, catalog, nowNs, ctx.limits);
-  if (only !== null) return runPlan({ tables: plan.tables.filter((t) => only.has(t.name)) }, ctx);
+  if (only !== null) return runPlan({ tables: plan.tables.filter((t) => only.has(t.name)) }, nowNs, ctx);
   const placement = catalog.placement;
   const parts = plan.tables.map(partOf);
   const isHere = parts.map((p) => placement === undefined || placement.holds(p.tables));
-  if (placement === undefined || isHere.every((x) => x)) return runPlan(plan, ctx);
+  if (placement === undefined || isHere.every((x) => x)) return runPlan(plan, nowNs, ctx);
   const away = parts.filter((_, i) => !isHere[i]);
   let isFailed = false;
   const remote = placement.run(away, { text, nowNs, deadlineMs: ctx.deadline.remainingMs, yieldAfterMs: ctx.sliceMs, limits: ctx.limits }, () => isFailed || ctx.isCancelled);
   remote.catch(() => undefined); // awaited below, after the local part: not an unhandled rejection meanwhile
   let local: QueryResult;
   try {
-    local = await runPlan({ tables: plan.tables.filter((_, i) => isHere[i]) }, ctx);
+    local = await runPlan({ tables: plan.tables.filter((_, i) => isHere[i]) }, nowNs, ctx);
   } catch (e) {
     isFailed = true; // the other nodes' parts are cancelled
     await remote.catch(() => undefined);

@@ -28,25 +28,27 @@ import { calendarPieces, spanOf } from '../exec/scan/calendar-pieces.js';
 import type { QueryResult, ResultTable } from '../result.js';
 
 export async function runSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint, ctx: RunContext): Promise<QueryResult> {
-  return runPlan(planSelectCached(ast, catalog, nowNs, ctx.limits), ctx);
+  return runPlan(planSelectCached(ast, catalog, nowNs, ctx.limits), nowNs, ctx);
 }
 
-/** Runs the table plans of `plan` (a SELECT's, or some of them: run-placed-select.ts). */
-export async function runPlan(plan: SelectPlan, ctx: RunContext): Promise<QueryResult> {
+/**
+ * Runs the table plans of `plan` (a SELECT's, or some of them: run-placed-select.ts) at `nowNs`,
+ * which also places each table's TTL cutoff (rows before now − TTL are read by nothing). The
+ * cutoff is the run's, never the plan's: a cached plan runs again at a later now.
+ */
+export async function runPlan(plan: SelectPlan, nowNs: bigint, ctx: RunContext): Promise<QueryResult> {
   const releases = plan.tables.flatMap((t) => (t.join === null ? [t.table] : t.join.sides.map((s) => s.table)).map((table) => table.context.leases.lease()));
   try {
     // Every table's batches for every range, listed in one synchronous step: one moment's data.
     const listed = plan.tables.map((t) => {
       const isUnordered = t.aggregate !== null && t.join === null && readsUnordered(t.aggregate);
-      return (t.ranges ?? [null]).map((range) => (t.join === null ? listBatches(t.table, range, isUnordered) : listJoin(t.join, range)));
+      return (t.ranges ?? [null]).map((range) => (t.join === null ? listBatches(t.table, range, t.table.visibleFrom(nowNs), isUnordered) : listJoin(t.join, range, nowNs)));
     });
-    // Rows of the table, for SPEC §7's count of a WHERE on time without a range (all rows in range).
-    const rowCounts = plan.tables.map((t) => (t.timeBounds !== null && t.ranges === null ? t.table.rowCount : 0));
     const snapshot: RangeRows[][] = [];
     for (let i = 0; i < plan.tables.length; i++) {
       const ranges: RangeRows[] = [];
       for (const listing of listed[i]) {
-        ranges.push('sides' in listing ? await joinRows(plan.tables[i], listing, ctx) : await rangeSlices(plan.tables[i], listing, rowCounts[i], ctx));
+        ranges.push('sides' in listing ? await joinRows(plan.tables[i], listing, ctx) : await rangeSlices(plan.tables[i], listing, ctx));
       }
       snapshot.push(ranges);
     }
@@ -63,23 +65,20 @@ export async function runPlan(plan: SelectPlan, ctx: RunContext): Promise<QueryR
 }
 
 /**
- * The slices the scan of one range reads, out of the batches listed for it (`rowCount`: the
- * table's rows when listed). Calendar filters cut the range into the pieces they keep; those are
- * what the scan reads.
+ * The slices the scan of one range reads, out of the batches listed for it. Calendar filters cut
+ * the range into the pieces they keep; those are what the scan reads.
  */
-async function rangeSlices(t: TablePlan, listing: Listing, rowCount: number, ctx: RunContext): Promise<Slice[]> {
-  const { range, batches } = listing;
+async function rangeSlices(t: TablePlan, listing: Listing, ctx: RunContext): Promise<Slice[]> {
+  const { range, batches, floor } = listing;
   const chunk = t.where === null ? Infinity : Math.max(MIN_CHUNK_ROWS, Math.floor(TESTS_PER_CHUNK / testsPerRow(t.where)));
   const parts = t.calendar === null || range === null ? [range] : calendarPieces(range, t.calendar, spanOf(await sliceBatches(listing)));
   const slices: Slice[] = [];
-  for (const part of parts) slices.push(...await sliceBatches({ range: t.timeBounds === null ? part : narrowRange(part, t.timeBounds), batches }));
+  for (const part of parts) slices.push(...await sliceBatches({ range: t.timeBounds === null ? part : narrowRange(part, t.timeBounds), batches, floor }));
   if (t.timeBounds !== null) {
-    // The operators count the rows they are given; SPEC §7 counts every row of the range.
-    let inRange = rowCount;
-    if (range !== null) {
-      inRange = 0;
-      for (const part of parts) inRange += rowsIn(await sliceBatches({ range: part, batches }));
-    }
+    // The operators count the rows they are given; SPEC §7 counts every row of the range (rows
+    // a TTL took are gone: not counted).
+    let inRange = 0;
+    for (const part of parts) inRange += rowsIn(await sliceBatches({ range: part, batches, floor }));
     ctx.scannedRowsCount += (inRange - rowsIn(slices)) * t.referencedColumns;
   }
   return cut(slices, chunk);
@@ -97,14 +96,18 @@ function joinRoles(join: JoinPlan): { drives: (i: number) => boolean; isLookedUp
   return { drives, isLookedUp: (i) => join.type === 'full' || !drives(i) };
 }
 
-function listJoin(join: JoinPlan, range: TimeRange | null): JoinListing {
+function listJoin(join: JoinPlan, range: TimeRange | null, nowNs: bigint): JoinListing {
   const { drives, isLookedUp } = joinRoles(join);
   return {
     range,
-    sides: join.sides.map((side, i) => ({
-      driving: drives(i) ? listBatches(side.table, range) : null,
-      history: isLookedUp(i) ? listBatches(side.table, range === null ? null : { from: INT64_MIN, to: range.to }) : null,
-    })),
+    sides: join.sides.map((side, i) => {
+      // Each table's own TTL: a row a TTL took neither drives nor is matched.
+      const floor = side.table.visibleFrom(nowNs);
+      return {
+        driving: drives(i) ? listBatches(side.table, range, floor) : null,
+        history: isLookedUp(i) ? listBatches(side.table, range === null ? null : { from: INT64_MIN, to: range.to }, floor) : null,
+      };
+    }),
   };
 }
 
@@ -127,7 +130,7 @@ async function joinRows(t: TablePlan, listing: JoinListing, ctx: RunContext): Pr
       types: ['TIMESTAMP', ...side.table.columns.map((c) => c.type)],
       columns,
       history: history === null ? [] : await historySlices(history, listing.range),
-      driving: driving === null ? null : await rangeSlices(t, driving, 0, ctx),
+      driving: driving === null ? null : await rangeSlices(t, driving, ctx),
     });
   }
   return joinScan(join.type, sides);

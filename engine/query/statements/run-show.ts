@@ -1,5 +1,10 @@
 // SHOW name: the table's columns and types as a two-column result (`name`, `type`), starting
-// with the implicit `$timestamp`. Row times are null: the rows describe the schema, not data.
+// with the implicit `$timestamp`, then the table's properties on rows of their own, named like
+// pseudo-columns so no column can take their name: `$ttl` (the TTL as a duration) when it has
+// one, `$tags` (its tags, comma-separated in alias order) when it has some. Row times are null:
+// the rows describe the schema, not data.
+import { formatDuration, NS_PER_DAY } from '../../../grammar/index.js';
+import type { TimeToLive } from '../../types.js';
 import type { Show } from '../../../grammar/index.js';
 import type { QueryCatalog } from '../catalog.js';
 import { semanticError } from '../query-errors.js';
@@ -10,6 +15,15 @@ export function runShow(ast: Show, catalog: QueryCatalog): QueryResult {
   if (table === undefined) throw semanticError(`no table named '${ast.table}'`, ast.tableOffset);
   const names = ['$timestamp', ...table.columns.map((c) => c.name)];
   const types = ['TIMESTAMP', ...table.columns.map((c) => c.type)];
+  if (table.ttl !== null) {
+    names.push('$ttl');
+    types.push(ttlText(table.ttl));
+  }
+  const tags = catalog.tagsOf(ast.table);
+  if (tags.length > 0) {
+    names.push('$tags');
+    types.push(tags.join(', '));
+  }
   const n = names.length;
   return {
     kind: 'rows',
@@ -25,4 +39,11 @@ export function runShow(ast: Show, catalog: QueryCatalog): QueryResult {
       ],
     }],
   };
+}
+
+/** A TTL as written: `30d` (not `4w2d`), `1y`, `6mon 12h`. */
+function ttlText(ttl: TimeToLive): string {
+  const months = ttl.months === 0 ? '' : ttl.months % 12 === 0 ? `${ttl.months / 12}y` : `${ttl.months}mon`;
+  const nanos = ttl.nanos === 0n ? '' : ttl.nanos % NS_PER_DAY === 0n ? `${ttl.nanos / NS_PER_DAY}d` : formatDuration({ months: 0, nanos: ttl.nanos, calendarUnit: null });
+  return [months, nanos].filter((p) => p !== '').join(' ');
 }

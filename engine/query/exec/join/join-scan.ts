@@ -68,7 +68,7 @@ export async function historySlices(listing: Listing, range: TimeRange | null): 
   const batches = listing.batches;
   let first = 0;
   if (range !== null) for (let i = 0; i < batches.length; i++) if (batches[i].minTs < range.from) first = i;
-  return sliceBatches({ range: range === null ? null : { from: INT64_MIN, to: range.to }, batches: first === 0 ? batches : batches.slice(first) });
+  return sliceBatches({ range: range === null ? null : { from: INT64_MIN, to: range.to }, batches: first === 0 ? batches : batches.slice(first), floor: listing.floor });
 }
 
 /** Slices pinned in order as a walk reaches them, released once it has passed them. */

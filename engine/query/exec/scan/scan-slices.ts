@@ -23,34 +23,45 @@ export interface Slice {
 export interface Listing {
   readonly range: TimeRange | null;
   readonly batches: readonly SealedBatch[];
+  /**
+   * The table's TTL cutoff when the query started (Table.visibleFrom; INT64_MIN without a TTL):
+   * rows before it are gone, whatever the range says.
+   */
+  readonly floor: bigint;
 }
 
 /** Every row: the end is past INT64_MAX, so a row at end_of_time is listed too. */
 const EVERYTHING: TimeRange = { from: INT64_MIN, to: INT64_MAX + 1n };
 
 /**
- * The batches overlapping `range` (null = every row) as the table holds them now, in timestamp
- * order; with `isUnordered` as stored (Table.scanUnordered: they may overlap and come in any
- * order). Synchronous, so a snapshot of several tables and ranges is taken at one moment.
+ * The batches overlapping `range` (null = every row) at or after `floor` as the table holds them
+ * now, in timestamp order; with `isUnordered` as stored (Table.scanUnordered: they may overlap and
+ * come in any order). Synchronous, so a snapshot of several tables and ranges is taken at one moment.
  */
-export function listBatches(table: Table, range: TimeRange | null, isUnordered = false): Listing {
-  const { from, to } = range ?? EVERYTHING;
-  if (from >= to) return { range, batches: [] };
-  return { range, batches: isUnordered ? table.scanUnordered(from, to) : table.scan(from, to) };
+export function listBatches(table: Table, range: TimeRange | null, floor: bigint, isUnordered = false): Listing {
+  const { from, to } = clampTo(range ?? EVERYTHING, floor);
+  if (from >= to) return { range, batches: [], floor };
+  return { range, batches: isUnordered ? table.scanUnordered(from, to) : table.scan(from, to), floor };
+}
+
+/** `range` less what lies before `floor`. */
+function clampTo(range: TimeRange, floor: bigint): TimeRange {
+  return range.from >= floor ? range : { from: floor, to: range.to };
 }
 
 /**
  * The non-empty slices of `range` over batches listed for it or for a range holding it, in
  * their order; edge batches' timestamps are read back as needed, batches outside never.
  */
-export async function sliceBatches({ range, batches }: Listing): Promise<Slice[]> {
-  const { from, to } = range ?? EVERYTHING;
+export async function sliceBatches({ range, batches, floor }: Listing): Promise<Slice[]> {
+  const isEverything = range === null && floor === INT64_MIN;
+  const { from, to } = clampTo(range ?? EVERYTHING, floor);
   const out: Slice[] = [];
   if (from >= to) return out;
   for (const view of batches) {
-    if (view.rowCount === 0 || (range !== null && (view.maxTs < from || view.minTs >= to))) continue;
+    if (view.rowCount === 0 || (!isEverything && (view.maxTs < from || view.minTs >= to))) continue;
     // Without a range every row counts, even one at end_of_time (the scan's exclusive end).
-    if (range === null || (view.minTs >= from && view.maxTs < to)) {
+    if (isEverything || (view.minTs >= from && view.maxTs < to)) {
       out.push({ view, lo: 0, hi: view.rowCount, minTs: view.minTs, maxTs: view.maxTs });
       continue;
     }
