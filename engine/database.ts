@@ -30,13 +30,14 @@ import { resolveOpenOptions } from './open-options.js';
 import type { OpenOptions, ResolvedOptions } from './open-options.js';
 import type { QueryResult } from './query/result.js';
 import type { Table } from './storage/table.js';
-import type { ColumnDef, Durability } from './types.js';
+import type { ColumnDef, Durability, TimeToLive } from './types.js';
 import { replayWal } from './durability/wal/wal-replay.js';
 import { WalWriter } from './durability/wal/wal-writer.js';
 import { MemoryPressure } from './write/memory-pressure.js';
 import { WritePath } from './write/write-path.js';
 import type { WriteOp } from './write/write-ops.js';
 import type { Replication, ReplicationFactory } from './replication.js';
+import { retentionDrops, ttlDrops } from './lifecycle/shard-retention.js';
 
 export type { OpenOptions } from './open-options.js';
 
@@ -53,7 +54,10 @@ export interface TableDescription {
   readonly name: string;
   readonly columns: readonly ColumnDef[];
   readonly shardSize: bigint;
+  /** Rows held, those past the TTL not yet removed included. */
   readonly rowCount: number;
+  /** Rows older than now − ttl are gone (SPEC §14); null keeps them forever. */
+  readonly ttl: TimeToLive | null;
 }
 
 export type ChangeResult = 'changed' | 'unchanged';
@@ -84,6 +88,8 @@ export class Database {
   private readonly checkpoints: CheckpointScheduler;
   private isClosed = false;
   private sweepTimer: NodeJS.Timeout | null = null;
+  /** A sweep is under way (the timer never starts a second one). */
+  private isSweeping = false;
   private readonly counters = new EngineCounters();
   /** Set in a cluster: records go to the replicated log and come back through it (replication.ts). */
   private replication: Replication | null = null;
@@ -419,13 +425,25 @@ export class Database {
   // ---- tables ------------------------------------------------------------------------------
 
   /**
-   * Creates a table; returns false when it exists and `ifNotExists` is set.
+   * Creates a table; returns false when it exists and `ifNotExists` is set (the existing table is
+   * left as it is). `tags` are attached to it in the same write; `ttl` is its time to live.
    * @example
-   * await db.createTable('stocks.apple', [{ name: 'close', type: 'DOUBLE' }], { shardSize: 3_600_000_000_000n });
+   * await db.createTable('stocks.apple', [{ name: 'close', type: 'DOUBLE' }], { shardSize: 3_600_000_000_000n, tags: ['nasdaq'], ttl: { months: 0, nanos: 30n * 86_400_000_000_000n } });
    */
-  async createTable(name: string, columns: readonly ColumnDef[], options: { shardSize?: bigint; ifNotExists?: boolean } = {}): Promise<boolean> {
-    const [isCreated] = await this.write([{ kind: 'createTable', name, columns, shardSize: options.shardSize, ifNotExists: options.ifNotExists }]);
+  async createTable(
+    name: string, columns: readonly ColumnDef[], options: { shardSize?: bigint; ifNotExists?: boolean; ttl?: TimeToLive; tags?: readonly string[] } = {},
+  ): Promise<boolean> {
+    const [isCreated] = await this.write([{ kind: 'createTable', name, columns, shardSize: options.shardSize, ifNotExists: options.ifNotExists, ttl: options.ttl, tags: options.tags }]);
     return isCreated;
+  }
+
+  /**
+   * Sets a table's time to live (null: rows are kept forever). Rows already there follow it at once.
+   * @example
+   * await db.setTtl('stocks.apple', { months: 1, nanos: 0n }); // one calendar month
+   */
+  async setTtl(name: string, ttl: TimeToLive | null): Promise<void> {
+    await this.write([{ kind: 'setTtl', table: name, ttl }]);
   }
 
   /**
@@ -445,7 +463,7 @@ export class Database {
    */
   describeTable(name: string): TableDescription {
     const t = this.requireTable(name);
-    return { name, columns: t.columns, shardSize: t.shardSize, rowCount: t.rowCount };
+    return { name, columns: t.columns, shardSize: t.shardSize, rowCount: t.rowCount, ttl: t.ttl };
   }
 
   /**
@@ -580,15 +598,46 @@ export class Database {
     this.sweepTimer.unref();
   }
 
-  /** Removes expired entries (durably) and logs each. */
+  /**
+   * Removes expired entries (durably) and logs each; then the shards past a table's TTL or the
+   * retention size (engine/lifecycle/). Returns the entries removed.
+   */
   async sweep(): Promise<number> {
-    if (this.isClosed || this.wal.hasFailed) return 0;
-    const now = nowSeconds();
-    const expired = [...this.store.entries].filter(([, e]) => isExpired(e, now)).map(([alias]) => alias);
-    if (expired.length === 0) return 0;
-    await this.write([{ kind: 'sweep', aliases: expired }]).catch(() => undefined);
-    for (const alias of expired) this.options.log?.(`expired entry '${alias}' removed`);
-    return expired.length;
+    if (this.isClosed || this.wal.hasFailed || this.isSweeping) return 0;
+    this.isSweeping = true;
+    try {
+      const now = nowSeconds();
+      const expired = [...this.store.entries].filter(([, e]) => isExpired(e, now)).map(([alias]) => alias);
+      if (expired.length > 0) {
+        await this.write([{ kind: 'sweep', aliases: expired }]).catch(() => undefined);
+        for (const alias of expired) this.options.log?.(`expired entry '${alias}' removed`);
+      }
+      await this.sweepShards();
+      return expired.length;
+    } finally {
+      this.isSweeping = false;
+    }
+  }
+
+  /**
+   * Shards a TTL has passed, and the oldest ones while table data on disk is over the retention
+   * size, leave as one logged write; a checkpoint then returns their bytes to the disk.
+   */
+  private async sweepShards(): Promise<void> {
+    const tables: [string, Table][] = [];
+    for (const [name, e] of this.store.entries) if (e.type === 'ts') tables.push([name, e.table]);
+    const ops = ttlDrops(tables, BigInt(Date.now()) * 1_000_000n);
+    const limit = this.options.retentionSize;
+    if (limit > 0) ops.push(...retentionDrops(tables, limit, (b) => this.checkpointer.storedBytesOf(b)));
+    if (ops.length === 0) return;
+    try {
+      await this.write(ops);
+    } catch (e) {
+      this.options.log?.(`removing shards failed: ${(e as Error).message}`);
+      return;
+    }
+    for (const op of ops) if (op.kind === 'dropShards') this.options.log?.(`table '${op.table}': shards before ${new Date(Number(op.before / 1_000_000n)).toISOString()} removed`);
+    if (this.replication === null) this.checkpoints.run().catch((e) => this.options.log?.(`checkpoint after removing shards failed: ${(e as Error).message}`));
   }
 
   // ---- lookups -----------------------------------------------------------------------------

@@ -20,8 +20,16 @@ export interface OpenOptions {
   readonly checkpointWalBytes?: number;
   /** A WAL segment file is closed and a new one started at this size (default 64 MiB, at least 1 KiB). */
   readonly walSegmentBytes?: number;
-  /** How often expired entries are swept, in ms (0 = never; reads still hide them). */
+  /**
+   * How often expired entries are swept and shards past a table's TTL or the retention size
+   * removed, in ms (0 = never; reads still hide expired entries and rows past a TTL).
+   */
   readonly sweepIntervalMs?: number;
+  /**
+   * Bytes of table data on disk past which the oldest shards across tables are removed (SPEC §14,
+   * `--retention-size`); 0 (default) keeps everything.
+   */
+  readonly retentionSize?: number;
   /** Where the database reports what it did on its own (sweeps, torn WAL tails). */
   readonly log?: (message: string) => void;
   /** Default resource limits of every query (engine/query/limits.ts); a query's options override them. */
@@ -61,6 +69,7 @@ export function resolveOpenOptions(options: OpenOptions): ResolvedOptions {
     checkpointWalBytes: integer('checkpointWalBytes', options.checkpointWalBytes ?? DEFAULT_CHECKPOINT_WAL_BYTES, 1, Number.MAX_SAFE_INTEGER),
     walSegmentBytes: integer('walSegmentBytes', options.walSegmentBytes ?? DEFAULT_SEGMENT_BYTES, MIN_SEGMENT_BYTES, 2 ** 31 - 1),
     sweepIntervalMs: integer('sweepIntervalMs', options.sweepIntervalMs ?? 1000, 0, 2 ** 31 - 1),
+    retentionSize: integer('retentionSize', options.retentionSize ?? 0, 0, Number.MAX_SAFE_INTEGER),
     memoryLimit: integer('memoryLimit', options.memoryLimit ?? defaultMemoryLimit(), MIN_MEMORY_LIMIT, Number.MAX_SAFE_INTEGER),
     log,
     queryLimits: resolveLimits(options.queryLimits),

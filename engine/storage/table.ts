@@ -158,7 +158,7 @@ export class Table {
 
   /** Inserts a normalized batch, its rows in any order: each shard gets its rows in their order. */
   insert(batch: NormalizedBatch): void {
-    const parts = partitionByShard(batch.ts, this.shardSize, (ts) => this.shardId(ts));
+    const parts = partitionByShard(batch.ts, this.shardSize, (ts) => this.shardOf(ts));
     const src = sourceRows(batch);
     if (parts.part !== null) return this.insertSpread(src, parts);
     for (let k = 0; k < parts.ids.length; k++) {
@@ -232,8 +232,8 @@ export class Table {
   private viewsIn(from: bigint, to: bigint, views: (shard: Shard) => SealedBatch[]): SealedBatch[] {
     const out: SealedBatch[] = [];
     if (from >= to) return out;
-    const first = this.shardId(from);
-    const last = this.shardId(to - 1n);
+    const first = this.shardOf(from);
+    const last = this.shardOf(to - 1n);
     let k = 0;
     for (let hi = this.order.length; k < hi;) {
       const m = (k + hi) >>> 1;
@@ -263,7 +263,7 @@ export class Table {
 
   /** Takes back a batch of allBatches(), called in the order allBatches() gave them. */
   restore(view: SealedBatch): void {
-    this.shard(this.shardId(view.minTs)).restore(view);
+    this.shard(this.shardOf(view.minTs)).restore(view);
   }
 
   /** True while late runs wait for background compaction. */
@@ -287,7 +287,8 @@ export class Table {
     for (const s of this.shards.values()) s.drop();
   }
 
-  private shardId(ts: bigint): bigint {
+  /** The id of the shard holding time `ts` (floor(ts / shardSize)). */
+  shardOf(ts: bigint): bigint {
     return ts >= 0n ? ts / this.shardSize : -((-ts - 1n) / this.shardSize) - 1n;
   }
 

@@ -91,7 +91,7 @@ function numberText(v: number): string {
   return s.includes('.') || s.includes('e') ? s : `${s}.0`;
 }
 
-function condText(c: MCond): string {
+export function condText(c: MCond): string {
   switch (c.k) {
     case 'cmp': return `${exprText(c.l)} ${c.op} ${exprText(c.r)}`;
     case 'regex': return `${exprText(c.e)} ${c.op} '${c.pattern.replaceAll("'", "''")}'`;

@@ -25,7 +25,7 @@ const STRINGS = ['a', 'b', 'abc', 'xyz', 'A', '', 'ümlaut', 'ba'];
 const SYMBOLS = ['x', 'y', 'z', 'ax'];
 const BLOBS = [[], [0x61], [0x61, 0x62, 0x63], [0xff, 0x00], [0x7a]];
 
-function cell(r: Rng, type: ColumnDef['type']): Cell {
+export function cell(r: Rng, type: ColumnDef['type']): Cell {
   if (r() < 0.15) return null;
   switch (type) {
     case 'DOUBLE': return r() < 0.9 ? int(r, -10, 10) / 2 : r() < 0.8 ? int(r, -30, 30) / 10 : NaN;
@@ -38,7 +38,7 @@ function cell(r: Rng, type: ColumnDef['type']): Cell {
   }
 }
 
-function timestamp(r: Rng, previous: readonly bigint[], shared: readonly bigint[]): bigint {
+export function timestamp(r: Rng, previous: readonly bigint[], shared: readonly bigint[]): bigint {
   if (previous.length > 0 && r() < 0.15) return pick(r, previous);
   if (shared.length > 0 && r() < 0.35) return pick(r, shared);
   const unit = pick(r, [1_000_000_000n, 60_000_000_000n, 3_600_000_000_000n, 86_400_000_000_000n / 7n]);

@@ -86,7 +86,7 @@ function groupSequence(r: Rng): MExpr {
 }
 
 /** Calendar filters: months around the data's (January to April), ISO weekdays, times of day. */
-function calendar(r: Rng, times: readonly bigint[]): MCalendar {
+export function calendar(r: Rng, times: readonly bigint[]): MCalendar {
   const pair = <T>(a: () => T, b: () => T): [T, T] => { for (;;) { const x = a(); const y = b(); if (x !== y) return [x, y]; } };
   const clock = (): bigint => (times.length > 0 && r() < 0.5 ? pick(r, times) % 86_400_000_000_000n : BigInt(int(r, 0, 1440)) * 60_000_000_000n);
   const cal: MCalendar = {
@@ -139,7 +139,7 @@ function membership(r: Rng): MCond {
   return { k: 'in', e, values, withNull: r() < 0.15, isNegated };
 }
 
-function rowCondition(r: Rng, depth: number, times: readonly bigint[]): MCond {
+export function rowCondition(r: Rng, depth: number, times: readonly bigint[]): MCond {
   const x = r();
   if (x > 0.9) return membership(r);
   if (depth > 0 && x < 0.3) return { k: r() < 0.5 ? 'and' : 'or', l: rowCondition(r, depth - 1, times), r: rowCondition(r, depth - 1, times) };
@@ -168,7 +168,7 @@ function timeTerm(r: Rng, e: MExpr, times: readonly bigint[]): MCond {
 }
 
 /** Ranges; `times` (row timestamps of the data) make bounds land exactly on rows half the time. */
-function ranges(r: Rng, times: readonly bigint[]): { from: bigint; to: bigint }[] {
+export function ranges(r: Rng, times: readonly bigint[]): { from: bigint; to: bigint }[] {
   const count = pick(r, [0, 0, 1, 1, 1, 2]);
   const bound = (t: bigint): bigint => (times.length > 0 && r() < 0.5 ? pick(r, times) : t);
   return Array.from({ length: count }, () => {

@@ -38,7 +38,7 @@ import { CheckpointFiles } from './checkpoint-files.js';
 import { readEntryFile, writeEntryFiles } from './entries-file.js';
 import type { EntryItem } from './entries-file.js';
 import type { BatchPlace } from './arrow-file-writer.js';
-import type { ColumnDef, ColumnStats } from '../../types.js';
+import type { ColumnDef, ColumnStats, TimeToLive } from '../../types.js';
 import { checkpointName, checkpointsDir, listManifests, manifestName, OWNED_NAME, readManifest, writeManifest } from './manifest.js';
 import type { BatchRef, BlobItem, DataFile, Manifest, TableManifest } from './manifest.js';
 import { StoredEntryBlob } from './stored-blob.js';
@@ -51,6 +51,9 @@ import { StoredArrowBatch } from './stored-arrow-batch.js';
  * checkpoint that a crash cut short (deleted).
  */
 const FORMAT_MARKER = 'FORMAT';
+
+/** A shard's batches start a new data file when the file under way holds 1/SHARD_FILE_SHARE of the cap. */
+const SHARD_FILE_SHARE = 16;
 
 /** A frozen copy of the state taken synchronously, written out asynchronously. */
 export interface Snapshot {
@@ -81,6 +84,8 @@ interface SnapshotTable {
   readonly table: Table;
   /** The table's columns and Arrow schema when the snapshot was taken (columns added later are in the WAL after it). */
   readonly columns: readonly ColumnDef[];
+  /** The table's TTL when the snapshot was taken. */
+  readonly ttl: TimeToLive | null;
   readonly schema: Schema;
   readonly batches: SealedBatch[];
   /** The table's SYMBOL dictionaries when the snapshot was taken (null for other columns). */
@@ -97,7 +102,7 @@ export function takeSnapshot(store: EntryStore, walStart: number): Snapshot {
     else if (e.type === 'tag') entries.push(['tag', alias]);
     else {
       const { layout } = e.table;
-      tables.push({ table: e.table, columns: layout.columns, schema: layout.schema, batches: e.table.allBatches(), dictionaries: layout.dictionaries.map((d) => d?.toVector() ?? null) });
+      tables.push({ table: e.table, columns: layout.columns, ttl: e.table.ttl, schema: layout.schema, batches: e.table.allBatches(), dictionaries: layout.dictionaries.map((d) => d?.toVector() ?? null) });
     }
   }
   for (const [alias, tags] of store.tagsOf) for (const tag of tags) entries.push(['attach', alias, tag]);
@@ -162,6 +167,7 @@ export class Checkpointer {
     }
     for (const t of manifest.tables) {
       const table = new Table(t.name, t.columns, t.shardSize, store.context);
+      table.ttl = t.ttl ?? null;
       store.entries.set(t.name, { type: 'ts', table });
       if (t.batches.every((ref) => ref.place !== undefined)) await this.restoreTable(table, t, sumOf);
       else await this.loadTable(table, t, sumOf);
@@ -171,6 +177,16 @@ export class Checkpointer {
     this.newestSeq = seq;
     await this.removeUnnamed(seq);
     return manifest.walStart;
+  }
+
+  /**
+   * Bytes of `batch` on disk: its share (by rows) of the data file the newest checkpoint keeps it
+   * in, or 0 while no checkpoint holds it (retention by size counts these).
+   */
+  storedBytesOf(batch: SealedBatch): number {
+    const at = batch.stored;
+    const file = at === null ? undefined : this.files[at.file];
+    return file === undefined || file.rows === 0 ? 0 : (file.size * batch.rowCount) / file.rows;
   }
 
   /** Writes `snap` as checkpoint `seq`: the batches not yet on disk, the entries, the manifest. */
@@ -188,7 +204,7 @@ export class Checkpointer {
     const isKept = this.keptFiles(snap);
     let fileCount = 0;
     const tables: TableManifest[] = [];
-    for (const { table, columns, schema, batches, dictionaries } of snap.tables) {
+    for (const { table, columns, ttl, schema, batches, dictionaries } of snap.tables) {
       const refs: BatchRef[] = new Array(batches.length);
       let group: number[] = [];
       let groupBytes = 0;
@@ -205,6 +221,7 @@ export class Checkpointer {
         group = [];
         groupBytes = 0;
       };
+      let groupShard: bigint | null = null;
       for (let i = 0; i < batches.length; i++) {
         const at = batches[i].stored;
         if (at instanceof StoredArrowBatch && isKept(at.file)) {
@@ -212,12 +229,17 @@ export class Checkpointer {
           refs[i] = { file: at.file, index: at.index, stats: [...batches[i].stats], place: at.place };
           continue;
         }
+        // A shard that is large enough starts a file of its own, so that a shard leaving (TTL,
+        // retention) frees whole files; small shards share one rather than make a file each.
+        const shard = table.shardOf(batches[i].minTs);
+        if (shard !== groupShard && groupBytes >= ioLimits.checkpointFileBytes / SHARD_FILE_SHARE) await flush();
+        groupShard = shard;
         group.push(i);
         groupBytes += batches[i].bytes;
         if (groupBytes >= ioLimits.checkpointFileBytes) await flush();
       }
       await flush();
-      tables.push({ name: table.name, columns: [...columns], shardSize: table.shardSize, batches: refs });
+      tables.push({ name: table.name, columns: [...columns], shardSize: table.shardSize, ...(ttl === null ? {} : { ttl }), batches: refs });
     }
     const { blobs, blobItems, placedBlobs } = await this.writeBlobs(snap, prefix, files, isKept);
     const entries: string[] = [];

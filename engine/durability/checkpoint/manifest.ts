@@ -6,7 +6,7 @@ import { open, readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32c } from '@node-rs/crc32';
 import { Packr } from 'msgpackr';
-import type { ColumnDef, ColumnStats } from '../../types.js';
+import type { ColumnDef, ColumnStats, TimeToLive } from '../../types.js';
 import { syncDir } from '../wal/wal-writer.js';
 import type { BatchPlace, FileSum } from './arrow-file-writer.js';
 
@@ -38,6 +38,8 @@ export interface TableManifest {
   readonly name: string;
   readonly columns: ColumnDef[];
   readonly shardSize: bigint;
+  /** The table's time to live (absent in manifests written before TTLs existed, or none). */
+  readonly ttl?: TimeToLive | null;
   /** Every batch of the table, in `Table.allBatches()` order. */
   readonly batches: BatchRef[];
 }
