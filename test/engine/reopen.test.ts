@@ -97,7 +97,7 @@ class Model {
         const tagged = [...this.tags].filter(([, set]) => set.has(alias)).map(([a]) => a).sort(byBytes);
         assert.deepEqual(db.getTagged(alias, { limit: 1000 }).aliases, tagged, `entries tagged ${alias}`);
       } else {
-        assert.deepEqual(db.describeTable(alias), { name: alias, columns: e.columns, shardSize: e.shardSize, rowCount: e.rows.length });
+        assert.deepEqual(db.describeTable(alias), { name: alias, columns: e.columns, shardSize: e.shardSize, rowCount: e.rows.length, ttl: null });
         assert.deepEqual(readRows(db, alias), sortedByTs(e.rows), `rows of ${alias}`);
         checkStats(db, alias);
       }

@@ -29,7 +29,7 @@ describe('tables', () => {
     it('creates a table with every column type and describes it', async () => {
       assert.equal(await db.createTable('c/all', ALL_TYPES), true);
       assert.equal(db.entryType('c/all'), 'ts');
-      assert.deepEqual(db.describeTable('c/all'), { name: 'c/all', columns: ALL_TYPES, shardSize: DAY_NS, rowCount: 0 });
+      assert.deepEqual(db.describeTable('c/all'), { name: 'c/all', columns: ALL_TYPES, shardSize: DAY_NS, rowCount: 0, ttl: null });
       assert.deepEqual(readRows(db, 'c/all'), []);
     });
 
