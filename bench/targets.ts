@@ -9,6 +9,7 @@ import { LATE_SINGLE_NAME, ORDER_NAMES } from './cases/out-of-order.js';
 import { ASOF_SUITE, DERIVATIVE_SUITE, FILL_SUITE, PARSE_SUITE } from './cases/language.js';
 import { CLUSTER_EMBEDDED, CLUSTER_LINE, CLUSTER_PAUSE, CLUSTER_REPLAY, CLUSTER_REST, CLUSTER_SUBSTRATE, CLUSTER_SUITE } from './cases/cluster.js';
 import { LTM_DAY, LTM_DUCK_DAY, LTM_DUCK_SCAN, LTM_INGEST, LTM_INGEST_MEMORY, LTM_QUERY_SUITE, LTM_READ, LTM_REOPEN, LTM_SCAN, LTM_SUITE } from './cases/larger-than-memory.js';
+import { DELETE_RANGE, DELETE_SCATTERED, DUPLICATE_DUCK, DUPLICATE_SVC, LIFECYCLE_QUERY_SUITE, LIFECYCLE_SUITE, NO_TTL_GROUP_BY, NO_TTL_SCAN, TTL_GROUP_BY, TTL_SCAN, TTL_SHARDS } from './cases/lifecycle.js';
 import { INFLUXD_CASE, INGEST_HTTP_SUITE, PARSER_CASE, PARSER_SUITE, REMOTE_WRITE_CASE, REMOTE_WRITE_SUITE, SHORT_PARSER_CASE, SVC_CASE, VM_CASE } from './cases/ingest-http.js';
 
 export function evaluateTargets(results: readonly CaseResult[], metrics: readonly Metric[]): Target[] {
@@ -116,7 +117,24 @@ export function evaluateTargets(results: readonly CaseResult[], metrics: readonl
   addOutOfOrderTargets(get, add);
   addClusterTargets(get, add, metrics);
   addLanguageTargets(get, add);
+  lifecycleTargets(get, add);
   return targets;
+}
+
+/** Issue 26: DELETE, TTL removal and the TTL cutoff (same run). */
+function lifecycleTargets(get: (suite: string, name: string) => CaseResult | undefined, add: (what: string, measured: string | null, isMet: Target['isMet']) => void): void {
+  for (const name of [DELETE_RANGE, DELETE_SCATTERED]) {
+    const r = get(LIFECYCLE_SUITE, name);
+    if (r !== undefined && r.rows !== null) add(name, `${fmt(r.ms)} ms, ${rate(r.rows / (r.ms / 1000))} rows/s ${name === DELETE_RANGE ? 'removed' : 'rewritten'}`, 'info');
+  }
+  const ttl = get(LIFECYCLE_SUITE, TTL_SHARDS);
+  add(TTL_SHARDS, ttl === undefined ? null : `${fmt(ttl.ms)} ms`, 'info');
+  const dup = get(LIFECYCLE_SUITE, DUPLICATE_SVC)?.ratios[DUPLICATE_DUCK];
+  add('DELETE … WHERE DUPLICATE on 10 M rows ≥ 2× DuckDB', dup === undefined ? null : `${dup.toFixed(2)}×`, dup === undefined ? null : dup >= 2);
+  for (const [withTtl, without] of [[TTL_GROUP_BY, NO_TTL_GROUP_BY], [TTL_SCAN, NO_TTL_SCAN]]) {
+    const x = get(LIFECYCLE_QUERY_SUITE, withTtl)?.ratios[without];
+    add(`${withTtl} ≤ 1.05× the same query without a TTL`, x === undefined ? null : `${(1 / x).toFixed(3)}× the time`, x === undefined ? null : 1 / x <= 1.05);
+  }
 }
 
 /** Issue 16: 100 M rows (~4 GB) under a 1 GiB budget, beside svc in memory and DuckDB with memory_limit='1GB'. */
