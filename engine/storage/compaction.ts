@@ -148,8 +148,8 @@ export class Compaction {
   }
 }
 
-/** First index in [lo, hi) with ts >= t (a few BigInt compares per window, not per row). */
-function lowerBound(ts: BigInt64Array, lo: number, hi: number, t: bigint): number {
+/** First index in [lo, hi) of the sorted `ts` at or after `t` (a few BigInt compares per window, not per row). */
+export function lowerBound(ts: BigInt64Array, lo: number, hi: number, t: bigint): number {
   while (lo < hi) {
     const m = (lo + hi) >>> 1;
     if (ts[m] < t) lo = m + 1;

@@ -16,6 +16,7 @@
 // was computed from.
 import { buildBatch } from './batch-builder.js';
 import { gather64, permuteColumn } from './column-values.js';
+import { lowerBound } from './compaction.js';
 import { columnVector } from './column-vector.js';
 import type { SealedBatch } from './sealed-batch.js';
 import type { Shard } from './shard.js';
@@ -194,16 +195,6 @@ function firstPieceEndingAfter(pieces: readonly TimePiece[], ts: bigint): number
   while (lo < hi) {
     const m = (lo + hi) >>> 1;
     if (pieces[m].to <= ts) lo = m + 1;
-    else hi = m;
-  }
-  return lo;
-}
-
-/** First row of the sorted `ts` at or after `t`, within [lo, hi). */
-function lowerBound(ts: BigInt64Array, lo: number, hi: number, t: bigint): number {
-  while (lo < hi) {
-    const m = (lo + hi) >>> 1;
-    if (ts[m] < t) lo = m + 1;
     else hi = m;
   }
   return lo;
