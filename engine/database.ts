@@ -12,6 +12,7 @@ import type { ColumnarBatch } from './write/columnar-input.js';
 import { Checkpointer, removeWalBefore, takeSnapshot } from './durability/checkpoint/checkpoint.js';
 import { CheckpointScheduler } from './durability/checkpoint/checkpoint-scheduler.js';
 import { checkpointsDir } from './durability/checkpoint/manifest.js';
+import { DiskGuard } from './durability/disk-guard.js';
 import { storageFailure } from './durability/storage-failure.js';
 import { isExpired, nowSeconds } from './catalog/expiry.js';
 import { incompatible, toBytes, toNs } from './input-checks.js';
@@ -99,12 +100,14 @@ export class Database {
     private readonly releaseLock: () => Promise<void>,
     private readonly options: ResolvedOptions,
     private readonly checkpointer: Checkpointer,
+    /** The data directory's free space against its floor (docs/disk.md). */
+    private readonly disk: DiskGuard,
   ) {
     this.store = store;
     const db = this; // for the catalog's getter below (a getter has its own `this`)
     this.checkpoints = new CheckpointScheduler(dataDir, wal, store, checkpointer, options, this.counters);
     this.pressure = new MemoryPressure(store.context.budget, { relieve: (sealTails) => this.relieve(sealTails) }, options.log);
-    this.writes = new WritePath(store, wal, this.checkpoints, this.counters, this.pressure);
+    this.writes = new WritePath(store, wal, this.checkpoints, this.counters, this.pressure, disk);
     this.catalog = {
       table: (name) => {
         const e = this.liveEntry(name);
@@ -136,18 +139,21 @@ export class Database {
     } catch (e) {
       throw storageFailure(e, `could not open data directory ${dataDir}`);
     }
+    let disk: DiskGuard | null = null;
     try {
-      const checkpointer = new Checkpointer(dataDir);
+      disk = await DiskGuard.open(dataDir, resolved.minFreeDisk, { log: resolved.log });
+      const checkpointer = new Checkpointer(dataDir, disk);
       const store = new EntryStore({ batchRows, budget: new MemoryBudget(resolved.memoryLimit), leases: checkpointer.reads });
       const walStart = await checkpointer.load(store);
       const replay = await replayWal(walDir, walStart, (r) => store.apply(r));
       if (replay.tornAt !== null) resolved.log?.(`cut a torn record at the end of ${replay.tornAt.file} (offset ${replay.tornAt.offset})`);
       await removeWalBefore(dataDir, walStart);
-      const wal = new WalWriter(walDir, Math.max(walStart, replay.lastSegment + 1), durability, resolved.walSegmentBytes);
-      const db = new Database(dataDir, durability, wal, store, releaseLock, resolved, checkpointer);
+      const wal = new WalWriter(walDir, Math.max(walStart, replay.lastSegment + 1), durability, resolved.walSegmentBytes, disk);
+      const db = new Database(dataDir, durability, wal, store, releaseLock, resolved, checkpointer, disk);
       db.startSweep();
       return db;
     } catch (e) {
+      disk?.close();
       await releaseLock().catch(() => undefined);
       throw storageFailure(e, `could not open data directory ${dataDir}`);
     }
@@ -170,9 +176,16 @@ export class Database {
     } catch (e) {
       throw storageFailure(e, `could not open data directory ${dataDir}`);
     }
-    const checkpointer = new Checkpointer(dataDir);
+    let disk: DiskGuard;
+    try {
+      disk = await DiskGuard.open(dataDir, resolved.minFreeDisk, { log: resolved.log });
+    } catch (e) {
+      await releaseLock().catch(() => undefined);
+      throw storageFailure(e, `could not open data directory ${dataDir}`);
+    }
+    const checkpointer = new Checkpointer(dataDir, disk);
     const store = new EntryStore({ batchRows, budget: new MemoryBudget(resolved.memoryLimit), leases: checkpointer.reads });
-    const db = new Database(dataDir, 'none', new WalWriter(join(dataDir, 'wal'), 0, 'none'), store, releaseLock, resolved, checkpointer);
+    const db = new Database(dataDir, 'none', new WalWriter(join(dataDir, 'wal'), 0, 'none'), store, releaseLock, resolved, checkpointer, disk);
     try {
       await mkdir(checkpointsDir(dataDir), { recursive: true });
       db.replication = await start({
@@ -200,6 +213,7 @@ export class Database {
       });
       db.writes.replicate(db.replication);
     } catch (e) {
+      disk.close();
       await releaseLock().catch(() => undefined);
       throw e;
     }
@@ -247,6 +261,8 @@ export class Database {
     if (this.isClosed) return;
     this.isClosed = true;
     if (this.sweepTimer !== null) clearInterval(this.sweepTimer);
+    this.disk.close();
+    this.checkpoints.stop();
     if (this.replication !== null) {
       for (const e of this.store.entries.values()) if (e.type === 'ts') e.table.stopCompaction();
       try {
@@ -490,10 +506,12 @@ export class Database {
    * What the engine did since it opened and holds now (GET /metrics and readiness read it): rows
    * ingested, WAL bytes and fdatasync rounds, checkpoints and their durations, queries and their
    * durations, the memory budget — used, held (cannot leave memory yet), cached (evictable),
-   * evictions and read-backs from checkpoint files — and in a cluster each log's position here.
+   * evictions and read-backs from checkpoint files — the disk — its state, free bytes against the
+   * floor — and in a cluster each log's position here.
    * @example
    * db.figures().rowsIngested;
    * db.figures().memory; // { limit, used, held, tails, cached, pooled, scanning, evictions, evictedBytes, readBacks, readBackBytes }
+   * db.figures().disk; // { state: 'ok' | 'full' | 'failed', free, total, floor, refusedWrites, noSpaceErrors }
    */
   figures(): EngineFigures {
     const c = this.counters;
@@ -509,6 +527,7 @@ export class Database {
       querySeconds: c.querySeconds,
       queryFailures: c.queryFailures,
       memory: this.store.context.budget.figures,
+      disk: this.disk.figures(),
       replication: this.replication?.figures() ?? null,
     };
   }

@@ -1,7 +1,9 @@
 // When checkpoints run: one at a time, each after the one before, on demand (close, db.checkpoint())
 // and in the background once the WAL written since the last one passes `checkpointWalBytes`.
 // A checkpoint rotates the WAL and snapshots the state in one synchronous step, writes the
-// snapshot, then deletes the WAL segments it covers.
+// snapshot, then deletes the WAL segments it covers. One that fails (a full disk, typically) is
+// tried again after a pause that doubles up to RETRY_MAX_MS: its WAL is still there, and the next
+// threshold may be far off.
 import type { EntryStore } from '../../catalog/entry-store.js';
 import type { Durability } from '../../types.js';
 import type { WalWriter } from '../wal/wal-writer.js';
@@ -15,8 +17,15 @@ export interface CheckpointPolicy {
   readonly log?: (message: string) => void;
 }
 
+/** The first retry after a failed checkpoint, and the longest pause between retries. */
+const RETRY_MS = 2_000;
+const RETRY_MAX_MS = 30_000;
+
 export class CheckpointScheduler {
   private running: Promise<void> | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private retryMs = RETRY_MS;
+  private isStopped = false;
 
   constructor(
     private readonly dataDir: string,
@@ -42,8 +51,28 @@ export class CheckpointScheduler {
       await removeWalBefore(this.dataDir, walStart);
     }));
     this.running = next;
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    next.then(() => { this.retryMs = RETRY_MS; }, () => this.retryLater());
     void next.finally(() => { if (this.running === next) this.running = null; }).catch(() => undefined);
     return next;
+  }
+
+  /** No more checkpoints of its own (the database closes; its last one is run by hand). */
+  stop(): void {
+    this.isStopped = true;
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+  }
+
+  private retryLater(): void {
+    if (this.isStopped || this.wal.hasFailed || this.retryTimer !== null) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (this.running === null && !this.isStopped) this.run().catch((e) => this.policy.log?.(`checkpoint retry failed: ${(e as Error).message}`));
+    }, this.retryMs);
+    this.retryTimer.unref();
+    this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
   }
 
   /** Resolves once no checkpoint runs (whether the running one succeeded is its caller's concern). */
