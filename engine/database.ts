@@ -210,6 +210,7 @@ export class Database {
           relieveWith: (checkpoint) => { db.replicaRelief = checkpoint; },
         },
         parts: (request, names, signal) => db.runPart(request, names, signal),
+        disk: { whenSpace: () => disk.whenSpace(), refusal: () => disk.refusal(true) },
       });
       db.writes.replicate(db.replication);
     } catch (e) {
@@ -511,7 +512,7 @@ export class Database {
    * @example
    * db.figures().rowsIngested;
    * db.figures().memory; // { limit, used, held, tails, cached, pooled, scanning, evictions, evictedBytes, readBacks, readBackBytes }
-   * db.figures().disk; // { state: 'ok' | 'full' | 'failed', free, total, floor, refusedWrites, noSpaceErrors }
+   * db.figures().disk; // { state: 'ok' | 'full' | 'failed', free, total, floor, refusals, noSpaceErrors }
    */
   figures(): EngineFigures {
     const c = this.counters;

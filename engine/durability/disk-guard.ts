@@ -28,8 +28,8 @@ export interface DiskFigures {
   readonly total: number;
   /** The floor: below it writes that add data are refused. */
   readonly floor: number;
-  /** Writes refused for want of space since the database opened. */
-  readonly refusedWrites: number;
+  /** Requests refused for want of space since the database opened: writes (on a cluster node, reads too). */
+  readonly refusals: number;
   /** ENOSPC (or EDQUOT) errors a log append or a checkpoint met. */
   readonly noSpaceErrors: number;
 }
@@ -133,20 +133,21 @@ export class DiskGuard implements SpaceWatch {
   }
 
   figures(): DiskFigures {
-    return { state: this.stateNow, free: this.free, total: this.totalBytes, floor: this.floorBytes, refusedWrites: this.refused, noSpaceErrors: this.noSpace };
+    return { state: this.stateNow, free: this.free, total: this.totalBytes, floor: this.floorBytes, refusals: this.refused, noSpaceErrors: this.noSpace };
   }
 
   /**
-   * The error a write refused for space fails with (counted): free bytes, the floor, the option.
-   * `isEveryWrite`: the caller refuses removals too (a cluster node that cannot apply its log).
+   * The error a request refused for space fails with (counted): free bytes, the floor, the option.
+   * `isReplica`: a cluster node, which applies none of its logs meanwhile and so refuses every
+   * request that must see them, removals and reads included.
    */
-  refusal(isEveryWrite = false): SvcError {
+  refusal(isReplica = false): SvcError {
     this.refused++;
     const why = this.needed > 0
       ? `the disk of ${this.dir} is full (a write of ${this.needed} bytes met "no space left on device"; ${this.free} bytes free, floor ${this.floorBytes} bytes, --min-free-disk / minFreeDisk)`
       : `free disk space of ${this.dir} is ${this.free} bytes, below the floor of ${this.floorBytes} bytes (--min-free-disk / minFreeDisk)`;
-    const rule = isEveryWrite
-      ? 'this cluster node refuses every write and applies nothing until space is freed; send writes to another node'
+    const rule = isReplica
+      ? 'this cluster node applies none of the cluster\'s logs until space is freed, so it refuses every request that must see them, reads and writes; ask another node'
       : 'writes that add data are refused until space is freed; reads, removals and DROP TABLE go on';
     return new SvcError('StorageFull', `${why}: ${rule}`);
   }

@@ -65,7 +65,7 @@ export class ServerMetrics {
     memoryGauge('svc_disk_free_bytes', 'Free bytes of the data directory\'s file system (the last statfs less what svc wrote since)', (f) => f.disk.free);
     memoryGauge('svc_disk_total_bytes', 'Size of the data directory\'s file system', (f) => f.disk.total);
     memoryGauge('svc_disk_min_free_bytes', 'The floor (--min-free-disk): below it writes that add data are refused', (f) => f.disk.floor);
-    engineCounter('svc_disk_refused_writes_total', 'Writes refused with StorageFull (507): the disk below its floor or full', (f) => f.disk.refusedWrites);
+    engineCounter('svc_disk_refusals_total', 'Requests refused with StorageFull (507): writes while the disk is below its floor or full (on a cluster node, reads too)', (f) => f.disk.refusals);
     engineCounter('svc_disk_no_space_errors_total', 'ENOSPC errors a write-ahead log append or a checkpoint met', (f) => f.disk.noSpaceErrors);
     new Gauge({
       name: 'svc_disk_state', help: 'The disk\'s state, 1 for the current one: ok; full (writes that add data refused until space is freed); failed (writes refused until a restart)', labelNames: ['state'], registers,

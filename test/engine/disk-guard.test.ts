@@ -34,7 +34,7 @@ describe('disk guard', () => {
     const { guard } = await guardOn(64 * MIB, 60 * MIB, undefined);
     assert.equal(guard.floor, Math.floor(64 * MIB * 0.05));
     assert.equal(guard.state, 'ok');
-    assert.deepEqual(guard.figures(), { state: 'ok', free: 60 * MIB, total: 64 * MIB, floor: Math.floor(64 * MIB * 0.05), refusedWrites: 0, noSpaceErrors: 0 });
+    assert.deepEqual(guard.figures(), { state: 'ok', free: 60 * MIB, total: 64 * MIB, floor: Math.floor(64 * MIB * 0.05), refusals: 0, noSpaceErrors: 0 });
   });
 
   it('below the floor → full, with a refusal naming free bytes, floor and option; space back → ok by itself', async () => {
@@ -46,7 +46,7 @@ describe('disk guard', () => {
     assert.equal(e.code, 'StorageFull');
     assert.match(e.message, new RegExp(`${40 * MIB} bytes, below the floor of ${100 * MIB} bytes \\(--min-free-disk / minFreeDisk\\)`));
     assert.match(e.message, /reads, removals and DROP TABLE go on/);
-    assert.equal(guard.figures().refusedWrites, 1);
+    assert.equal(guard.figures().refusals, 1);
     const space = guard.whenSpace();
     assert.ok(space !== null);
     let isBack = false;

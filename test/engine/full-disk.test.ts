@@ -75,7 +75,7 @@ describe('below the floor', () => {
     refused++;
     await expectCode(() => db.query('INSERT INTO t ($timestamp, v) VALUES (5, 5)'), 'StorageFull');
     refused++;
-    assert.equal(db.figures().disk.refusedWrites, refused);
+    assert.equal(db.figures().disk.refusals, refused);
     // What was allowed happened; what was refused did not; reads answer.
     assert.deepEqual(db.listAliases('').aliases, ['b', 'g', 't']);
     assert.deepEqual(readRows(db, 't'), [{ $timestamp: 1n, v: 1 }, { $timestamp: 2n, v: 2 }]);

@@ -97,7 +97,7 @@ describe('a server below its floor', () => {
     assert.match(metrics, /\nsvc_disk_state\{state="ok"\} 0\n/);
     assert.match(metrics, /\nsvc_disk_min_free_bytes 9007199254740991\n/);
     assert.match(metrics, /\nsvc_disk_free_bytes \d+\n/);
-    assert.match(metrics, /\nsvc_disk_refused_writes_total [1-9]\d*\n/);
+    assert.match(metrics, /\nsvc_disk_refusals_total [1-9]\d*\n/);
     const cluster = await request(t.base, 'GET', '/api/cluster', { headers: auth });
     assert.equal(cluster.json().status, 'unstable');
   });
