@@ -45,7 +45,11 @@ const MAX_STALE_ATTEMPTS = 30;
 
 /** What the write path tells the checkpoint scheduler. */
 export interface WriteObserver {
-  afterWrite(): void;
+  /**
+   * After each write; `isSpaceWanted`: the disk is below its floor and the write removed data,
+   * whose disk space a checkpoint gives back (it lets the WAL that holds the data go).
+   */
+  afterWrite(isSpaceWanted?: boolean): void;
 }
 
 export class WritePath {
@@ -102,7 +106,8 @@ export class WritePath {
       this.store.apply(r);
       if (r.kind === 'TableInsert') this.counters.rowsIngested += r.batch.ts.length;
     }
-    this.checkpoints.afterWrite();
+    // While the disk is full only removals get here (checkStorage).
+    this.checkpoints.afterWrite(this.disk?.isFull === true);
     this.pressure?.afterWrite();
     await durable;
     return changes;

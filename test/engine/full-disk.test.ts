@@ -6,7 +6,9 @@
 //   record — the writes before it in the same group commit stay acknowledged, the failed one is
 //   neither applied nor replayed — and the log takes writes again once space is back;
 // - a checkpoint that meets ENOSPC leaves no file behind, the previous checkpoint stays the
-//   database, and it is retried by itself once space is back.
+//   database, and it is retried by itself once space is back;
+// - a DROP TABLE while full gives the table's space back by itself: it starts the checkpoint
+//   that deletes the WAL holding the rows, and writes are accepted again.
 import assert from 'node:assert/strict';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -183,6 +185,40 @@ describe('ENOSPC on a small tmpfs', { skip: noTmpfs ?? false }, () => {
       await db.close();
       const reopened = await Database.open({ dataDir, sweepIntervalMs: 0 });
       assert.equal(reopened.describeTable('t').rowCount, 210_000);
+      await reopened.close();
+    });
+  });
+
+  it('DROP TABLE while full gives the space back by itself: the checkpoint it starts lets the WAL go, writes resume', async () => {
+    await withTmpfs(32 * MIB, async (root) => {
+      const dataDir = join(root, 'db');
+      const db = await Database.open({ dataDir, sweepIntervalMs: 0, minFreeDisk: 8 * MIB });
+      const rows = (from: number, n: number) => ({ $timestamp: BigInt64Array.from({ length: n }, (_, i) => BigInt(from + i)), v: Float64Array.from({ length: n }, (_, i) => from + i) });
+      await db.createTable('keep', [{ name: 'v', type: 'DOUBLE' }]);
+      await db.createTable('big', [{ name: 'v', type: 'DOUBLE' }]);
+      await db.insert('keep', rows(0, 50_000));
+      let inserted = 0;
+      for (;;) {
+        assert.ok(inserted < 3_000_000, 'a 32 MiB disk never reached its floor');
+        const e = await db.insert('big', rows(inserted, 100_000)).then(() => null, (err: unknown) => err);
+        if (e !== null) {
+          assert.ok(e instanceof SvcError && e.code === 'StorageFull', String(e));
+          break;
+        }
+        inserted += 100_000;
+      }
+      assert.equal(db.figures().disk.state, 'full');
+      await db.dropTable('big');
+      // Nothing deleted by hand: the checkpoint the DROP started gives the WAL's space back.
+      for (let i = 0; db.figures().disk.state !== 'ok'; i++) {
+        assert.ok(i < 100, `still full 10 s after the DROP: ${JSON.stringify(db.figures().disk)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await db.insert('keep', rows(50_000, 1_000));
+      await db.close();
+      const reopened = await Database.open({ dataDir, sweepIntervalMs: 0, minFreeDisk: 8 * MIB });
+      assert.deepEqual(reopened.listAliases('').aliases, ['keep']);
+      assert.equal(reopened.describeTable('keep').rowCount, 51_000);
       await reopened.close();
     });
   });

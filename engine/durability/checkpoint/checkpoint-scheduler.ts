@@ -3,7 +3,8 @@
 // A checkpoint rotates the WAL and snapshots the state in one synchronous step, writes the
 // snapshot, then deletes the WAL segments it covers. One that fails (a full disk, typically) is
 // tried again after a pause that doubles up to RETRY_MAX_MS: its WAL is still there, and the next
-// threshold may be far off.
+// threshold may be far off. While the disk is below its floor a removal asks for one at once:
+// the space of removed data comes back only when the WAL that holds it is deleted.
 import type { EntryStore } from '../../catalog/entry-store.js';
 import type { Durability } from '../../types.js';
 import type { WalWriter } from '../wal/wal-writer.js';
@@ -26,6 +27,8 @@ export class CheckpointScheduler {
   private retryTimer: NodeJS.Timeout | null = null;
   private retryMs = RETRY_MS;
   private isStopped = false;
+  /** A checkpoint to give space back waits for the running one: later removals share it. */
+  private isReclaimQueued = false;
 
   constructor(
     private readonly dataDir: string,
@@ -89,9 +92,26 @@ export class CheckpointScheduler {
     return this.run();
   }
 
-  /** After a write: starts a checkpoint in the background once enough WAL has piled up. */
-  afterWrite(): void {
+  /**
+   * After a write: starts a checkpoint in the background once enough WAL has piled up — or, when
+   * `isSpaceWanted` (the disk is full and the write removed data), once the running one is done.
+   */
+  afterWrite(isSpaceWanted = false): void {
+    if (isSpaceWanted) {
+      this.reclaim();
+      return;
+    }
     if (this.policy.durability === 'none' || this.running !== null || this.wal.bytesSinceRotate <= this.policy.checkpointWalBytes) return;
     this.run().catch((e) => this.policy.log?.(`checkpoint failed: ${(e as Error).message}`));
+  }
+
+  private reclaim(): void {
+    if (this.isStopped || this.isReclaimQueued) return;
+    this.isReclaimQueued = true;
+    void (this.running ?? Promise.resolve()).catch(() => undefined).then(() => {
+      this.isReclaimQueued = false;
+      if (this.isStopped) return undefined;
+      return this.run().catch((e) => this.policy.log?.(`checkpoint to give disk space back failed: ${(e as Error).message}`));
+    });
   }
 }
