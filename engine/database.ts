@@ -604,7 +604,9 @@ export class Database {
     const now = nowSeconds();
     const expired = [...this.store.entries].filter(([, e]) => isExpired(e, now)).map(([alias]) => alias);
     if (expired.length === 0) return 0;
-    await this.write([{ kind: 'sweep', aliases: expired }]).catch(() => undefined);
+    // Refused (a cluster node whose disk is full) or failed: nothing removed, tried again next time.
+    const isRemoved = await this.write([{ kind: 'sweep', aliases: expired }]).then(() => true, () => false);
+    if (!isRemoved) return 0;
     for (const alias of expired) this.options.log?.(`expired entry '${alias}' removed`);
     return expired.length;
   }

@@ -35,8 +35,10 @@ export interface Config {
   metrics: boolean;
 }
 
-/** `switch`: an on/off config key, `--NAME` / `--no-NAME` on the command line. */
-/** `bytes`: at least 1 MiB; `floor-bytes`: 0 or more, null (in a config file) for the default rule. */
+/**
+ * `switch`: an on/off config key, `--NAME` / `--no-NAME` on the command line. `bytes`: at least
+ * 1 MiB; `floor-bytes`: 0 or more, or null (a config file's way to ask for the default rule).
+ */
 type Kind = 'flag' | 'switch' | 'string' | 'port' | 'positive-integer' | 'durability' | 'origins' | 'bytes' | 'floor-bytes';
 interface Mode { readonly local: boolean; readonly secure: boolean }
 

@@ -5,9 +5,10 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { DiskState, EngineFigures, LogFigures } from '../../engine/index.js';
 
-/** Request durations: sub-millisecond writes up to long queries. */
+/** The states svc_disk_state has a series for. */
 const DISK_STATES: readonly DiskState[] = ['ok', 'full', 'failed'];
 
+/** Request durations: sub-millisecond writes up to long queries. */
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 export type IngestProtocol = 'influx_line_protocol' | 'prometheus_remote_write';

@@ -193,9 +193,14 @@ export class Checkpointer {
       await this.writeFiles(seq, snap);
     } catch (e) {
       if (isNoSpace(e)) this.space?.noteNoSpace(0);
-      if (!(await listManifests(this.dataDir)).includes(seq)) await this.removeAttempt(seq).catch(() => undefined);
+      if (!(await this.hasManifest(seq))) await this.removeAttempt(seq).catch(() => undefined);
       throw e;
     }
+  }
+
+  /** Whether manifest `seq` is in place — true also when that cannot be told (then nothing of it may go). */
+  private hasManifest(seq: number): Promise<boolean> {
+    return stat(join(checkpointsDir(this.dataDir), manifestName(seq))).then(() => true, (e: NodeJS.ErrnoException) => e.code !== 'ENOENT');
   }
 
   /** Deletes every file checkpoint `seq` wrote (its manifest was never renamed into place). */

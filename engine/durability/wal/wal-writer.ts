@@ -127,7 +127,7 @@ export class WalWriter implements RecordLog {
     const bytes = header.readUInt32LE(0) + FRAME_HEADER;
     // Rotate by size before a write, never inside one: a record lives in one segment.
     if (this.segmentFill > 0 && this.segmentFill + bytes > this.segmentBytes) this.segment += 1;
-    const fd = this.file();
+    const fd = this.file(bytes);
     const start = this.segmentFill;
     if (start === 0) chunks.unshift(segmentHeader());
     try {
@@ -194,9 +194,10 @@ export class WalWriter implements RecordLog {
    * The current segment's file, created (and its predecessor retired) on first use. With fsync,
    * the predecessor is made durable before the new segment gets a byte, so a power cut can tear
    * only the last segment: replay may then tell a torn tail (cut off) from damage (an error).
-   * No room for a new file is StorageFull (nothing was written; the next append tries again).
+   * No room for a new file is StorageFull (nothing was written; the next append tries again): the
+   * append of `bytes` that needed it fails.
    */
-  private file(): number {
+  private file(bytes: number): number {
     if (this.fdSegment === this.segment && this.fd >= 0) return this.fd;
     if (this.fd >= 0 && this.durability === 'fsync' && this.fdSynced !== this.fd) {
       try {
@@ -211,7 +212,7 @@ export class WalWriter implements RecordLog {
       fd = openSync(join(this.dir, segmentName(this.segment)), 'a');
     } catch (e) {
       if (!isNoSpace(e)) throw this.fail(e);
-      this.space?.noteNoSpace(SEGMENT_HEADER_BYTES);
+      this.space?.noteNoSpace(SEGMENT_HEADER_BYTES + bytes);
       throw new SvcError('StorageFull', `the disk of ${this.dir} is full: no room for a new write-ahead log segment; writes are refused until space is freed`, { cause: e });
     }
     try {
