@@ -12,6 +12,7 @@ import type { ColumnarBatch } from './write/columnar-input.js';
 import { Checkpointer, removeWalBefore, takeSnapshot } from './durability/checkpoint/checkpoint.js';
 import { CheckpointScheduler } from './durability/checkpoint/checkpoint-scheduler.js';
 import { checkpointsDir } from './durability/checkpoint/manifest.js';
+import { DiskGuard } from './durability/disk-guard.js';
 import { storageFailure } from './durability/storage-failure.js';
 import { isExpired, nowSeconds } from './catalog/expiry.js';
 import { incompatible, toBytes, toNs } from './input-checks.js';
@@ -105,12 +106,14 @@ export class Database {
     private readonly releaseLock: () => Promise<void>,
     private readonly options: ResolvedOptions,
     private readonly checkpointer: Checkpointer,
+    /** The data directory's free space against its floor (docs/disk.md). */
+    private readonly disk: DiskGuard,
   ) {
     this.store = store;
     const db = this; // for the catalog's getter below (a getter has its own `this`)
     this.checkpoints = new CheckpointScheduler(dataDir, wal, store, checkpointer, options, this.counters);
     this.pressure = new MemoryPressure(store.context.budget, { relieve: (sealTails) => this.relieve(sealTails) }, options.log);
-    this.writes = new WritePath(store, wal, this.checkpoints, this.counters, this.pressure);
+    this.writes = new WritePath(store, wal, this.checkpoints, this.counters, this.pressure, disk);
     this.catalog = {
       table: (name) => {
         const e = this.liveEntry(name);
@@ -144,18 +147,21 @@ export class Database {
     } catch (e) {
       throw storageFailure(e, `could not open data directory ${dataDir}`);
     }
+    let disk: DiskGuard | null = null;
     try {
-      const checkpointer = new Checkpointer(dataDir);
+      disk = await DiskGuard.open(dataDir, resolved.minFreeDisk, { log: resolved.log });
+      const checkpointer = new Checkpointer(dataDir, disk);
       const store = new EntryStore({ batchRows, budget: new MemoryBudget(resolved.memoryLimit), leases: checkpointer.reads }, removalOfStatement);
       const walStart = await checkpointer.load(store);
       const replay = await replayWal(walDir, walStart, (r) => store.apply(r), (records) => store.prepare(records));
       if (replay.tornAt !== null) resolved.log?.(`cut a torn record at the end of ${replay.tornAt.file} (offset ${replay.tornAt.offset})`);
       await removeWalBefore(dataDir, walStart);
-      const wal = new WalWriter(walDir, Math.max(walStart, replay.lastSegment + 1), durability, resolved.walSegmentBytes);
-      const db = new Database(dataDir, durability, wal, store, releaseLock, resolved, checkpointer);
+      const wal = new WalWriter(walDir, Math.max(walStart, replay.lastSegment + 1), durability, resolved.walSegmentBytes, disk);
+      const db = new Database(dataDir, durability, wal, store, releaseLock, resolved, checkpointer, disk);
       db.startSweep();
       return db;
     } catch (e) {
+      disk?.close();
       await releaseLock().catch(() => undefined);
       throw storageFailure(e, `could not open data directory ${dataDir}`);
     }
@@ -178,9 +184,16 @@ export class Database {
     } catch (e) {
       throw storageFailure(e, `could not open data directory ${dataDir}`);
     }
-    const checkpointer = new Checkpointer(dataDir);
+    let disk: DiskGuard;
+    try {
+      disk = await DiskGuard.open(dataDir, resolved.minFreeDisk, { log: resolved.log });
+    } catch (e) {
+      await releaseLock().catch(() => undefined);
+      throw storageFailure(e, `could not open data directory ${dataDir}`);
+    }
+    const checkpointer = new Checkpointer(dataDir, disk);
     const store = new EntryStore({ batchRows, budget: new MemoryBudget(resolved.memoryLimit), leases: checkpointer.reads }, removalOfStatement);
-    const db = new Database(dataDir, 'none', new WalWriter(join(dataDir, 'wal'), 0, 'none'), store, releaseLock, resolved, checkpointer);
+    const db = new Database(dataDir, 'none', new WalWriter(join(dataDir, 'wal'), 0, 'none'), store, releaseLock, resolved, checkpointer, disk);
     try {
       await mkdir(checkpointsDir(dataDir), { recursive: true });
       db.replication = await start({
@@ -205,9 +218,11 @@ export class Database {
           relieveWith: (checkpoint) => { db.replicaRelief = checkpoint; },
         },
         parts: (request, names, signal) => db.runPart(request, names, signal),
+        disk: { whenSpace: () => disk.whenSpace(), refusal: () => disk.refusal(true) },
       });
       db.writes.replicate(db.replication);
     } catch (e) {
+      disk.close();
       await releaseLock().catch(() => undefined);
       throw e;
     }
@@ -255,6 +270,8 @@ export class Database {
     if (this.isClosed) return;
     this.isClosed = true;
     if (this.sweepTimer !== null) clearInterval(this.sweepTimer);
+    this.disk.close();
+    this.checkpoints.stop();
     if (this.replication !== null) {
       for (const e of this.store.entries.values()) if (e.type === 'ts') e.table.stopCompaction();
       try {
@@ -510,10 +527,12 @@ export class Database {
    * What the engine did since it opened and holds now (GET /metrics and readiness read it): rows
    * ingested, WAL bytes and fdatasync rounds, checkpoints and their durations, queries and their
    * durations, the memory budget — used, held (cannot leave memory yet), cached (evictable),
-   * evictions and read-backs from checkpoint files — and in a cluster each log's position here.
+   * evictions and read-backs from checkpoint files — the disk — its state, free bytes against the
+   * floor — and in a cluster each log's position here.
    * @example
    * db.figures().rowsIngested;
    * db.figures().memory; // { limit, used, held, tails, cached, pooled, scanning, evictions, evictedBytes, readBacks, readBackBytes }
+   * db.figures().disk; // { state: 'ok' | 'full' | 'failed', free, total, floor, refusals, noSpaceErrors }
    */
   figures(): EngineFigures {
     const c = this.counters;
@@ -529,6 +548,7 @@ export class Database {
       querySeconds: c.querySeconds,
       queryFailures: c.queryFailures,
       memory: this.store.context.budget.figures,
+      disk: this.disk.figures(),
       replication: this.replication?.figures() ?? null,
     };
   }
@@ -608,12 +628,11 @@ export class Database {
     try {
       const now = nowSeconds();
       const expired = [...this.store.entries].filter(([, e]) => isExpired(e, now)).map(([alias]) => alias);
-      if (expired.length > 0) {
-        await this.write([{ kind: 'sweep', aliases: expired }]).catch(() => undefined);
-        for (const alias of expired) this.options.log?.(`expired entry '${alias}' removed`);
-      }
+      // Refused (a cluster node whose disk is full) or failed: nothing removed, tried again next time.
+      const isRemoved = expired.length > 0 && await this.write([{ kind: 'sweep', aliases: expired }]).then(() => true, () => false);
+      if (isRemoved) for (const alias of expired) this.options.log?.(`expired entry '${alias}' removed`);
       await this.sweepShards();
-      return expired.length;
+      return isRemoved ? expired.length : 0;
     } finally {
       this.isSweeping = false;
     }

@@ -22,7 +22,8 @@ export const ERROR_CODES = [
   'DatabaseClosed', //      call on a closed Database
   'WalCorrupt', //          damaged WAL record before the end of the log
   'CheckpointCorrupt', //   checkpoint file fails its checksum
-  'StorageFailed', //       disk write/fsync failed: the engine stops accepting writes
+  'StorageFailed', //       disk write/fsync failed: the engine stops accepting writes until a restart
+  'StorageFull', //         free disk space below the floor (or ENOSPC): writes that add data refused until space is back
   'MemoryLimit', //         a write cannot fit in the memory budget even after a checkpoint (retry later)
   'ClusterUnavailable', //  cluster mode: the log (NATS JetStream) did not acknowledge in time, or no node serves a table
 ] as const;

@@ -1,7 +1,8 @@
 // What the engine did since it opened, as one plain object (Database.figures()): the server's
 // GET /metrics and readiness read it. Counters only grow; the engine parts that do the work bump
 // them (the write path, the WAL writer, the checkpoint scheduler, queries). The memory budget's
-// figures (memory/memory-budget.ts) are what it holds now.
+// figures (memory/memory-budget.ts) and the disk's (durability/disk-guard.ts) are what they are now.
+import type { DiskFigures } from './durability/disk-guard.js';
 import type { MemoryFigures } from './memory/index.js';
 import type { ReplicationFigures } from './replication.js';
 
@@ -22,6 +23,8 @@ export interface EngineFigures {
   readonly queryFailures: number;
   /** The memory budget: limit, used, held, cached, evictions and read-backs. */
   readonly memory: MemoryFigures;
+  /** The data directory's disk: state (ok, full, failed), free bytes, the floor, writes refused. */
+  readonly disk: DiskFigures;
   /** In a cluster: each log's position here and the appends' retries; null on a single node. */
   readonly replication: ReplicationFigures | null;
 }

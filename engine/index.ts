@@ -11,6 +11,7 @@ export type { EntryType } from './catalog/entry-store.js';
 export { SvcError, isSvcError, ERROR_CODES } from './errors.js';
 export type { ErrorCode } from './errors.js';
 export type { EngineFigures } from './figures.js';
+export type { DiskFigures, DiskState } from './durability/disk-guard.js';
 export type { LogFigures, ReplicationFigures } from './replication.js';
 export type { ColumnDef, ColumnStats, ColumnType, Durability, TimeToLive } from './types.js';
 export type { TableRows, WriteOp, WriteOpKind } from './write/index.js';

@@ -40,10 +40,16 @@ export interface OpenOptions {
    * checkpoint files beyond it is read back when needed; see docs/memory.md.
    */
   readonly memoryLimit?: number;
+  /**
+   * Free bytes the data directory's file system must keep: below them writes that add data fail
+   * with StorageFull until space is back (removals go on). 0 = only a real "disk full" stops
+   * them. Default: the smaller of 1 GiB and 5 % of the disk. See docs/disk.md.
+   */
+  readonly minFreeDisk?: number;
 }
 
 /** OpenOptions with every default filled in. */
-export type ResolvedOptions = Required<Omit<OpenOptions, 'log' | 'queryLimits'>> & Pick<OpenOptions, 'log'> & { readonly queryLimits: QueryLimits };
+export type ResolvedOptions = Required<Omit<OpenOptions, 'log' | 'queryLimits' | 'minFreeDisk'>> & Pick<OpenOptions, 'log' | 'minFreeDisk'> & { readonly queryLimits: QueryLimits };
 
 /**
  * A checkpoint costs about the disk of the batches added since the last one, and 1 GiB of WAL
@@ -71,6 +77,7 @@ export function resolveOpenOptions(options: OpenOptions): ResolvedOptions {
     sweepIntervalMs: integer('sweepIntervalMs', options.sweepIntervalMs ?? 1000, 0, 2 ** 31 - 1),
     retentionSize: integer('retentionSize', options.retentionSize ?? 0, 0, Number.MAX_SAFE_INTEGER),
     memoryLimit: integer('memoryLimit', options.memoryLimit ?? defaultMemoryLimit(), MIN_MEMORY_LIMIT, Number.MAX_SAFE_INTEGER),
+    minFreeDisk: options.minFreeDisk === undefined ? undefined : integer('minFreeDisk', options.minFreeDisk, 0, Number.MAX_SAFE_INTEGER),
     log,
     queryLimits: resolveLimits(options.queryLimits),
   };

@@ -7,6 +7,7 @@
 // node) before it was called. Nothing here names NATS: single-node svc never loads the cluster.
 import type { WalRecord } from './durability/wal/records.js';
 import type { EntryType } from './catalog/entry-store.js';
+import type { SvcError } from './errors.js';
 import type { ColumnDef } from './types.js';
 import type { PartPlacement, PartRequest, QueryResult, QuerySignal } from './query/index.js';
 
@@ -95,6 +96,18 @@ export interface ReplicaMemory {
 }
 
 /**
+ * The disk's floor as a replica's apply meets it (docs/disk.md): below it the replica applies no
+ * entry — its consumer paused, the stream keeping the entries — rather than diverge from the
+ * other nodes by skipping one, and it resumes by itself once space is back.
+ */
+export interface ReplicaDisk {
+  /** Null while the data directory's disk is above its floor; else resolves once it is again. */
+  whenSpace(): Promise<void> | null;
+  /** What a request this node cannot serve meanwhile fails with (StorageFull: free bytes, floor, option). */
+  refusal(): SvcError;
+}
+
+/**
  * Runs parts `names` of a SELECT another node was asked (after this node's read barrier), with
  * that node's `now`, limits and remaining time.
  */
@@ -110,6 +123,8 @@ export interface ReplicaState {
   readonly checkpoints: ReplicaCheckpoints;
   /** Keeps its memory budget. */
   readonly memory: ReplicaMemory;
+  /** Keeps its disk's floor. */
+  readonly disk: ReplicaDisk;
   /** Runs parts of other nodes' queries. */
   readonly parts: PartRunner;
 }

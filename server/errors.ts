@@ -43,6 +43,7 @@ export const STATUS_OF: Record<ErrorCode | HttpErrorCode, number> = {
   WalCorrupt: 503,
   CheckpointCorrupt: 503,
   StorageFailed: 503,
+  StorageFull: 507, // Insufficient Storage (RFC 4918): ends by itself once space is freed (SPEC §14)
   MemoryLimit: 503, // with Retry-After: memory frees up as checkpoints complete
   ClusterUnavailable: 503,
   BadRequest: 400,

@@ -30,11 +30,17 @@ export interface Config {
   max_in_buffer_size: number;
   parallelism_count: number;
   memory_limit: number;
+  /** null: the default rule (the smaller of 1 GiB and 5 % of the disk). */
+  min_free_disk: number | null;
+  retention_size: number | null;
   metrics: boolean;
 }
 
-/** `switch`: an on/off config key, `--NAME` / `--no-NAME` on the command line. */
-type Kind = 'flag' | 'switch' | 'string' | 'port' | 'positive-integer' | 'durability' | 'origins' | 'bytes';
+/**
+ * `switch`: an on/off config key, `--NAME` / `--no-NAME` on the command line. `bytes`: at least
+ * 1 MiB; `floor-bytes`: 0 or more, or null (a config file's way to ask for the default rule).
+ */
+type Kind = 'flag' | 'switch' | 'string' | 'port' | 'positive-integer' | 'durability' | 'origins' | 'bytes' | 'floor-bytes';
 interface Mode { readonly local: boolean; readonly secure: boolean }
 
 interface OptionRow {
@@ -78,6 +84,8 @@ export const OPTION_TABLE: readonly OptionRow[] = [
   { name: 'max-in-buffer-size', env: 'SVC_MAX_IN_BUFFER_SIZE', key: 'max_in_buffer_size', kind: 'positive-integer', default: () => DEFAULT_MAX_IN_BUFFER_SIZE, defaultText: String(DEFAULT_MAX_IN_BUFFER_SIZE), help: 'largest request body (and blob), in bytes' },
   { name: 'parallelism-count', env: 'SVC_PARALLELISM_COUNT', key: 'parallelism_count', kind: 'positive-integer', default: () => DEFAULT_PARALLELISM_COUNT, defaultText: String(DEFAULT_PARALLELISM_COUNT), help: 'answered by GET /api/option/parallelism' },
   { name: 'memory-limit', env: 'SVC_MEMORY_LIMIT', key: 'memory_limit', kind: 'bytes', default: () => defaultMemoryLimit(), defaultText: "60 % of the smaller of the machine's memory and its cgroup limit", help: 'memory for table data, tails and blobs, in bytes or like 512MiB, 8GiB (at least 1MiB); data beyond it stays on disk and is read back' },
+  { name: 'min-free-disk', env: 'SVC_MIN_FREE_DISK', key: 'min_free_disk', kind: 'floor-bytes', default: () => null, defaultText: '1GiB or 5 % of the disk, the smaller', help: 'free space the data directory\'s disk must keep, in bytes or like 512MiB, 1GiB (0 = none); below it writes that add data are refused (507) until space is freed' },
+  { name: 'retention-size', env: 'SVC_RETENTION_SIZE', key: 'retention_size', kind: 'floor-bytes', default: () => null, defaultText: 'none', help: 'table data on disk past which the oldest shards across tables are removed, in bytes or like 500GiB (0 = none)' },
   { name: 'metrics', env: 'SVC_METRICS', key: 'metrics', kind: 'switch', default: () => true, defaultText: 'on', help: 'GET /metrics: Prometheus text of svc itself, no token (--no-metrics turns it off)' },
 ];
 
@@ -173,7 +181,7 @@ export function toServerOptions(c: Config): ServerOptions & { host: string } {
   const orNull = (s: string): string | null => (s === '' ? null : s);
   return {
     host: c.host, port: c.port, dataDir: c.data_dir, durability: c.durability, logFile: orNull(c.log),
-    maxInBufferSize: c.max_in_buffer_size, parallelismCount: c.parallelism_count, memoryLimit: c.memory_limit, assetsDir: orNull(c.assets),
+    maxInBufferSize: c.max_in_buffer_size, parallelismCount: c.parallelism_count, memoryLimit: c.memory_limit, minFreeDisk: c.min_free_disk ?? undefined, retentionSize: c.retention_size ?? undefined, assetsDir: orNull(c.assets),
     clusterUri: c.cluster_uri, nodeId: orNull(c.node_id), allowedOrigins: c.allowed_origins, tlsPort: c.tls_port,
     tlsCertificate: orNull(c.tls_certificate), tlsKey: orNull(c.tls_key),
     clusterPublicKeyFile: orNull(c.cluster_public_key_file), usersFile: orNull(c.users_file),
@@ -230,6 +238,7 @@ export function promptRows(): readonly { key: keyof Config; help: string }[] {
 }
 
 export function showValue(v: Config[keyof Config]): string {
+  if (v === null) return 'default';
   return Array.isArray(v) ? v.join(',') : String(v);
 }
 
@@ -253,7 +262,8 @@ function parseText(row: OptionRow, text: string, where: string): Config[keyof Co
     case 'durability': return oneOf(where, text, ['fsync', 'os', 'none'] as const);
     case 'origins': return parseOrigins(text);
     case 'string': return text;
-    case 'bytes': return bytes(where, text);
+    case 'bytes': return bytes(where, text, MIN_MEMORY_LIMIT);
+    case 'floor-bytes': return bytes(where, text, 0);
     case 'switch': {
       const on = ['true', '1', 'on', 'yes'].includes(text.toLowerCase());
       if (!on && !['false', '0', 'off', 'no'].includes(text.toLowerCase())) throw new ConfigError(`${where} must be true or false, got '${text}'`);
@@ -266,9 +276,10 @@ function parseText(row: OptionRow, text: string, where: string): Config[keyof Co
 /** At least a MiB: Database.open refuses a smaller memory limit. */
 const MIN_MEMORY_LIMIT = 1024 * 1024;
 
-function bytes(where: string, text: string): number {
+function bytes(where: string, text: string, min: number): number {
   const n = parseBytes(text);
-  if (n === null || n < MIN_MEMORY_LIMIT) throw new ConfigError(`${where} must be a number of bytes of at least 1MiB, like 1073741824, 512MiB or 8GiB, got ${JSON.stringify(text)}`);
+  const least = min === MIN_MEMORY_LIMIT ? ' of at least 1MiB' : '';
+  if (n === null || n < min) throw new ConfigError(`${where} must be a number of bytes${least}, like 1073741824, 512MiB or 8GiB, got ${JSON.stringify(text)}`);
   return n;
 }
 
@@ -285,8 +296,10 @@ function checkJson(row: OptionRow, v: unknown, where: string): Config[keyof Conf
     case 'string':
       if (typeof v !== 'string') throw new ConfigError(`${where} must be a string, got ${JSON.stringify(v)}`);
       return parseText(row, v, where);
+    case 'floor-bytes':
     case 'bytes':
-      if (typeof v !== 'string' && !(typeof v === 'number' && Number.isInteger(v))) throw new ConfigError(`${where} must be a number of bytes or a string like "8GiB", got ${JSON.stringify(v)}`);
+      if (v === null && row.kind === 'floor-bytes') return null;
+      if (typeof v !== 'string' && !(typeof v === 'number' && Number.isInteger(v))) throw new ConfigError(`${where} must be a number of bytes or a string like "8GiB"${row.kind === 'floor-bytes' ? ' (null: the default)' : ''}, got ${JSON.stringify(v)}`);
       return parseText(row, String(v), where);
     case 'switch':
       if (typeof v !== 'boolean') throw new ConfigError(`${where} must be true or false, got ${JSON.stringify(v)}`);

@@ -19,7 +19,7 @@ import { Objm } from '@nats-io/obj';
 import type { KV } from '@nats-io/kv';
 import { SvcError } from '../errors.js';
 import type { WalRecord } from '../durability/wal/records.js';
-import type { ReplicaMemory, ReplicaState, ReplicaView, Replication, ReplicationFigures } from '../replication.js';
+import type { ReplicaDisk, ReplicaMemory, ReplicaState, ReplicaView, Replication, ReplicationFigures } from '../replication.js';
 import type { PartPlacement } from '../query/index.js';
 import { CHECKPOINT_BUCKET, ClusterCheckpoints } from './cluster-checkpoints.js';
 import { StaleWrite } from '../write/write-path.js';
@@ -254,6 +254,8 @@ export class ClusterReplication implements Replication {
   async readBarrier(): Promise<void> {
     const failure = this.failure;
     if (failure !== null) throw failure;
+    // A node whose disk is full applies nothing: it cannot answer as of every acknowledged write.
+    if (this.disk?.whenSpace() != null) throw this.disk.refusal();
     // A stream electing a new leader answers nothing for a few seconds: ask again until it does.
     await Promise.all([...this.followers].map(async ([stream, { follower, subject }]) => {
       let last: number | null = null;
@@ -332,14 +334,16 @@ export class ClusterReplication implements Replication {
   }
 
   private view: ReplicaView | null = null;
+  private disk: ReplicaDisk | null = null;
   private parts: QueryParts | null = null;
   private checkpoints: ClusterCheckpoints | null = null;
   private checkpointTimer: NodeJS.Timeout | null = null;
   private logLine: ((message: string) => void) | undefined;
 
   private async open(replicas: number, maxPayload: number, state: ReplicaState, steps: StartSteps): Promise<void> {
-    const { view, memory } = state;
+    const { view, memory, disk } = state;
     this.view = view;
+    this.disk = disk;
     await steps.run(`stream ${META_STREAM}`, () => addStream(this.jsm, { name: META_STREAM, subjects: [META_SUBJECT], replicas }));
     for (let g = 0; g < this.groups; g++) await steps.run(`stream ${groupStream(g)}`, () => addStream(this.jsm, { name: groupStream(g), subjects: [groupSubjects(g).all], replicas }));
     // The newest checkpoint first: the streams are followed from the sequences after its tag.
@@ -356,11 +360,15 @@ export class ClusterReplication implements Replication {
         for (const r of records) if (rowsToo || r.kind !== 'TableInsert') state.apply(r);
         memory.afterApply();
       };
-      // The budget first: while a checkpoint makes room the follower waits, its consumer paused.
-      const follower = new LogFollower(this.js, stream, (tag?.positions[stream] ?? 0) + 1, applyEntry, subject, (bytes) => {
+      // Disk and budget first: while space is short, or a checkpoint makes room in memory, the
+      // follower waits, its consumer paused.
+      const admit = (bytes: number): Promise<void> | null => {
+        const space = disk.whenSpace();
+        if (space !== null) return this.spaceFor(space, follower).then(() => admit(bytes) ?? undefined);
         const wait = memory.admit(bytes);
         return wait === null ? null : this.admitted(wait, bytes, memory, follower);
-      });
+      };
+      const follower = new LogFollower(this.js, stream, (tag?.positions[stream] ?? 0) + 1, applyEntry, subject, admit);
       this.followers.set(stream, { follower, subject });
     };
     follow(META_STREAM, null, true);
@@ -405,6 +413,14 @@ export class ClusterReplication implements Replication {
     }
   }
 
+  /** Waits for disk space before the next entry of `follower`'s stream is applied, saying so in the log. */
+  private async spaceFor(space: Promise<void>, follower: LogFollower): Promise<void> {
+    const at = follower.appliedSeq + 1;
+    this.logLine?.(`stream ${follower.stream}: the disk is below its floor (--min-free-disk): applying paused at sequence ${at} until space is freed`);
+    await space;
+    this.logLine?.(`stream ${follower.stream}: disk space is back: applying from sequence ${at}`);
+  }
+
   private log(stream: string, subject: string): JetStreamLog {
     let log = this.logs.get(subject);
     if (log === undefined) this.logs.set(subject, (log = new JetStreamLog(this.js, stream, subject, this.maxPayload)));
@@ -445,7 +461,8 @@ export class ClusterReplication implements Replication {
       id: this.nodeId,
       url: options.url,
       at: Date.now(),
-      isCaughtUp: this.isCaughtUp || pending <= LAG_MESSAGES && logs.every((l) => l.pending !== null),
+      // A node whose disk is full applies nothing: not caught up, whatever it has applied so far.
+      isCaughtUp: this.disk?.whenSpace() == null && (this.isCaughtUp || pending <= LAG_MESSAGES && logs.every((l) => l.pending !== null)),
       applied: Object.fromEntries(logs.map((l) => [l.name, l.appliedSeq])),
       serves: this.serves,
       figures: (await options.figures?.().catch(() => ({}))) ?? {},

@@ -4,21 +4,26 @@
 // not at all. Validation, the log append and the apply happen in one synchronous step, so the
 // catalog a write was checked against is the one it changes; the append writes the records
 // before it returns and only the fdatasync is awaited, so a writer overlaps its next CPU work
-// with the disk, and a write that fails changes nothing in memory.
+// with the disk, and a write that fails changes nothing in memory. While the disk is below its
+// floor (durability/disk-guard.ts) a write that adds data is refused first, before anything is
+// logged; removals go on (while-disk-full.ts).
 import type { EntryStore } from '../catalog/entry-store.js';
 import { nowSeconds } from '../catalog/expiry.js';
+import type { DiskGuard } from '../durability/disk-guard.js';
 import type { RecordLog } from '../durability/wal/record-log.js';
 import type { WalRecord } from '../durability/wal/records.js';
 import { SvcError } from '../errors.js';
 import type { MemoryPressure } from './memory-pressure.js';
 import { opBytes, validateOps } from './validate-ops.js';
+import { isAllowedWhileFull } from './while-disk-full.js';
 import type { TableRows, WriteOp } from './write-ops.js';
 import type { EngineCounters } from '../figures.js';
 
 /**
  * Where records go: the local WAL (WalWriter), or any log that takes them the same way — the
  * log's one interface, RecordLog (durability/wal/record-log.ts): `append` writes the records of
- * one write as one unit and resolves once they are durable; `hasFailed` once an append failed.
+ * one write as one unit and resolves once they are durable (it throws when they could not be
+ * written: nothing of them is in the log); `hasFailed` once the log stopped.
  */
 export type WriteLog = Pick<RecordLog, 'append' | 'hasFailed'>;
 
@@ -40,7 +45,11 @@ const MAX_STALE_ATTEMPTS = 30;
 
 /** What the write path tells the checkpoint scheduler. */
 export interface WriteObserver {
-  afterWrite(): void;
+  /**
+   * After each write; `isSpaceWanted`: the disk is below its floor and the write removed data,
+   * whose disk space a checkpoint gives back (it lets the WAL that holds the data go).
+   */
+  afterWrite(isSpaceWanted?: boolean): void;
 }
 
 export class WritePath {
@@ -53,6 +62,8 @@ export class WritePath {
     private readonly counters: EngineCounters,
     /** Null: no memory budget to keep (a catalog of tests without a database). */
     private readonly pressure: MemoryPressure | null = null,
+    /** Null: no disk floor to keep. */
+    private readonly disk: Pick<DiskGuard, 'isFull' | 'refusal'> | null = null,
   ) {}
 
   /** From now on writes go to a cluster's log instead of the local WAL (Database.openReplicated). */
@@ -70,7 +81,7 @@ export class WritePath {
    * ]);
    */
   async write(ops: readonly WriteOp[]): Promise<boolean[]> {
-    if (this.wal.hasFailed) throw new SvcError('StorageFailed', 'the database stopped accepting writes after a storage failure');
+    this.checkStorage(ops);
     if (this.pressure !== null) {
       const bytes = ops.reduce((n, op) => n + opBytes(op), 0);
       let wait = this.pressure.admit(bytes);
@@ -80,7 +91,7 @@ export class WritePath {
         await wait;
         wait = this.pressure.admit(bytes, true);
       }
-      if (this.wal.hasFailed) throw new SvcError('StorageFailed', 'the database stopped accepting writes after a storage failure');
+      this.checkStorage(ops);
     }
     // A DELETE's removal is computed ahead (rows read back from disk, replacement batches built),
     // so the synchronous step below only swaps batches; its outcomes are kept by batch, so rows
@@ -102,19 +113,29 @@ export class WritePath {
     }
     const { records, changes } = validateOps(this.store, ops, nowSeconds());
     if (records.length === 0) return changes;
+    // Throws when the records could not be written (StorageFull, StorageFailed): nothing applied.
     const durable = this.wal.append(records);
-    if (this.wal.hasFailed) {
-      await durable;
-      return changes;
-    }
     for (const r of records) {
       this.store.apply(r);
       if (r.kind === 'TableInsert') this.counters.rowsIngested += r.batch.ts.length;
     }
-    this.checkpoints.afterWrite();
+    // While the disk is full only removals get here (checkStorage).
+    this.checkpoints.afterWrite(this.disk?.isFull === true);
     this.pressure?.afterWrite();
     await durable;
     return changes;
+  }
+
+  /**
+   * Refuses a write the storage cannot take now, before anything is logged: any write once the log
+   * stopped; while the disk is below its floor, one that adds data — or, on a cluster node, any
+   * write, because the node cannot apply the log (its own entries included) until space is back.
+   */
+  private checkStorage(ops: readonly WriteOp[]): void {
+    if (this.wal.hasFailed) throw new SvcError('StorageFailed', 'the database stopped accepting writes after a storage failure; restart it to replay the write-ahead log');
+    if (this.disk?.isFull !== true) return;
+    const isReplica = this.replicated !== null;
+    if (isReplica || !isAllowedWhileFull(ops)) throw this.disk.refusal(isReplica);
   }
 
   /**

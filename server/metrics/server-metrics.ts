@@ -3,7 +3,10 @@
 // requests by route pattern (never the raw path: aliases would make every path a series) and
 // what the ingest protocols accepted; the engine's figures are read when Prometheus scrapes.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { EngineFigures, LogFigures } from '../../engine/index.js';
+import type { DiskState, EngineFigures, LogFigures } from '../../engine/index.js';
+
+/** The states svc_disk_state has a series for. */
+const DISK_STATES: readonly DiskState[] = ['ok', 'full', 'failed'];
 
 /** Request durations: sub-millisecond writes up to long queries. */
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -59,6 +62,20 @@ export class ServerMetrics {
     memoryGauge('svc_memory_held_bytes', 'Data that cannot leave memory yet (tails, batches and blobs no checkpoint holds)', (f) => f.memory.held);
     memoryGauge('svc_memory_cached_bytes', 'Data in memory that checkpoint files also hold (evictable)', (f) => f.memory.cached);
     memoryGauge('svc_memory_scanning_bytes', 'Buffers lent to large scans, which read back through them without caching', (f) => f.memory.scanning);
+    // The disk of the data directory against its floor (docs/disk.md).
+    memoryGauge('svc_disk_free_bytes', 'Free bytes of the data directory\'s file system (the last statfs less what svc wrote since)', (f) => f.disk.free);
+    memoryGauge('svc_disk_total_bytes', 'Size of the data directory\'s file system', (f) => f.disk.total);
+    memoryGauge('svc_disk_min_free_bytes', 'The floor (--min-free-disk): below it writes that add data are refused', (f) => f.disk.floor);
+    engineCounter('svc_disk_refusals_total', 'Requests refused with StorageFull (507): writes while the disk is below its floor or full (on a cluster node, reads too)', (f) => f.disk.refusals);
+    engineCounter('svc_disk_no_space_errors_total', 'ENOSPC errors a write-ahead log append or a checkpoint met', (f) => f.disk.noSpaceErrors);
+    new Gauge({
+      name: 'svc_disk_state', help: 'The disk\'s state, 1 for the current one: ok; full (writes that add data refused until space is freed); failed (writes refused until a restart)', labelNames: ['state'], registers,
+      collect() {
+        const f = figures();
+        this.reset();
+        if (f !== null) for (const s of DISK_STATES) this.set({ state: s }, f.disk.state === s ? 1 : 0);
+      },
+    });
     // A cluster node's logs (docs/cluster.md), by log it follows.
     if (isCluster) {
       const logs = (): readonly LogFigures[] => figures()?.replication?.logs ?? [];

@@ -18,9 +18,10 @@ export interface ApiReply {
 export class SvcNode {
   constructor(readonly id: string, readonly dataDir: string, private readonly args: readonly string[], public server: ServerProcess) {}
 
-  static async start(id: string, clusterUrl: string, extra: readonly string[] = []): Promise<SvcNode> {
+  /** `root`: the folder to hold the node's data directory and log (default a new temporary one, removed by stop). */
+  static async start(id: string, clusterUrl: string, extra: readonly string[] = [], root?: string): Promise<SvcNode> {
     // Not the tests' tempDir (its cleanup hook needs node:test, which the bench does not load).
-    const dataDir = join(await mkdtemp(join(tmpdir(), 'svc-node-')), id);
+    const dataDir = join(root ?? await mkdtemp(join(tmpdir(), 'svc-node-')), id);
     const args = ['--cluster', clusterUrl, '--node-id', id, '--log-file', logFileOf(dataDir), ...extra];
     return new SvcNode(id, dataDir, args, await spawn(id, dataDir, args));
   }

@@ -181,11 +181,46 @@ describe('TTL', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('retention by size removes the oldest shards across tables first, never a table\'s newest', async () => {
+    // a: days 0–5, b: days 3–9, one 500-row shard a day, checkpointed.
+    const dir = await tempDir();
+    const fill = await open(dir);
+    for (const t of ['a', 'b']) await fill.createTable(t, [{ name: 'v', type: 'DOUBLE' }], { shardSize: D });
+    for (const [t, first, last] of [['a', 0, 5], ['b', 3, 9]] as const) {
+      for (let d = first; d <= last; d++) {
+        const ts = BigInt64Array.from({ length: 500 }, (_, i) => T0 + BigInt(d) * D + BigInt(i) * MIN);
+        await fill.insert(t, { $timestamp: ts, v: Float64Array.from(ts, () => Math.random()) });
+      }
+    }
+    await fill.checkpoint();
+    await fill.close();
+    const shard = (await bytesIn(join(dir, 'checkpoints'), '.arrows')) / 13;
+    const days = async (db: Database, t: string) => db.describeTable(t).rowCount / 500;
+    const oldest = async (db: Database, t: string) => (await db.query(`SELECT min($timestamp) FROM ${t}`, { now: T0 })).tables[0].timestamps[0];
+    try {
+      // Room for ~8.5 of the 13 shards: a's days 0–3 and b's day 3 go, oldest first across tables.
+      let db = await open(dir, { retentionSize: Math.floor(shard * 8.5) });
+      await db.sweep();
+      assert.ok(Math.abs(await days(db, 'a') + await days(db, 'b') - 8) <= 1, `${await days(db, 'a')} + ${await days(db, 'b')} day-shards left`);
+      assert.ok(await oldest(db, 'a') >= T0 + 3n * D && await oldest(db, 'b') >= T0 + 3n * D, 'the oldest days of both tables went first');
+      await db.close();
+      // Room for nothing: each table keeps its newest shard, the one being written.
+      db = await open(dir, { retentionSize: 1 });
+      await db.sweep();
+      assert.deepEqual([await days(db, 'a'), await days(db, 'b')], [1, 1]);
+      assert.deepEqual([await oldest(db, 'a'), await oldest(db, 'b')], [T0 + 5n * D, T0 + 9n * D]);
+      await db.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 
-async function bytesIn(dir: string): Promise<number> {
+/** Bytes of the files in `dir` (those ending in `suffix`). */
+async function bytesIn(dir: string, suffix = ''): Promise<number> {
   let n = 0;
-  for (const name of await readdir(dir)) n += (await stat(join(dir, name))).size;
+  for (const name of await readdir(dir)) if (name.endsWith(suffix)) n += (await stat(join(dir, name))).size;
   return n;
 }

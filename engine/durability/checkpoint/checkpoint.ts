@@ -17,7 +17,9 @@
 // Crash safety: data files are written and fsynced, the directory fsynced, then the manifest is
 // written to a temporary file, fsynced, renamed and the directory fsynced again. Until that
 // rename the previous manifest is the database, and the new files are leftovers; after it, the
-// files no manifest names are deleted (on open too, for a checkpoint cut short by a crash).
+// files no manifest names are deleted (on open too, for a checkpoint cut short by a crash). A
+// checkpoint that fails before its manifest is renamed (ENOSPC, typically) deletes what it wrote
+// at once, so a full disk is not made fuller by its leftovers; the previous one stays the database.
 import { open, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RecordBatch, Schema, Vector } from 'apache-arrow';
@@ -28,6 +30,8 @@ import { SealedBatch } from '../../storage/sealed-batch.js';
 import { SymbolDictionary } from '../../storage/symbol-dictionary.js';
 import { Table } from '../../storage/table.js';
 import { viewRows } from '../../storage/view-rows.js';
+import { isNoSpace } from '../disk-guard.js';
+import type { SpaceWatch } from '../disk-guard.js';
 import { ioLimits } from '../io-limits.js';
 import { listSegments, segmentName } from '../wal/segments.js';
 import { syncDir } from '../wal/wal-writer.js';
@@ -121,7 +125,8 @@ export class Checkpointer {
   /** The newest checkpoint loaded or written here (null before either). */
   private newestSeq: number | null = null;
 
-  constructor(readonly dataDir: string) {
+  /** `space` is told what checkpoints write, and when they meet ENOSPC (null: no one watches). */
+  constructor(readonly dataDir: string, private readonly space: SpaceWatch | null = null) {
     this.reads = new CheckpointFiles(checkpointsDir(dataDir));
   }
 
@@ -189,7 +194,10 @@ export class Checkpointer {
     return file === undefined || file.rows === 0 ? 0 : (file.size * batch.rowCount) / file.rows;
   }
 
-  /** Writes `snap` as checkpoint `seq`: the batches not yet on disk, the entries, the manifest. */
+  /**
+   * Writes `snap` as checkpoint `seq`: the batches not yet on disk, the entries, the manifest. If
+   * it fails before the manifest is in place, nothing of it is left behind.
+   */
   async write(seq: number, snap: Snapshot): Promise<void> {
     // A checkpoint's files are named after it, and the loaded ones are read lazily: one numbered
     // like them would overwrite data the state still reads (a replica that loaded another node's
@@ -197,6 +205,30 @@ export class Checkpointer {
     if (this.newestSeq !== null && seq <= this.newestSeq) {
       throw new Error(`checkpoint ${seq} refused: checkpoint ${this.newestSeq} is here already, and the new one would overwrite its files`);
     }
+    try {
+      await this.writeFiles(seq, snap);
+    } catch (e) {
+      if (isNoSpace(e)) this.space?.noteNoSpace(0);
+      if (!(await this.hasManifest(seq))) await this.removeAttempt(seq).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /** Whether manifest `seq` is in place — true also when that cannot be told (then nothing of it may go). */
+  private hasManifest(seq: number): Promise<boolean> {
+    return stat(join(checkpointsDir(this.dataDir), manifestName(seq))).then(() => true, (e: NodeJS.ErrnoException) => e.code !== 'ENOENT');
+  }
+
+  /** Deletes every file checkpoint `seq` wrote (its manifest was never renamed into place). */
+  private async removeAttempt(seq: number): Promise<void> {
+    const prefix = checkpointName(seq);
+    const dir = checkpointsDir(this.dataDir);
+    for (const name of await readdir(dir)) {
+      if (name.startsWith(`${prefix}-`) || name === `${manifestName(seq)}.tmp`) await rm(join(dir, name), { force: true });
+    }
+  }
+
+  private async writeFiles(seq: number, snap: Snapshot): Promise<void> {
     const dir = checkpointsDir(this.dataDir);
     const prefix = checkpointName(seq);
     const files: Record<string, DataFile> = {};
@@ -212,6 +244,7 @@ export class Checkpointer {
         if (group.length === 0) return;
         const file = `${prefix}-${fileCount++}.arrows`;
         const { places, ...sum } = await writeArrowFile(join(dir, file), recordBatches(group.map((i) => batches[i]), schema, dictionaries));
+        this.space?.charge(sum.size);
         files[file] = { ...sum, rows: group.reduce((n, i) => n + batches[i].rowCount, 0) };
         group.forEach((i, index) => {
           const b = batches[i];
@@ -248,6 +281,7 @@ export class Checkpointer {
       entries.push(name);
       files[name] = { ...sum, rows: 0, ends: [], crcs: [] };
     }
+    for (const name of Object.keys(files)) if (name.startsWith(prefix) && !name.endsWith('.arrows')) this.space?.charge(files[name].size);
     // The new files' names must be durable before a manifest names them.
     await syncDir(dir);
     const manifest: Manifest = { version: 5, walStart: snap.walStart, files, blobs, blobItems, entries, tables };

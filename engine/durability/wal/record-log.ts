@@ -12,7 +12,9 @@ export interface RecordLog {
   /**
    * Appends `records` as one unit (replay applies all of them or none); resolves once they are
    * durable for the log's mode, with their position. The records are encoded before it returns:
-   * their arrays are not read afterwards.
+   * their arrays are not read afterwards. When they could not be written it throws, before it
+   * returns, and nothing of them is in the log (the write path applies records as soon as
+   * `append` has returned).
    */
   append(records: readonly WalRecord[]): Promise<LogPosition>;
   /** Resolves when everything appended so far is durable; rejects once the log has failed. */

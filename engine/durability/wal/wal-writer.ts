@@ -15,20 +15,38 @@
 // first one's next record left the others' records to a sync of their own — with 8 small inserts
 // in flight, two fdatasyncs per 8 where one does. Once GROUP_WAIT_BYTES are waiting the sync
 // starts at once instead, so the disk works on big inserts while the CPU builds the next ones.
-import { closeSync, fdatasync, fdatasyncSync, fstatSync, openSync, writevSync } from 'node:fs';
+//
+// Two kinds of failure (DESIGN.md, "The disk is watched like memory"). A write that meets ENOSPC
+// is cut back: the segment is truncated to where the record began, so the log ends in its last
+// whole record and replay never meets a torn middle; that append throws StorageFull, nothing of
+// it was logged or applied, and the log goes on taking writes once space is back (records
+// written before it are whole and keep their place in the group commit). Any other failure of a
+// write, and every fsync failure, stops the log until a restart replays it: after a failed
+// fsync the kernel may have dropped the dirty pages and report a retried fsync as a success.
+import { closeSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, openSync, writevSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Durability } from '../../types.js';
 import { SvcError } from '../../errors.js';
+import { isNoSpace } from '../disk-guard.js';
+import type { SpaceWatch } from '../disk-guard.js';
 import { FRAME_HEADER, frameHeader } from './frame.js';
 import { encodeRecords } from './records.js';
-import { segmentHeader } from './segment-header.js';
+import { SEGMENT_HEADER_BYTES, segmentHeader } from './segment-header.js';
 import { segmentName } from './segments.js';
 import type { WalRecord } from './records.js';
 import type { LogPosition, RecordLog } from './record-log.js';
 
-const fdatasyncAsync = promisify(fdatasync);
+/**
+ * The file calls whose failure a test must be able to cause (an fsync error cannot be produced on
+ * demand otherwise). A mutable object only for that, like io-limits.ts; nothing in the engine
+ * changes it.
+ */
+export const walIo = {
+  fdatasync: promisify(fdatasync),
+  fdatasyncSync,
+};
 
 /** A segment is closed and a new one started once it holds this much (a bigger record gets one alone). */
 export const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
@@ -55,6 +73,8 @@ export class WalWriter implements RecordLog {
   private retired: number[] = [];
   /** A segment file was created: the directory must be fsynced before its records count. */
   private isDirDirty = false;
+  /** The file last made durable before a segment switch (a switch retried after ENOSPC need not sync it again). */
+  private fdSynced = -1;
   private failure: unknown = null;
   /** Records written so far, and how many of them the latest fdatasync started will cover. */
   private seq = 0;
@@ -71,7 +91,7 @@ export class WalWriter implements RecordLog {
   private unsynced: Unsynced[] = [];
   /** Bytes appended to segments since the last checkpoint rotation. */
   bytesSinceRotate = 0;
-  /** Bytes in the current segment. */
+  /** Bytes in the current segment's file (its header included): where the next record begins. */
   private segmentFill = 0;
 
   constructor(
@@ -79,6 +99,8 @@ export class WalWriter implements RecordLog {
     private segment: number,
     private readonly durability: Durability,
     private readonly segmentBytes = DEFAULT_SEGMENT_BYTES,
+    /** Told what is written and when the disk is full or the log failed (null: no one watches). */
+    private readonly space: SpaceWatch | null = null,
   ) {}
 
   get currentSegment(): number {
@@ -92,29 +114,32 @@ export class WalWriter implements RecordLog {
   /**
    * Writes the records of one write as one frame (replayed all or none); resolves once they are
    * durable for the mode (at once for `os` and `none`), with the number of appends written so far
-   * (this one included) as its position.
+   * (this one included) as its position. Throws when the frame could not be written — StorageFull
+   * (out of space: the log is cut back and takes writes again once there is room) or
+   * StorageFailed (the log stopped) — and then nothing of it is in the log.
    */
   append(records: readonly WalRecord[]): Promise<LogPosition> {
     if (this.durability === 'none') return Promise.resolve(0);
-    if (this.failure !== null) return Promise.reject(storageFailed(this.failure));
+    if (this.failure !== null) throw storageFailed(this.failure);
     const payload = encodeRecords(records);
     const header = frameHeader(payload);
     const chunks: Uint8Array[] = [header, ...payload];
     const bytes = header.readUInt32LE(0) + FRAME_HEADER;
     // Rotate by size before a write, never inside one: a record lives in one segment.
     if (this.segmentFill > 0 && this.segmentFill + bytes > this.segmentBytes) this.segment += 1;
-    let fd: number;
+    const fd = this.file(bytes);
+    const start = this.segmentFill;
+    if (start === 0) chunks.unshift(segmentHeader());
     try {
-      fd = this.file();
-      if (this.segmentFill === 0 && fstatSync(fd).size === 0) chunks.unshift(segmentHeader());
       writeAllSync(fd, chunks);
     } catch (e) {
-      this.fail(e);
-      return Promise.reject(storageFailed(e));
+      throw this.cutBack(fd, start, bytes, e);
     }
+    const written = bytes + (start === 0 ? SEGMENT_HEADER_BYTES : 0);
     this.bytesSinceRotate += bytes;
     this.bytesWritten += bytes;
-    this.segmentFill += bytes;
+    this.segmentFill += written;
+    this.space?.charge(written);
     this.seq += 1;
     const position = this.seq;
     if (this.durability === 'os') { this.issuedSeq = this.seq; return Promise.resolve(position); }
@@ -123,6 +148,24 @@ export class WalWriter implements RecordLog {
       this.unsynced.push({ seq: position, fd, resolve: () => resolve(position), reject });
       this.maybeSync();
     });
+  }
+
+  /**
+   * After a failed write of a frame of `bytes` that began at `start`: out of space, the segment is
+   * truncated back to `start` (the log ends in its last whole record) and the write fails with
+   * StorageFull; any other failure, or a truncate that fails, stops the log.
+   */
+  private cutBack(fd: number, start: number, bytes: number, e: unknown): SvcError {
+    if (isNoSpace(e)) {
+      try {
+        ftruncateSync(fd, start);
+        this.space?.noteNoSpace(bytes);
+        return new SvcError('StorageFull', `the disk of ${this.dir} is full: a write-ahead log record of ${bytes} bytes did not fit and was not applied (the log was cut back to its last whole record); writes are refused until space is freed`, { cause: e });
+      } catch (cut) {
+        return this.fail(cut);
+      }
+    }
+    return this.fail(e);
   }
 
   /** Starts a new segment: records appended from now on go there. Returns its number. */
@@ -151,12 +194,33 @@ export class WalWriter implements RecordLog {
    * The current segment's file, created (and its predecessor retired) on first use. With fsync,
    * the predecessor is made durable before the new segment gets a byte, so a power cut can tear
    * only the last segment: replay may then tell a torn tail (cut off) from damage (an error).
+   * No room for a new file is StorageFull (nothing was written; the next append tries again): the
+   * append of `bytes` that needed it fails.
    */
-  private file(): number {
+  private file(bytes: number): number {
     if (this.fdSegment === this.segment && this.fd >= 0) return this.fd;
-    if (this.fd >= 0 && this.durability === 'fsync') fdatasyncSync(this.fd);
-    const fd = openSync(join(this.dir, segmentName(this.segment)), 'a');
-    this.segmentFill = 0;
+    if (this.fd >= 0 && this.durability === 'fsync' && this.fdSynced !== this.fd) {
+      try {
+        walIo.fdatasyncSync(this.fd);
+      } catch (e) {
+        throw this.fail(e);
+      }
+      this.fdSynced = this.fd;
+    }
+    let fd: number;
+    try {
+      fd = openSync(join(this.dir, segmentName(this.segment)), 'a');
+    } catch (e) {
+      if (!isNoSpace(e)) throw this.fail(e);
+      this.space?.noteNoSpace(SEGMENT_HEADER_BYTES + bytes);
+      throw new SvcError('StorageFull', `the disk of ${this.dir} is full: no room for a new write-ahead log segment; writes are refused until space is freed`, { cause: e });
+    }
+    try {
+      this.segmentFill = fstatSync(fd).size;
+    } catch (e) {
+      closeSync(fd);
+      throw this.fail(e);
+    }
     if (this.fd >= 0) this.retired.push(this.fd);
     this.fd = fd;
     this.fdSegment = this.segment;
@@ -198,7 +262,7 @@ export class WalWriter implements RecordLog {
   /** One fdatasync (per file written) acknowledges every record written before it started. */
   private async sync(fds: number[], withDir: boolean, upTo: number): Promise<void> {
     try {
-      for (const fd of fds) await fdatasyncAsync(fd);
+      for (const fd of fds) await walIo.fdatasync(fd);
       if (withDir) await syncDir(this.dir);
     } catch (e) {
       this.syncsInFlight -= 1;
@@ -219,10 +283,15 @@ export class WalWriter implements RecordLog {
     for (const fd of this.retired.splice(0)) closeSync(fd);
   }
 
-  /** A failed write or fsync leaves the log's state unknown: stop accepting writes. */
-  private fail(e: unknown): void {
+  /**
+   * A failed write or fsync leaves the log's state unknown: stop accepting writes (until a restart
+   * replays the log). Returns the error the failing append throws.
+   */
+  private fail(e: unknown): SvcError {
+    if (this.failure === null) this.space?.noteFailed();
     this.failure ??= e;
     for (const p of this.unsynced.splice(0)) p.reject(storageFailed(e));
+    return storageFailed(e);
   }
 }
 

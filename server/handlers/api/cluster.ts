@@ -5,9 +5,11 @@
 // cluster's only node (id: host:port of cluster_uri). In a cluster on NATS JetStream the node list
 // is every svc node reporting in the catalog, figures are summed over them, `status` is `stable`
 // only when every stream has a quorum and every node has caught up, and GET /api/nodes/:id of
-// another node is asked of that node (with the caller's token) and relayed.
+// another node is asked of that node (with the caller's token) and relayed. `unstable` also while
+// this node refuses writes: a storage failure, or its disk below the floor (SPEC §14).
 import { cpus, freemem, release, totalmem, type } from 'node:os';
 import { statfs } from 'node:fs/promises';
+import type { Database } from '../../../engine/index.js';
 import { HttpError } from '../../errors.js';
 import type { RouteContext } from '../context.js';
 
@@ -38,20 +40,25 @@ export async function machineFigures(dataDir: string): Promise<Record<string, nu
 
 const SUMMED = ['diskTotal', 'diskUsed', 'memoryTotal', 'memoryUsed'] as const;
 
+/** This node takes writes: open, no storage failure, its disk above the floor. */
+function isWritable(db: Database | null): db is Database {
+  return db !== null && !db.hasFailed && db.figures().disk.state === 'ok';
+}
+
 export async function clusterInfo(ctx: RouteContext): Promise<void> {
   const db = ctx.state.db;
   const cluster = ctx.state.cluster;
   if (cluster !== null) {
     const nodes = await cluster.registry.live();
     const sums = Object.fromEntries(SUMMED.map((k) => [k, nodes.reduce((sum, n) => sum + (Number(n.figures[k]) || 0), 0)]));
-    const isStable = db !== null && !db.hasFailed && await cluster.isStable().catch(() => false);
+    const isStable = isWritable(db) && await cluster.isStable().catch(() => false);
     await ctx.reply.json(200, { ...sums, nodes: nodes.map((n) => n.id), status: isStable ? 'stable' : 'unstable' });
     return;
   }
   const { diskTotal, diskUsed } = await disk(ctx.state.settings.dataDir);
   const { memoryTotal, memoryUsed } = memory();
-  // `unstable`: still recovering, or the engine stopped accepting writes after a storage failure.
-  const status = db === null || db.hasFailed ? 'unstable' : 'stable';
+  // `unstable`: still recovering, or writes are refused (a storage failure, a full disk).
+  const status = isWritable(db) ? 'stable' : 'unstable';
   await ctx.reply.json(200, { diskTotal, diskUsed, memoryTotal, memoryUsed, nodes: [ctx.state.settings.nodeId], status });
 }
 

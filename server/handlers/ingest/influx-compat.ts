@@ -5,6 +5,7 @@
 // (svc has one database: a no-op) and `SHOW DATABASES`. Any other InfluxQL is a 400 naming
 // POST /api/query, where svc's own language answers queries.
 import { HttpError } from '../../errors.js';
+import { notReadyReason } from '../api/status.js';
 import { jsonBody } from '../request-input.js';
 import type { Handler, RouteContext } from '../context.js';
 
@@ -20,11 +21,11 @@ export const ping: Handler = (ctx) => ctx.reply.empty(204, {
 });
 
 export const health: Handler = (ctx) => {
-  const ready = ctx.state.db !== null && !ctx.state.isClosing && !ctx.state.db.hasFailed;
-  return ctx.reply.json(ready ? 200 : 503, {
+  const why = notReadyReason(ctx.state);
+  return ctx.reply.json(why === null ? 200 : 503, {
     name: 'svc',
-    message: ready ? 'ready for queries and writes' : 'not ready: recovering, shutting down or storage failed',
-    status: ready ? 'pass' : 'fail',
+    message: why === null ? 'ready for queries and writes' : `not ready: ${why}`,
+    status: why === null ? 'pass' : 'fail',
     checks: [],
     version: ctx.state.settings.svcVersion,
   });
