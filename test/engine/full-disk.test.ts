@@ -44,9 +44,10 @@ function samples(): Record<WriteOpKind, { readonly op: WriteOp; readonly whileFu
     attachTag: { op: { kind: 'attachTag', alias: 't', tag: 'g' }, whileFull: 'refuse' },
     detachTag: { op: { kind: 'detachTag', alias: 'b', tag: 'g' }, whileFull: 'refuse' },
     sweep: { op: { kind: 'sweep', aliases: ['b'] }, whileFull: 'allow' },
-    deleteRows: { op: { kind: 'deleteRows', table: 't', statement: 'DELETE FROM t IN RANGE(epoch, +1s)', nowNs: 0n, id: 'full-disk' }, whileFull: 'allow' },
+    // Lifecycle ops that find nothing to take here, so the rows of t stay for the reads below.
+    deleteRows: { op: { kind: 'deleteRows', table: 't', statement: 'DELETE FROM t IN RANGE(2020, +1d)', nowNs: 0n, id: 'full-disk' }, whileFull: 'allow' },
     dropShards: { op: { kind: 'dropShards', table: 't', before: 1n }, whileFull: 'allow' },
-    setTtl: { op: { kind: 'setTtl', table: 't', ttl: { months: 0, nanos: 1n } }, whileFull: 'allow' },
+    setTtl: { op: { kind: 'setTtl', table: 't', ttl: { months: 12 * 1000, nanos: 0n } }, whileFull: 'allow' },
   };
 }
 
