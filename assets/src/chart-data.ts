@@ -48,8 +48,10 @@ interface RawSeries extends ChartSeries {
   readonly y: Float64Array;
 }
 
+/** Whether a column splits rows into groups (`$table` does not: each source table is apart already). */
 function isKey(c: ResultColumn, keys: ReadonlySet<string>): boolean {
-  return c.kind !== 'time' && (keys.has(c.name) || (c.kind === 'text' && c.type !== 'blob' && c.type !== 'none'));
+  if (c.kind === 'time' || c.name === '$table') return false;
+  return keys.has(c.name) || (c.kind === 'text' && c.type !== 'blob' && c.type !== 'none');
 }
 
 /** Row indexes of each group, in row order, and each group's key text. */
