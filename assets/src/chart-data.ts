@@ -46,6 +46,7 @@ export const DEFAULT_CHART_OPTIONS: ChartOptions = { keyColumns: new Set(), maxS
 interface RawSeries extends ChartSeries {
   readonly x: Float64Array;
   readonly y: Float64Array;
+  readonly hasGaps: boolean;
 }
 
 /** Whether a column splits rows into groups (`$table` does not: each source table is apart already). */
@@ -59,14 +60,24 @@ function groupRows(table: ResultTable, keyColumns: readonly ResultColumn[]): { r
   const n = table.rowCount;
   // A code per row over all key columns (mixed radix over each column's distinct values).
   const perColumn = keyColumns.map((c) => c.keys() ?? numberKeys(c, n));
+  // Groups numbered in order of first appearance; the combined code (null = 0) indexes a table
+  // while the key space is small (one SYMBOL column: its dictionary), else a map.
+  const space = perColumn.reduce((p, k) => p * (k.labels.length + 1), 1);
+  const lookup = space <= 1 << 20 ? new Int32Array(space).fill(-1) : null;
   const ids = new Map<number, number>();
   const groupOf = new Int32Array(n);
   const firstRow: number[] = [];
+  const single = perColumn.length === 1 ? perColumn[0]!.codes : null;
   for (let r = 0; r < n; r++) {
     let code = 0;
-    for (const k of perColumn) code = code * (k.labels.length + 1) + (k.codes[r]! + 1);
-    let g = ids.get(code);
-    if (g === undefined) { g = firstRow.length; ids.set(code, g); firstRow.push(r); }
+    if (single !== null) code = single[r]! + 1;
+    else for (const k of perColumn) code = code * (k.labels.length + 1) + (k.codes[r]! + 1);
+    let g = lookup === null ? ids.get(code) ?? -1 : lookup[code]!;
+    if (g < 0) {
+      g = firstRow.length;
+      if (lookup === null) ids.set(code, g); else lookup[code] = g;
+      firstRow.push(r);
+    }
     groupOf[r] = g;
   }
   const counts = new Int32Array(firstRow.length);
@@ -95,18 +106,20 @@ function numberKeys(c: ResultColumn, n: number): { codes: Int32Array; labels: st
 
 /** Times in seconds of the rows (all rows when `rows` is null), rows without a time left out. */
 function timesOf(time: Float64Array, rows: Int32Array | null): { x: Float64Array; rows: Int32Array | null } {
+  // One tight pass in the common case (no row without a time), kept as it is.
   const n = rows === null ? time.length : rows.length;
-  let kept = 0;
-  for (let i = 0; i < n; i++) if (!Number.isNaN(time[rows === null ? i : rows[i]!]!)) kept++;
-  let use = rows;
-  if (kept < n) {
-    use = new Int32Array(kept);
-    let k = 0;
-    for (let i = 0; i < n; i++) { const r = rows === null ? i : rows[i]!; if (!Number.isNaN(time[r]!)) use[k++] = r; }
+  const x = new Float64Array(n);
+  let isComplete = true;
+  if (rows === null) {
+    for (let i = 0; i < n && isComplete; i++) { const t = time[i]!; if (t !== t) isComplete = false; else x[i] = t / 1000; }
+  } else {
+    for (let i = 0; i < n && isComplete; i++) { const t = time[rows[i]!]!; if (t !== t) isComplete = false; else x[i] = t / 1000; }
   }
-  const x = new Float64Array(kept);
-  for (let i = 0; i < kept; i++) x[i] = time[use === null ? i : use[i]!]! / 1000;
-  return sortedByTime(x, use);
+  if (isComplete) return sortedByTime(x, rows);
+  const kept: number[] = [];
+  for (let i = 0; i < n; i++) { const r = rows === null ? i : rows[i]!; if (!Number.isNaN(time[r]!)) kept.push(r); }
+  const use = Int32Array.from(kept);
+  return sortedByTime(Float64Array.from(use, (r) => time[r]! / 1000), use);
 }
 
 /** The rows in time order (results under ORDER BY come in another order). */
@@ -125,10 +138,16 @@ function valuesOf(numbers: Float64Array, rows: Int32Array | null, length: number
   return y;
 }
 
-function peakOf(y: Float64Array): number {
+/** The largest value and whether any value is NaN (a gap), in one pass. */
+function scan(y: Float64Array): { peak: number; hasGaps: boolean } {
   let peak = -Infinity;
-  for (let i = 0; i < y.length; i++) if (y[i]! > peak) peak = y[i]!;
-  return peak;
+  let hasGaps = false;
+  for (let i = 0; i < y.length; i++) {
+    const v = y[i]!;
+    if (v > peak) peak = v;
+    else if (v !== v) hasGaps = true;
+  }
+  return { peak, hasGaps };
 }
 
 function rawSeries(tables: readonly ResultTable[], keys: ReadonlySet<string>): RawSeries[] {
@@ -145,7 +164,7 @@ function rawSeries(tables: readonly ResultTable[], keys: ReadonlySet<string>): R
       for (const c of valueColumns) {
         const y = valuesOf(c.numbers!, ordered, x.length);
         const name = [valueColumns.length > 1 || groups.labels[g] === '' ? c.name : '', groups.labels[g]!].filter((p) => p !== '').join(' · ');
-        out.push({ label: drawable.length > 1 ? `${t.name}: ${name}` : name, isStep: c.kind === 'boolean', peak: peakOf(y), x, y });
+        out.push({ label: drawable.length > 1 ? `${t.name}: ${name}` : name, isStep: c.kind === 'boolean', ...scan(y), x, y });
       }
     });
   }
@@ -153,12 +172,10 @@ function rawSeries(tables: readonly ResultTable[], keys: ReadonlySet<string>): R
 }
 
 /** y with nulls where the values are NaN (gaps); the typed array itself when there are none. */
-function withGaps(y: Float64Array): YValues {
-  let hasNaN = false;
-  for (let i = 0; i < y.length && !hasNaN; i++) if (Number.isNaN(y[i]!)) hasNaN = true;
-  if (!hasNaN) return y;
-  const out: (number | null)[] = new Array<number | null>(y.length);
-  for (let i = 0; i < y.length; i++) out[i] = Number.isNaN(y[i]!) ? null : y[i]!;
+function withGaps(s: RawSeries): YValues {
+  if (!s.hasGaps) return s.y;
+  const out: (number | null)[] = new Array<number | null>(s.y.length);
+  for (let i = 0; i < s.y.length; i++) out[i] = Number.isNaN(s.y[i]!) ? null : s.y[i]!;
   return out;
 }
 
@@ -231,7 +248,7 @@ export function chartData(tables: readonly ResultTable[], options: ChartOptions 
   }
   const series = kept.map(({ label, isStep, peak }) => ({ label, isStep, peak }));
   const x0 = kept[0]!.x;
-  if (kept.every((s) => isSameX(s.x, x0))) return { data: [x0, ...kept.map((s) => withGaps(s.y))], series, total: all.length, alignment: 'shared' };
+  if (kept.every((s) => isSameX(s.x, x0))) return { data: [x0, ...kept.map(withGaps)], series, total: all.length, alignment: 'shared' };
   const union = unionOf(kept);
   if (union.length * kept.length <= options.maxUnionCells) {
     return { data: [union, ...kept.map((s) => onUnion(s, union))], series, total: all.length, alignment: 'union' };
