@@ -100,14 +100,18 @@ export function createConsole(schema: Schema): ConsoleView {
   let lastRunText: string | null = null;
   /** The range clause the picker wrote last: a different one in the editor is the person's own. */
   let writtenClause: string | null = null;
-  let last: { query: string; outcome: QueryOutcome; rows: ResultRows; chart: ChartData | null; added: ReadonlySet<string> } | null = null;
+  /**
+   * The last answer shown; `bounds` is the picker's range the query was sent with (the chart's x
+   * axis spans it, so a FILL before the data shows as such), null when it ran on its own range.
+   */
+  let last: { query: string; outcome: QueryOutcome; rows: ResultRows; chart: ChartData | null; bounds: { from: number; to: number } | null } | null = null;
   let chart: ChartHandle | null = null;
   let grid: GridHandle | null = null;
 
   const help = createHelp((query) => load(query, null, /^\s*select\b/i.test(query)));
   const picker = createRangePicker(() => { writtenClause = null; void run(); });
   const refresh = createAutoRefresh({
-    waitReason: () => (isRunning ? 'a run is still going' : lastRunText !== null && editor.text() !== lastRunText ? 'the query is being edited' : null),
+    waitReason: () => (root.hidden ? 'the console is not shown' : isRunning ? 'a run is still going' : lastRunText !== null && editor.text() !== lastRunText ? 'the query is being edited' : null),
     refresh: () => void run(),
     onChange: () => saveView(),
   });
@@ -188,22 +192,24 @@ export function createConsole(schema: Schema): ConsoleView {
   /**
    * The picker's range written into the editor's SELECT (replacing its range clause or added
    * after its sources), unless the person wrote their own clause since the picker's last one.
+   * Returns the range's bounds when the query now carries it.
    */
-  const applyRange = (now: number): void => {
+  const applyRange = (now: number): { from: number; to: number } | null => {
     const clause = rangeClause(picker.range, now);
-    if (clause === null) return;
+    if (clause === null) return null;
     const text = editor.text();
     const current = rangeText(text);
     if (writtenClause !== null && current !== null && current !== writtenClause) {
       // The person edited the clause: their range wins, the picker shows so.
       picker.set(QUERY_RANGE);
       writtenClause = null;
-      return;
+      return null;
     }
     const edit = rangeEdit(text, clause);
-    if (edit === null) return;
+    if (edit === null) return null;
     editor.replace(edit.from, edit.to, edit.insert);
     writtenClause = clause;
+    return bounds(picker.range, now);
   };
 
   const clearResult = (): void => {
@@ -222,12 +228,9 @@ export function createConsole(schema: Schema): ConsoleView {
     if (data === null) { chartHost.hidden = true; chartHost.replaceChildren(); return; }
     chartHost.hidden = false;
     let isFirst = true;
-    const b = bounds(picker.range, Date.now());
-    const sent = last === null ? null : rangeText(last.query);
     chart = renderChart(chartHost, data, {
       clock: clockMode(),
-      // The x axis spans the picker's range (a FILL before the data shows as such), else the data's.
-      range: b !== null && sent !== null && sent === writtenClause ? { from: b.from, to: b.to } : null,
+      range: last?.bounds ?? null,
       onDrawn: () => { if (isFirst) { isFirst = false; onFirstDraw?.(); } },
       onZoom: (from, to) => picker.zoomTo(zoomRange(from, to)),
       onZoomOut: () => { picker.zoomOut(); },
@@ -237,7 +240,7 @@ export function createConsole(schema: Schema): ConsoleView {
   const run = async (): Promise<void> => {
     const started = performance.now();
     if (editor.text().trim() === '') return;
-    applyRange(Date.now());
+    const sentBounds = applyRange(Date.now());
     const text = editor.text().trim();
     const { query, added } = withGroupColumns(text);
     const id = ++runId;
@@ -306,7 +309,7 @@ export function createConsole(schema: Schema): ConsoleView {
     const addedSet = new Set(added);
     const data = chartData(outcome.tables, { ...DEFAULT_CHART_OPTIONS, keyColumns: new Set(selectShape(text)?.groupColumns.map((c) => c.name)), gridPoints: Math.max(2048, 4 * chartHost.clientWidth) });
     const rows = new ResultRows(outcome.tables, clockMode());
-    last = { query, outcome, rows, chart: data, added: addedSet };
+    last = { query, outcome, rows, chart: data, bounds: sentBounds };
     record.seriesCount = data?.series.length ?? 0;
     record.totalSeries = data?.total ?? 0;
     drawChart(data, () => {

@@ -67,6 +67,11 @@ document.addEventListener('keydown', (e) => {
   if (tab !== undefined) { e.preventDefault(); select(tab); }
 });
 
+// An open menu (Download, Settings) closes on a click elsewhere, as menus do.
+document.addEventListener('click', (e) => {
+  for (const menu of document.querySelectorAll<HTMLDetailsElement>('details.menu[open]')) if (!menu.contains(e.target as Node)) menu.open = false;
+});
+
 setUnauthorizedHandler((message) => showSignIn(`Signed out: ${message}`));
 signOut.addEventListener('click', () => { setToken(null); showSignIn(); });
 
