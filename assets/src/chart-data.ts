@@ -7,7 +7,8 @@
 // whose times differ are put on one x axis (uPlot's data format): the union of their times while
 // that stays small, else a grid of `gridPoints` steps across the span holding each step's low and
 // high value — finer than the chart's pixels, so the drawn lines are the same.
-import type { ResultColumn, ResultTable } from './result.js';
+import { keysOf } from './result.js';
+import type { ColumnKeys, ResultColumn, ResultTable } from './result.js';
 
 /** A y array as uPlot reads it: numbers; null is a gap, undefined (a hole) is no point. */
 export type YValues = Float64Array | (number | null | undefined)[];
@@ -90,18 +91,8 @@ function groupRows(table: ResultTable, keyColumns: readonly ResultColumn[]): { r
 }
 
 /** Codes of a number or boolean column used as a key (a GROUP BY over an INT64 column). */
-function numberKeys(c: ResultColumn, n: number): { codes: Int32Array; labels: string[] } {
-  const codes = new Int32Array(n);
-  const labels: string[] = [];
-  const index = new Map<string, number>();
-  for (let r = 0; r < n; r++) {
-    if (c.isNull(r)) { codes[r] = -1; continue; }
-    const t = c.exact(r);
-    let code = index.get(t);
-    if (code === undefined) { code = labels.length; labels.push(t); index.set(t, code); }
-    codes[r] = code;
-  }
-  return { codes, labels };
+function numberKeys(c: ResultColumn, n: number): ColumnKeys {
+  return keysOf(n, (r) => (c.isNull(r) ? null : c.exact(r)));
 }
 
 /** Times in seconds of the rows (all rows when `rows` is null), rows without a time left out. */

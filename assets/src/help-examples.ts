@@ -4,9 +4,7 @@
 // them, and ranges and calendar filters are rewritten to the last hour of the table's data, so
 // every Try returns rows. Rewriting goes token by token (the engine's lexer): names inside strings
 // or longer names are never touched.
-import { tokenize } from '../../grammar/lexer.js';
-import type { Token } from '../../grammar/lexer.js';
-import { quoteName } from './query-text.js';
+import { closing, quoteName, tokensOf } from './query-text.js';
 import { timeLiteral } from './time-range.js';
 
 export interface CatalogColumn {
@@ -65,29 +63,13 @@ export function pickExampleTables(tables: readonly CatalogTable[]): Omit<Example
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 
-/** Index of the token closing the bracket at `open`. */
-function closing(tokens: readonly Token[], open: number): number {
-  let depth = 0;
-  for (let i = open; i < tokens.length; i++) {
-    if (tokens[i]!.type !== 'op') continue;
-    if (tokens[i]!.text === '(' || tokens[i]!.text === '[') depth++;
-    if (tokens[i]!.text === ')' || tokens[i]!.text === ']') depth--;
-    if (depth === 0) return i;
-  }
-  return tokens.length - 1;
-}
-
 /**
  * The example over the person's data, or null when it needs what the data lacks (a join needs
  * a second table). Text that does not lex is returned as it is.
  */
 export function fillExample(example: string, data: ExampleData): string | null {
-  let tokens: Token[];
-  try {
-    tokens = tokenize(example);
-  } catch {
-    return example;
-  }
+  const tokens = tokensOf(example);
+  if (tokens === null) return example;
   const names: Record<string, string | null> = {
     t: data.table, v: data.value, n: data.integer, sym: data.symbol ?? '$table',
     u: data.other?.table ?? null, w: data.other?.value ?? null,

@@ -43,7 +43,7 @@ function nameOf(t: Token): string | null {
 }
 
 /** Token index of the bracket closing the one at `open` (or the last token when unclosed). */
-function closing(tokens: readonly Token[], open: number): number {
+export function closing(tokens: readonly Token[], open: number): number {
   let depth = 0;
   for (let i = open; i < tokens.length; i++) {
     const t = tokens[i]!.text;
@@ -69,15 +69,19 @@ function items(tokens: readonly Token[], from: number, to: number): Token[][] {
   return out.filter((item) => item.length > 0);
 }
 
-/** The shape of a SELECT, or null when the text is not a SELECT with a FROM (or does not lex). */
-export function selectShape(text: string): SelectShape | null {
-  let tokens: Token[];
+/** The text's tokens (whitespace and comments left out), or null when it does not lex. */
+export function tokensOf(text: string): Token[] | null {
   try {
-    tokens = tokenize(text);
+    return tokenize(text);
   } catch {
     return null;
   }
-  if (!isWord(tokens[0], 'SELECT')) return null;
+}
+
+/** The shape of a SELECT, or null when the text is not a SELECT with a FROM (or does not lex). */
+export function selectShape(text: string): SelectShape | null {
+  const tokens = tokensOf(text);
+  if (tokens === null || !isWord(tokens[0], 'SELECT')) return null;
   // Top-level positions of the clauses that matter here.
   let depth = 0;
   let from = -1;
@@ -162,11 +166,7 @@ export function withGroupColumns(text: string): { query: string; added: readonly
 
 /** A table or column name as the language reads it: bare when it lexes as one name, else quoted. */
 export function quoteName(name: string): string {
-  try {
-    const tokens = tokenize(name);
-    if (tokens.length === 1 && tokens[0]!.type === 'ident' && tokens[0]!.text === name) return name;
-  } catch {
-    // Not a bare name: quoted below.
-  }
-  return `"${name.replace(/"/g, '""')}"`;
+  const tokens = tokensOf(name);
+  const isBare = tokens !== null && tokens.length === 1 && tokens[0]!.type === 'ident' && tokens[0]!.text === name;
+  return isBare ? name : `"${name.replace(/"/g, '""')}"`;
 }

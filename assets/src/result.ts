@@ -91,7 +91,7 @@ function timeColumn(name: string, data: Data, length: number): ResultColumn {
 }
 
 /** Codes for text read row by row (`text(i)` null for a null row). */
-function keysOf(length: number, text: (i: number) => string | null): ColumnKeys {
+export function keysOf(length: number, text: (i: number) => string | null): ColumnKeys {
   const codes = new Int32Array(length);
   const labels: string[] = [];
   const index = new Map<string, number>();
