@@ -242,7 +242,7 @@ export function createConsole(schema: Schema): ConsoleView {
     if (editor.text().trim() === '') return;
     const sentBounds = applyRange(Date.now());
     const text = editor.text().trim();
-    const { query, added } = withGroupColumns(text);
+    const { query, added, toText } = withGroupColumns(text);
     const id = ++runId;
     controller?.abort();
     controller = new AbortController();
@@ -280,10 +280,9 @@ export function createConsole(schema: Schema): ConsoleView {
       clearResult();
       errorBox.hidden = false;
       errorBox.textContent = `${body.error ?? 'Error'}: ${body.message}`;
-      // The position is in the text sent; columns the console put in front shift it.
-      const shift = query.length - text.length;
+      // The position is in the query sent: columns the console put in front shift it.
       if (typeof body.position === 'number') {
-        const position = Math.max(0, body.position - (body.position >= shift ? shift : 0));
+        const position = toText(body.position);
         errorBox.dataset['position'] = String(position);
         editor.markError(position + (editor.text().length - editor.text().trimStart().length));
       } else {

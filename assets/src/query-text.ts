@@ -151,17 +151,21 @@ export function applyEdit(text: string, edit: TextEdit): string {
 
 /**
  * The GROUP BY columns a SELECT does not select (the answer would not say which group a row is
- * of), and the query that selects them too, first. Nothing to add: `added` is empty and the
- * query is the text itself.
+ * of), and the query that selects them too, first; `toText` maps an offset of that query (an
+ * error's position) back into the text. Nothing to add: `added` is empty and the query is the text.
  */
-export function withGroupColumns(text: string): { query: string; added: readonly string[] } {
+export function withGroupColumns(text: string): { query: string; added: readonly string[]; toText(offset: number): number } {
   const shape = selectShape(text);
-  if (shape === null) return { query: text, added: [] };
-  const selected = new Set(shape.selectedNames);
-  const missing = shape.groupColumns.filter((c) => !selected.has(c.name));
-  if (missing.length === 0) return { query: text, added: [] };
+  const missing = shape === null ? [] : shape.groupColumns.filter((c) => !shape.selectedNames.includes(c.name));
+  if (shape === null || missing.length === 0) return { query: text, added: [], toText: (offset) => offset };
+  const at = shape.selectListAt;
   const insert = `${missing.map((c) => c.text).join(', ')}, `;
-  return { query: applyEdit(text, { from: shape.selectListAt, to: shape.selectListAt, insert }), added: missing.map((c) => c.name) };
+  return {
+    query: applyEdit(text, { from: at, to: at, insert }),
+    added: missing.map((c) => c.name),
+    // An offset in the query sent, back in the text (inside the added columns: where they go).
+    toText: (offset) => (offset < at ? offset : offset < at + insert.length ? at : offset - insert.length),
+  };
 }
 
 /** A table or column name as the language reads it: bare when it lexes as one name, else quoted. */

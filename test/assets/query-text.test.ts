@@ -62,6 +62,15 @@ describe('GROUP BY columns', () => {
     });
   }
 
+  it('maps an offset of the query sent back into the text', () => {
+    const text = 'SELECT avg(nope) FROM t GROUP BY 1h, site';
+    const r = withGroupColumns(text);
+    assert.equal(r.toText(r.query.indexOf('nope')), text.indexOf('nope'));
+    assert.equal(r.toText(0), 0);
+    assert.equal(r.toText(r.query.indexOf('site')), 'SELECT '.length);
+    assert.equal(withGroupColumns('SHOW t').toText(3), 3);
+  });
+
   it('names the group columns and the selected names', () => {
     const shape = selectShape('SELECT host, max(v) AS peak, "a b" FROM t GROUP BY 1h, host, "a b"')!;
     assert.deepEqual(shape.groupColumns.map((c) => c.name), ['host', 'a b']);
