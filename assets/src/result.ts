@@ -255,7 +255,8 @@ function jsonColumn(name: string, rows: readonly unknown[][], c: number): Result
     return { name, type: kind === 'boolean' ? 'boolean' : 'number', kind, numbers, isNull, exact: text, keys: () => null };
   }
   if (kind === 'time') {
-    const numbers = Float64Array.from({ length: n }, (_, r) => { const m = ISO_TIME.exec(String(value(r))); return m === null ? NaN : Date.parse(`${m[1]}Z`); });
+    // js dates carry milliseconds only: Date.parse reads them whole (sub-ms digits, if any, come from subMs).
+    const numbers = Float64Array.from({ length: n }, (_, r) => { const v = value(r); return v === null ? NaN : Date.parse(String(v)); });
     const subMs = (r: number): string => ISO_TIME.exec(String(value(r)))?.[2] ?? '';
     return { name, type: 'timestamp', kind, numbers, isNull, exact: (r) => isoUtc(numbers[r]!, subMs(r)), subMs, keys: () => null };
   }
