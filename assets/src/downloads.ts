@@ -23,18 +23,23 @@ export interface DownloadMenu {
   update(): void;
 }
 
-/** Saves a blob as a file through a temporary link. */
-export function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = el('a', { href: url, download: fileName, hidden: true });
+/** Follows a link as a download (a temporary `<a download>`). */
+function download(href: string, fileName: string): void {
+  const a = el('a', { href, download: fileName, hidden: true });
   document.body.append(a);
   a.click();
   a.remove();
+}
+
+/** Saves a blob as a file. */
+function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  download(url, fileName);
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 /** The export URL of a query (the token in the URL: a plain link cannot send a header). */
-export function exportUrl(query: string, format: 'csv' | 'parquet'): string {
+function exportUrl(query: string, format: 'csv' | 'parquet'): string {
   const t = token();
   return `/api/export?${new URLSearchParams({ query, format, ...(t === null ? {} : { token: t }) }).toString()}`;
 }
@@ -76,10 +81,7 @@ export function createDownloads(sources: DownloadSources): DownloadMenu {
   const exportAs = (format: 'csv' | 'parquet'): void => {
     const query = sources.query();
     if (query === null) return;
-    const a = el('a', { href: exportUrl(query, format), download: `${sources.baseName()}.${format}`, hidden: true });
-    document.body.append(a);
-    a.click();
-    a.remove();
+    download(exportUrl(query, format), `${sources.baseName()}.${format}`);
     close();
   };
   exportCsv.addEventListener('click', () => exportAs('csv'));
