@@ -1,6 +1,7 @@
 // The targets of issues 2, 3 and 7, evaluated on this run's results. Each line says what was
 // measured; a target whose cases did not run (filtered out, or failed) shows `?`.
 import { BLOB_FULL, BLOB_INCREMENTAL, BLOB_SUITE } from './cases/blob-storage.js';
+import { addDashboardTargets } from './cases/dashboard.js';
 import { ENCODE_SUITE, LIVENESS_SUITE, SMALL_HTTP_SUITES } from './cases/http.js';
 import type { CaseResult, Metric } from './harness.js';
 import { fmt, rate } from './report.js';
@@ -113,6 +114,7 @@ export function evaluateTargets(results: readonly CaseResult[], metrics: readonl
   const live = metrics.find((m) => m.suite === LIVENESS_SUITE && m.name === 'svc liveness p99');
   add('liveness p99 < 50 ms during a heavy query', live === undefined ? null : `${fmt(live.value)} ms`, live === undefined ? null : live.value < 50);
 
+  addDashboardTargets(get, add, metrics);
   addLargerThanMemoryTargets(get, add, metrics);
   addOutOfOrderTargets(get, add);
   addClusterTargets(get, add, metrics);

@@ -70,3 +70,13 @@ export async function login(username: string, secretKey: string): Promise<void> 
 export function aliasPath(alias: string): string {
   return encodeURIComponent(alias);
 }
+
+/** The query_exp JSON answer (date_format=js), as the browse and help views read it. */
+export interface QueryExpAnswer {
+  readonly tables: readonly { readonly table_name: string; readonly columns_names: readonly string[]; readonly results: readonly (readonly unknown[])[] }[];
+}
+
+/** GET /query_exp for a small read (catalog figures), JSON with ISO times. */
+export async function queryExp(query: string): Promise<QueryExpAnswer> {
+  return apiJson<QueryExpAnswer>(`/query_exp?date_format=js&query=${encodeURIComponent(query)}`);
+}

@@ -1,38 +1,28 @@
 // Browsing the database: tables (columns from SHOW, row counts, time bounds; a click opens the
 // console on the last day), tags and the entries they hold, entries by prefix with paging, and a
 // blob's preview (image, text, JSON pretty-printed, else a hex dump) with a download link.
-import { aliasPath, api, apiJson, token } from './api.js';
+import { aliasPath, api, apiJson, queryExp, token } from './api.js';
 import { el } from './dom.js';
 import type { Schema } from './query-language.js';
+import { quoteName } from './query-text.js';
 
 const PAGE = 50;
 /** Tables whose figures the overview fetches (each costs a SHOW and a query). */
 const OVERVIEW_MAX = 20;
 const HEX_BYTES = 4096;
 
-interface QueryExpAnswer {
-  tables: { table_name: string; columns_names: string[]; results: unknown[][] }[];
-}
 interface AliasPage { aliases: string[]; links: { next?: string } }
 interface BlobInfo { alias: string; type: 'blob'; mime: string; size: number; expiry: number }
-
-async function queryExp(query: string): Promise<QueryExpAnswer> {
-  return apiJson<QueryExpAnswer>(`/query_exp?date_format=js&query=${encodeURIComponent(query)}`);
-}
 
 async function findAliases(query: string): Promise<string[]> {
   return (await apiJson<{ results: string[] }>(`/query_find?query=${encodeURIComponent(query)}`)).results;
 }
 
-function quoted(name: string): string {
-  return /^[A-Za-z_$][\w$.]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`;
-}
-
 /** The console's query for a table: its numeric columns averaged per hour over the last day. */
 export function lastDayQuery(table: string, columns: { name: string; type: string }[]): string {
   const numeric = columns.filter((c) => c.type === 'DOUBLE' || c.type === 'INT64').map((c) => c.name);
-  const selected = numeric.length > 0 ? numeric.map((c) => `avg(${quoted(c)})`) : [`count(${quoted(columns.find((c) => c.name !== '$timestamp')?.name ?? '$timestamp')})`];
-  return `SELECT ${selected.join(', ')}\n  FROM ${quoted(table)}\n  IN RANGE(now, -1d)\n  GROUP BY 1h`;
+  const selected = numeric.length > 0 ? numeric.map((c) => `avg(${quoteName(c)})`) : [`count(${quoteName(columns.find((c) => c.name !== '$timestamp')?.name ?? '$timestamp')})`];
+  return `SELECT ${selected.join(', ')}\n  FROM ${quoteName(table)}\n  IN RANGE(now, -1d)\n  GROUP BY 1h`;
 }
 
 function hexDump(bytes: Uint8Array): string {
@@ -53,7 +43,11 @@ export interface BrowseView {
   showEntry(alias: string): Promise<void>;
 }
 
-export function createBrowse(schema: Schema, openQuery: (query: string) => void): BrowseView {
+/**
+ * `onSchema` is called whenever the schema learned tables or columns (the console's table list,
+ * completion and help examples read it).
+ */
+export function createBrowse(schema: Schema, openQuery: (query: string) => void, onSchema: () => void): BrowseView {
   const tablesList = el('div', { className: 'list', id: 'tables-list' });
   const overviewButton = el('button', { type: 'button', className: 'link', id: 'tables-overview-button', title: 'All tables at a glance' }, 'Tables');
   overviewButton.addEventListener('click', () => void showOverview(schema.tables));
@@ -117,15 +111,16 @@ export function createBrowse(schema: Schema, openQuery: (query: string) => void)
   async function tableStats(table: string, cols: { name: string; type: string }[]): Promise<[string, string, string] | null> {
     const first = cols.find((c) => c.name !== '$timestamp')?.name;
     if (first === undefined) return null;
-    const stats = await queryExp(`SELECT count(${quoted(first)}), min($timestamp), max($timestamp) FROM ${quoted(table)}`);
+    const stats = await queryExp(`SELECT count(${quoteName(first)}), min($timestamp), max($timestamp) FROM ${quoteName(table)}`);
     const r = stats.tables[0]?.results[0];
     return r === undefined ? ['0', '', ''] : [String(r[1]), String(r[2]), String(r[3])];
   }
 
   async function tableColumns(table: string): Promise<{ name: string; type: string }[]> {
-    const show = await queryExp(`SHOW ${quoted(table)}`);
+    const show = await queryExp(`SHOW ${quoteName(table)}`);
     const cols = (show.tables[0]?.results ?? []).map((r) => ({ name: String(r[1]), type: String(r[2]) }));
-    schema.columns.set(table, cols.map((c) => c.name));
+    schema.columns.set(table, cols);
+    onSchema();
     return cols;
   }
 
@@ -199,6 +194,7 @@ export function createBrowse(schema: Schema, openQuery: (query: string) => void)
     async refresh() {
       const [tables, tags] = await Promise.all([findAliases('find(type=ts)'), findAliases('find(type=tag)')]);
       schema.tables = tables;
+      onSchema();
       tablesList.replaceChildren(...tables.map((t) => item(t, () => void showTable(t))));
       if (tables.length === 0) tablesList.append(el('p', { className: 'muted' }, 'No tables.'));
       tagsList.replaceChildren(...tags.map((t) => item(t, () => void showTag(t))));

@@ -42,6 +42,10 @@ export interface QueryEditor {
   readonly view: EditorView;
   text(): string;
   setText(text: string): void;
+  /** Replaces [from, to) by `insert` (one undoable change; the cursor is kept where it can be). */
+  replace(from: number, to: number, insert: string): void;
+  /** Puts `text` at the cursor (replacing the selection) and focuses the editor. */
+  insertAtCursor(text: string): void;
   /** Marks the token starting at `position` (a character offset into the text). */
   markError(position: number): void;
   clearError(): void;
@@ -76,6 +80,13 @@ export function createEditor(parent: HTMLElement, schema: Schema, onRun: () => v
     text: () => view.state.doc.toString(),
     setText(text) {
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, selection: { anchor: text.length } });
+    },
+    replace(from, to, insert) {
+      view.dispatch({ changes: { from, to, insert } });
+    },
+    insertAtCursor(text) {
+      view.dispatch(view.state.replaceSelection(text));
+      view.focus();
     },
     markError(position) {
       const doc = view.state.doc.toString();

@@ -1,22 +1,31 @@
 // The console's help: the clauses beyond the core, each with its syntax and an example, and every
 // function of the language, grouped by kind, from the engine's own list (engine/query/plan/
 // functions.ts, bundled in), so the help and the completions name exactly what the engine runs.
-// "Try" puts an example in the editor.
+// Examples are shown and run on the person's own tables (help-examples.ts); "Try" puts one in the
+// editor and runs it.
 import { FUNCTION_DOCS } from '../../engine/query/plan/functions.js';
 import type { FunctionKind } from '../../engine/query/plan/functions.js';
 import { el } from './dom.js';
+import { fillExample } from './help-examples.js';
+import type { ExampleData } from './help-examples.js';
 
 interface ClauseHelp {
   readonly title: string;
   readonly syntax: string;
+  /** Over the registry's placeholders: table `t` (DOUBLE `v`, INT64 `n`, SYMBOL `sym`), table `u` (`w`). */
   readonly example: string;
 }
 
 export const CLAUSES: readonly ClauseHelp[] = [
   {
+    title: 'GROUP BY a column',
+    syntax: 'GROUP BY duration, column [, …]',
+    example: 'SELECT sym, avg(v) FROM t IN RANGE(2021, +1d) GROUP BY 5min, sym',
+  },
+  {
     title: 'ASOF JOIN',
     syntax: 'FROM t [LEFT | RIGHT | FULL] ASOF JOIN u [, …]',
-    example: 'SELECT $timestamp, trades.price, quotes.bid FROM trades LEFT ASOF JOIN quotes IN RANGE(2021, +1d)',
+    example: 'SELECT t.v, u.w FROM t LEFT ASOF JOIN u IN RANGE(2021, +1d)',
   },
   {
     title: 'Calendar filters',
@@ -31,7 +40,7 @@ export const CLAUSES: readonly ClauseHelp[] = [
   {
     title: 'Sequence functions over aggregates',
     syntax: 'sequence(aggregate(x)) … GROUP BY duration',
-    example: 'SELECT derivative(max(counter), 1min) FROM t IN RANGE(now, -1h) GROUP BY 1min',
+    example: 'SELECT derivative(max(n), 1min) FROM t IN RANGE(now, -1h) GROUP BY 1min',
   },
 ];
 
@@ -41,20 +50,39 @@ const KIND_TITLES: Readonly<Record<FunctionKind, string>> = {
   sequence: 'Row-sequence functions (in time order; per GROUP BY column; over aggregates under GROUP BY duration)',
 };
 
+export interface HelpPanel {
+  readonly root: HTMLElement;
+  /** Shows the examples on these tables (null: on the placeholders, with a note). */
+  setData(data: ExampleData | null): void;
+}
+
 /** The help panel; `onTry` receives an example query. */
-export function createHelp(onTry: (query: string) => void): HTMLElement {
-  const tryButton = (query: string): HTMLButtonElement => {
-    const button = el('button', { type: 'button', className: 'try', title: query }, 'Try');
-    button.addEventListener('click', () => onTry(query));
-    return button;
+export function createHelp(onTry: (query: string) => void): HelpPanel {
+  const note = el('p', { className: 'muted help-note' });
+  const body = el('div', {});
+  const root = el('aside', { className: 'help', 'aria-label': 'Query language help', hidden: true }, note, body);
+
+  const example = (template: string, data: ExampleData | null): HTMLElement => {
+    const query = data === null ? template : fillExample(template, data);
+    const button = el('button', { type: 'button', className: 'try', title: query ?? 'needs two tables with numeric columns' }, 'Try');
+    if (query === null) button.disabled = true;
+    else button.addEventListener('click', () => onTry(query));
+    return el('span', { className: 'help-example' }, el('code', {}, query ?? template), button);
   };
-  const clauses = CLAUSES.map((c) => el('div', { className: 'help-clause' },
-    el('h3', {}, c.title), el('code', {}, c.syntax), el('div', { className: 'help-example' }, el('code', {}, c.example), tryButton(c.example))));
-  const kinds: FunctionKind[] = ['aggregate', 'scalar', 'sequence'];
-  const functions = kinds.map((kind) => el('div', { className: 'help-functions' },
-    el('h3', {}, KIND_TITLES[kind]),
-    el('table', {}, ...FUNCTION_DOCS.filter((f) => f.kind === kind).map((f) => el('tr', { 'data-function': f.name },
-      el('td', {}, el('code', {}, f.signature)), el('td', {}, f.summary), el('td', {}, tryButton(f.example)))))));
-  return el('aside', { className: 'help', 'aria-label': 'Query language help', hidden: true },
-    el('h2', {}, 'Clauses'), ...clauses, el('h2', {}, 'Functions'), ...functions);
+
+  const render = (data: ExampleData | null): void => {
+    note.textContent = data === null
+      ? 'Examples use a table t with a DOUBLE column v, an INT64 n and a SYMBOL sym; with a table holding numbers, they use yours.'
+      : `Examples run on your table ${data.table} (${[data.value, data.integer, data.symbol].filter((c, i, a) => c !== null && a.indexOf(c) === i).join(', ')}), over the last hour of its data.`;
+    const clauses = CLAUSES.map((c) => el('div', { className: 'help-clause' },
+      el('h3', {}, c.title), el('code', {}, c.syntax), el('div', {}, example(c.example, data))));
+    const kinds: FunctionKind[] = ['aggregate', 'scalar', 'sequence'];
+    const functions = kinds.map((kind) => el('div', { className: 'help-functions' },
+      el('h3', {}, KIND_TITLES[kind]),
+      el('table', {}, ...FUNCTION_DOCS.filter((f) => f.kind === kind).map((f) => el('tr', { 'data-function': f.name },
+        el('td', {}, el('code', {}, f.signature)), el('td', {}, f.summary), el('td', {}, example(f.example, data)))))));
+    body.replaceChildren(el('h2', {}, 'Clauses'), ...clauses, el('h2', {}, 'Functions'), ...functions);
+  };
+  render(null);
+  return { root, setData: render };
 }

@@ -15,7 +15,7 @@ type Tab = 'console' | 'browse' | 'cluster';
 const app = document.getElementById('app')!;
 const schema: Schema = { tables: [], columns: new Map() };
 const consoleView = createConsole(schema);
-const browse = createBrowse(schema, (query) => { select('console'); consoleView.open(query); });
+const browse = createBrowse(schema, (query) => { select('console'); consoleView.open(query); }, () => consoleView.schemaChanged());
 const cluster = createCluster();
 const signIn = createSignIn(() => showApp());
 
@@ -54,7 +54,9 @@ function showSignIn(message?: string): void {
 function showApp(): void {
   app.replaceChildren(shell);
   select('console');
-  // Table and column names for completion.
+  // A view in the URL (a reload, a shared link) is shown and run.
+  consoleView.restoreFromUrl();
+  // Table and column names for the table list, completion and help.
   void browse.refresh().catch(() => undefined);
 }
 
@@ -63,6 +65,11 @@ document.addEventListener('keydown', (e) => {
   if (!e.altKey || e.ctrlKey || e.metaKey || document.body.dataset['view'] === 'sign-in') return;
   const tab = ({ '1': 'console', '2': 'browse', '3': 'cluster' } as Record<string, Tab>)[e.key];
   if (tab !== undefined) { e.preventDefault(); select(tab); }
+});
+
+// An open menu (Download, Settings) closes on a click elsewhere, as menus do.
+document.addEventListener('click', (e) => {
+  for (const menu of document.querySelectorAll<HTMLDetailsElement>('details.menu[open]')) if (!menu.contains(e.target as Node)) menu.open = false;
 });
 
 setUnauthorizedHandler((message) => showSignIn(`Signed out: ${message}`));

@@ -70,7 +70,8 @@ export const svcQueryLanguage = StreamLanguage.define<State>({
 /** What completion knows about the database, filled as the browse calls come back. */
 export interface Schema {
   tables: string[];
-  columns: Map<string, string[]>;
+  /** Per table, its columns and their types as SHOW gives them. */
+  columns: Map<string, { name: string; type: string }[]>;
 }
 
 export function completionSource(schema: Schema) {
@@ -79,7 +80,7 @@ export function completionSource(schema: Schema) {
     if (word === null || (word.from === word.to && !context.explicit)) return null;
     const options = [
       ...schema.tables.map((t) => ({ label: t, type: 'class', detail: 'table' })),
-      ...[...new Set([...schema.columns.values()].flat())].map((c) => ({ label: c, type: 'property', detail: 'column' })),
+      ...[...new Set([...schema.columns.values()].flat().map((c) => c.name))].map((c) => ({ label: c, type: 'property', detail: 'column' })),
       ...FUNCTIONS.map((f) => ({ label: f, type: 'function', apply: `${f}(` })),
       ...KEYWORDS.map((k) => ({ label: k.toUpperCase(), type: 'keyword' })),
       ...TIME_WORDS.map((t) => ({ label: t, type: 'constant' })),

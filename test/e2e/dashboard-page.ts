@@ -83,9 +83,5 @@ export async function seed(db: Database): Promise<{ startIso: string }> {
   return { startIso: new Date(start).toISOString() };
 }
 
-/** What the page records about its last run (assets/src/console-view.ts). */
-declare global {
-  interface Window {
-    svcLastRun?: { id: number; format: 'arrow' | 'json'; ok: boolean; readMs: number; drawnMs: number | null; rows: number; seriesCount: number };
-  }
-}
+/** What the page records about its last run (`window.svcLastRun`, declared there). */
+export type { RunRecord } from '../../assets/src/console-view.js';

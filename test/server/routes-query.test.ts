@@ -164,4 +164,14 @@ describe('Arrow on request', () => {
     // An IPC stream starts with a continuation marker.
     assert.equal(r.body.readUInt32LE(0), 0xffffffff);
   });
+
+  test('an Arrow answer is sent uncompressed even when gzip is accepted (the JSON one is gzipped)', async () => {
+    const q = `/query_exp?query=${encodeURIComponent('SELECT v FROM q.big')}`;
+    const arrow = await get(q, { Accept: 'application/vnd.apache.arrow.stream', 'Accept-Encoding': 'gzip' });
+    assert.equal(arrow.status, 200);
+    assert.equal(arrow.headers['content-encoding'], undefined);
+    assert.equal(arrow.rawBody.readUInt32LE(0), 0xffffffff);
+    assert.ok(arrow.rawBody.length > 20_000 * 16, `${arrow.rawBody.length} bytes: every time and value`);
+    assert.equal((await get(q, { 'Accept-Encoding': 'gzip' })).headers['content-encoding'], 'gzip');
+  });
 });
