@@ -116,16 +116,23 @@ export function createBrowse(schema: Schema, openQuery: (query: string) => void,
     return r === undefined ? ['0', '', ''] : [String(r[1]), String(r[2]), String(r[3])];
   }
 
-  async function tableColumns(table: string): Promise<{ name: string; type: string }[]> {
+  /** The table's columns from SHOW, and its properties: SHOW's rows after the columns (`$ttl`, `$tags`). */
+  async function tableShow(table: string): Promise<{ cols: { name: string; type: string }[]; properties: { name: string; value: string }[] }> {
     const show = await queryExp(`SHOW ${quoteName(table)}`);
-    const cols = (show.tables[0]?.results ?? []).map((r) => ({ name: String(r[1]), type: String(r[2]) }));
+    const rows = (show.tables[0]?.results ?? []).map((r) => ({ name: String(r[1]), type: String(r[2]) }));
+    const isColumn = (r: { name: string }) => r.name === '$timestamp' || !r.name.startsWith('$');
+    const cols = rows.filter(isColumn);
     schema.columns.set(table, cols);
     onSchema();
-    return cols;
+    return { cols, properties: rows.filter((r) => !isColumn(r)).map((r) => ({ name: r.name.slice(1).toUpperCase(), value: r.type })) };
+  }
+
+  async function tableColumns(table: string): Promise<{ name: string; type: string }[]> {
+    return (await tableShow(table)).cols;
   }
 
   async function showTable(table: string): Promise<void> {
-    const cols = await tableColumns(table);
+    const { cols, properties } = await tableShow(table);
     const firstColumn = cols.find((c) => c.name !== '$timestamp')?.name;
     const body = el('div', {});
     detail.replaceChildren(el('h2', {}, table), body);
@@ -134,6 +141,8 @@ export function createBrowse(schema: Schema, openQuery: (query: string) => void,
     body.append(query, el('table', { className: 'kv' },
       el('thead', {}, el('tr', {}, el('th', {}, 'column'), el('th', {}, 'type'))),
       el('tbody', {}, ...cols.map((c) => el('tr', {}, el('td', {}, c.name), el('td', {}, c.type))))));
+    // TTL and tags (CREATE … WITH TAGS … TTL …, ALTER TABLE … SET TTL).
+    for (const p of properties) body.append(el('p', { className: 'table-property' }, `${p.name}: ${p.value}`));
     if (firstColumn !== undefined) {
       try {
         const r = await tableStats(table, cols);

@@ -108,7 +108,7 @@ export function createConsole(schema: Schema): ConsoleView {
   let chart: ChartHandle | null = null;
   let grid: GridHandle | null = null;
 
-  const help = createHelp((query) => load(query, null, /^\s*select\b/i.test(query)));
+  const help = createHelp((query) => load(query, null, /^\s*select\b/i.test(query)), (query) => load(query, null, false));
   const picker = createRangePicker(() => { writtenClause = null; void run(); });
   const refresh = createAutoRefresh({
     waitReason: () => (root.hidden ? 'the console is not shown' : isRunning ? 'a run is still going' : lastRunText !== null && editor.text() !== lastRunText ? 'the query is being edited' : null),

@@ -44,6 +44,23 @@ export const CLAUSES: readonly ClauseHelp[] = [
   },
 ];
 
+/**
+ * Statements that change data (docs/lifecycle.md): shown with their syntax and an example the
+ * person can put in the editor, never run from the help.
+ */
+export const WRITE_CLAUSES: readonly ClauseHelp[] = [
+  {
+    title: 'Time to live and tags',
+    syntax: 'CREATE TABLE … [WITH TAGS=[tag, …]] [TTL duration] · ALTER TABLE t SET TTL duration | DROP TTL',
+    example: 'ALTER TABLE t SET TTL 90d',
+  },
+  {
+    title: 'DELETE',
+    syntax: 'DELETE FROM t IN RANGE(…) [WITH … IN (…)] [WHERE condition | WHERE DUPLICATE(cols)]',
+    example: 'DELETE FROM t IN RANGE(2021-03-01, +1h) WHERE DUPLICATE($timestamp, v)',
+  },
+];
+
 const KIND_TITLES: Readonly<Record<FunctionKind, string>> = {
   aggregate: 'Aggregates',
   scalar: 'Scalar functions',
@@ -56,8 +73,8 @@ export interface HelpPanel {
   setData(data: ExampleData | null): void;
 }
 
-/** The help panel; `onTry` receives an example query. */
-export function createHelp(onTry: (query: string) => void): HelpPanel {
+/** The help panel; `onTry` receives an example query to run, `onEdit` one to put in the editor only. */
+export function createHelp(onTry: (query: string) => void, onEdit: (query: string) => void): HelpPanel {
   const note = el('p', { className: 'muted help-note' });
   const body = el('div', {});
   const root = el('aside', { className: 'help', 'aria-label': 'Query language help', hidden: true }, note, body);
@@ -81,7 +98,14 @@ export function createHelp(onTry: (query: string) => void): HelpPanel {
       el('h3', {}, KIND_TITLES[kind]),
       el('table', {}, ...FUNCTION_DOCS.filter((f) => f.kind === kind).map((f) => el('tr', { 'data-function': f.name },
         el('td', {}, el('code', {}, f.signature)), el('td', {}, f.summary), el('td', {}, example(f.example, data)))))));
-    body.replaceChildren(el('h2', {}, 'Clauses'), ...clauses, el('h2', {}, 'Functions'), ...functions);
+    const writes = WRITE_CLAUSES.map((c) => {
+      const query = data === null ? c.example : fillExample(c.example, data) ?? c.example;
+      const edit = el('button', { type: 'button', className: 'edit', title: 'put it in the editor (not run)' }, 'Edit');
+      edit.addEventListener('click', () => onEdit(query));
+      return el('div', { className: 'help-write' }, el('h3', {}, c.title), el('code', {}, c.syntax),
+        el('div', {}, el('span', { className: 'help-example' }, el('code', {}, query), edit)));
+    });
+    body.replaceChildren(el('h2', {}, 'Clauses'), ...clauses, el('h2', {}, 'Functions'), ...functions, el('h2', {}, 'Changing data'), ...writes);
   };
   render(null);
   return { root, setData: render };

@@ -14,6 +14,7 @@ export const KEYWORDS = [
   'show', 'shard_size', 'double', 'int64', 'timestamp', 'string', 'blob', 'symbol', 'boolean', 'ts', 'null',
   'true', 'false', 'alter', 'add', 'column',
   'asof', 'join', 'left', 'right', 'full', 'with', 'months', 'days', 'time', 'fill', 'prev', 'linear',
+  'delete', 'duplicate', 'tags', 'ttl', 'set',
 ];
 
 /** Every function the engine knows (its registry), for highlighting and completion. */
