@@ -137,7 +137,7 @@ export class Database {
       throw storageFailure(e, `could not open data directory ${dataDir}`);
     }
     try {
-      const checkpointer = new Checkpointer(dataDir);
+      const checkpointer = new Checkpointer(dataDir, resolved.compression);
       const store = new EntryStore({ batchRows, budget: new MemoryBudget(resolved.memoryLimit), leases: checkpointer.reads });
       const walStart = await checkpointer.load(store);
       const replay = await replayWal(walDir, walStart, (r) => store.apply(r));
@@ -170,7 +170,7 @@ export class Database {
     } catch (e) {
       throw storageFailure(e, `could not open data directory ${dataDir}`);
     }
-    const checkpointer = new Checkpointer(dataDir);
+    const checkpointer = new Checkpointer(dataDir, resolved.compression);
     const store = new EntryStore({ batchRows, budget: new MemoryBudget(resolved.memoryLimit), leases: checkpointer.reads });
     const db = new Database(dataDir, 'none', new WalWriter(join(dataDir, 'wal'), 0, 'none'), store, releaseLock, resolved, checkpointer);
     try {

@@ -32,6 +32,11 @@ export interface OpenOptions {
    * checkpoint files beyond it is read back when needed; see docs/memory.md.
    */
   readonly memoryLimit?: number;
+  /**
+   * Encode the columns of checkpoint files with codecs chosen per column (default true); false
+   * writes them as they lie in memory (docs/storage.md). Files written either way always open.
+   */
+  readonly compression?: boolean;
 }
 
 /** OpenOptions with every default filled in. */
@@ -62,6 +67,7 @@ export function resolveOpenOptions(options: OpenOptions): ResolvedOptions {
     walSegmentBytes: integer('walSegmentBytes', options.walSegmentBytes ?? DEFAULT_SEGMENT_BYTES, MIN_SEGMENT_BYTES, 2 ** 31 - 1),
     sweepIntervalMs: integer('sweepIntervalMs', options.sweepIntervalMs ?? 1000, 0, 2 ** 31 - 1),
     memoryLimit: integer('memoryLimit', options.memoryLimit ?? defaultMemoryLimit(), MIN_MEMORY_LIMIT, Number.MAX_SAFE_INTEGER),
+    compression: boolean('compression', options.compression ?? true),
     log,
     queryLimits: resolveLimits(options.queryLimits),
   };
@@ -71,6 +77,11 @@ function integer(name: string, value: unknown, min: number, max: number): number
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     throw invalid(`${name} must be an integer from ${min} to ${max}, got ${String(value)}`);
   }
+  return value;
+}
+
+function boolean(name: string, value: unknown): boolean {
+  if (typeof value !== 'boolean') throw invalid(`${name} must be true or false, got ${String(value)}`);
   return value;
 }
 

@@ -30,6 +30,7 @@ export interface Config {
   max_in_buffer_size: number;
   parallelism_count: number;
   memory_limit: number;
+  compression: boolean;
   metrics: boolean;
 }
 
@@ -78,6 +79,7 @@ export const OPTION_TABLE: readonly OptionRow[] = [
   { name: 'max-in-buffer-size', env: 'SVC_MAX_IN_BUFFER_SIZE', key: 'max_in_buffer_size', kind: 'positive-integer', default: () => DEFAULT_MAX_IN_BUFFER_SIZE, defaultText: String(DEFAULT_MAX_IN_BUFFER_SIZE), help: 'largest request body (and blob), in bytes' },
   { name: 'parallelism-count', env: 'SVC_PARALLELISM_COUNT', key: 'parallelism_count', kind: 'positive-integer', default: () => DEFAULT_PARALLELISM_COUNT, defaultText: String(DEFAULT_PARALLELISM_COUNT), help: 'answered by GET /api/option/parallelism' },
   { name: 'memory-limit', env: 'SVC_MEMORY_LIMIT', key: 'memory_limit', kind: 'bytes', default: () => defaultMemoryLimit(), defaultText: "60 % of the smaller of the machine's memory and its cgroup limit", help: 'memory for table data, tails and blobs, in bytes or like 512MiB, 8GiB (at least 1MiB); data beyond it stays on disk and is read back' },
+  { name: 'compression', env: 'SVC_COMPRESSION', key: 'compression', kind: 'switch', default: () => true, defaultText: 'on', help: 'encode checkpoint columns with codecs chosen per column (--no-compression writes them as they lie in memory); files written either way open' },
   { name: 'metrics', env: 'SVC_METRICS', key: 'metrics', kind: 'switch', default: () => true, defaultText: 'on', help: 'GET /metrics: Prometheus text of svc itself, no token (--no-metrics turns it off)' },
 ];
 
@@ -173,7 +175,7 @@ export function toServerOptions(c: Config): ServerOptions & { host: string } {
   const orNull = (s: string): string | null => (s === '' ? null : s);
   return {
     host: c.host, port: c.port, dataDir: c.data_dir, durability: c.durability, logFile: orNull(c.log),
-    maxInBufferSize: c.max_in_buffer_size, parallelismCount: c.parallelism_count, memoryLimit: c.memory_limit, assetsDir: orNull(c.assets),
+    maxInBufferSize: c.max_in_buffer_size, parallelismCount: c.parallelism_count, memoryLimit: c.memory_limit, compression: c.compression, assetsDir: orNull(c.assets),
     clusterUri: c.cluster_uri, nodeId: orNull(c.node_id), allowedOrigins: c.allowed_origins, tlsPort: c.tls_port,
     tlsCertificate: orNull(c.tls_certificate), tlsKey: orNull(c.tls_key),
     clusterPublicKeyFile: orNull(c.cluster_public_key_file), usersFile: orNull(c.users_file),

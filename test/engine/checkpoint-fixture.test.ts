@@ -3,11 +3,11 @@
 // checkpoints plus the WAL tail after them); the next checkpoint rewrites it in the current
 // format, and the database answers the same again, before and after a reopen.
 import assert from 'node:assert/strict';
-import { cp, readFile } from 'node:fs/promises';
+import { cp, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Database } from '../../engine/database.js';
-import { listManifests, readManifest } from '../../engine/durability/checkpoint/manifest.js';
+import { checkpointsDir, listManifests, readManifest } from '../../engine/durability/checkpoint/manifest.js';
 import { BATCH_ROWS, canonical, expectedSensorRows, FIXTURE_DIR, fixtureAnswers } from './checkpoint-fixture.js';
 import { readRows, tempDir } from './helpers.js';
 
@@ -37,6 +37,11 @@ describe('a data directory of checkpoint format 5', () => {
     assert.deepEqual(canonical(readRows(db, 'fx.sensors')), canonical(expectedSensorRows()));
     assert.deepEqual(await fixtureAnswers(db), expected);
     await db.checkpoint();
+    // Every batch is now in a column file, the Arrow files of format 5 are gone.
+    const manifest = await newestManifest(dir);
+    assert.equal(manifest.version, 6);
+    for (const t of manifest.tables) for (const b of t.batches) assert.ok(b.columns !== undefined && b.place === undefined, `${t.name} batch in ${b.file}`);
+    assert.deepEqual((await readdir(checkpointsDir(dir))).filter((n) => n.endsWith('.arrows')), []);
     assert.deepEqual(await fixtureAnswers(db), expected);
     await db.close();
 

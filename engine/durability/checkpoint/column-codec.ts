@@ -1,0 +1,263 @@
+// One column of one batch as a checkpoint file of manifest version 6 holds it, and as it lies in
+// memory once read back. In memory (the read-back buffer the budget or a scan's ring hands out)
+// a column is its Arrow buffers one after the other, each 8-byte aligned: the validity bitmap
+// (only when the column has nulls), then the values — 8 bytes a DOUBLE/INT64/TIMESTAMP, 4 a
+// SYMBOL code, a bit a BOOLEAN — or, for STRING and BLOB, the n + 1 offsets then the bytes.
+// On disk a column is either exactly those bytes ('raw', read straight into the buffer) or
+// encoded by the codecs of engine/codecs/ and decoded into the buffer: validity and BOOLEAN as
+// bitmaps, DOUBLE by ALP/ALP-RD, INT64 and TIMESTAMP by delta/FOR bit packing, SYMBOL codes
+// bit-packed, STRING/BLOB lengths bit-packed and bytes through zstd. Values under nulls are not
+// kept (the encoder repeats the value before them, so a null breaks no run or delta): they read
+// back as 0, as the write path stores them.
+//
+// Encoded: per part (validity when there are nulls, then the values' parts), u32 length, the
+// part, zeros to the next multiple of 8 — every part starts 8-byte aligned, as the codecs need.
+import { makeData } from 'apache-arrow';
+import type { Data, DataType, Vector } from 'apache-arrow';
+import {
+  decodeBitmap, decodeBytes, decodeFloat64, decodeInt32, decodeInt64, encodeBitmap, encodeBytes, encodeFloat64, encodeInt32, encodeInt64,
+} from '../../codecs/index.js';
+import { ByteReader, ByteWriter } from '../../codecs/byte-stream.js';
+import type { ColumnType } from '../../types.js';
+
+/** How a column is stored: its in-memory bytes, or the encoding of its type. */
+export type ColumnCodec = 'raw' | 'float64' | 'int64' | 'symbol' | 'boolean' | 'bytes';
+
+/**
+ * A column is encoded only when that saves at least this share of its bytes: decoding costs CPU
+ * a raw read does not (a raw column is read straight into its buffer).
+ */
+const MIN_SAVING = 0.15;
+
+function pad8(n: number): number {
+  return Math.ceil(n / 8) * 8;
+}
+
+/** Where a column's buffers lie in its read-back memory. */
+export interface ColumnLayout {
+  /** Bytes of the validity bitmap at offset 0 (0 when the column has no nulls). */
+  readonly validity: number;
+  /** Offset and bytes of the values (STRING/BLOB: the offsets). */
+  readonly values: number;
+  readonly valueBytes: number;
+  /** STRING/BLOB: offset and length of the bytes the offsets point into. */
+  readonly data: number;
+  readonly dataBytes: number;
+  /** The whole column, bytes. */
+  readonly bytes: number;
+}
+
+/** The layout of a column of `rows` rows, `nullCount` of them null; STRING/BLOB need the length of their bytes. */
+export function columnLayout(type: ColumnType, rows: number, nullCount: number, dataBytes = 0): ColumnLayout {
+  const validity = nullCount > 0 ? pad8(Math.ceil(rows / 8)) : 0;
+  const isBinary = type === 'STRING' || type === 'BLOB';
+  const valueBytes = isBinary ? 4 * (rows + 1) : type === 'BOOLEAN' ? Math.ceil(rows / 8) : type === 'SYMBOL' ? 4 * rows : 8 * rows;
+  const data = validity + pad8(valueBytes);
+  return { validity, values: validity, valueBytes, data, dataBytes: isBinary ? dataBytes : 0, bytes: data + (isBinary ? dataBytes : 0) };
+}
+
+/** The layout of a read-back column of `bytes` bytes in all (STRING/BLOB: the bytes length follows from it). */
+export function layoutOfBytes(type: ColumnType, rows: number, nullCount: number, bytes: number): ColumnLayout {
+  const layout = columnLayout(type, rows, nullCount);
+  if (type !== 'STRING' && type !== 'BLOB') return layout;
+  return columnLayout(type, rows, nullCount, bytes - layout.data);
+}
+
+/** A column's values as stored in a batch: typed views of exactly `rows` values. */
+function parts(data: Data, type: ColumnType, rows: number) {
+  const validity = data.nullCount > 0 ? (data.nullBitmap as Uint8Array).subarray(0, Math.ceil(rows / 8)) : null;
+  if (type === 'STRING' || type === 'BLOB') {
+    const offsets = (data.valueOffsets as Int32Array).subarray(0, rows + 1);
+    const first = offsets[0];
+    return { validity, offsets, bytes: (data.values as Uint8Array).subarray(first, offsets[rows]) };
+  }
+  return { validity, offsets: null, bytes: null };
+}
+
+/** The column as its read-back bytes (the 'raw' form). */
+function rawBytes(data: Data, type: ColumnType, rows: number): Uint8Array {
+  const { validity, offsets, bytes } = parts(data, type, rows);
+  const layout = columnLayout(type, rows, data.nullCount, bytes?.length ?? 0);
+  const out = new Uint8Array(layout.bytes);
+  if (validity !== null) out.set(validity);
+  if (offsets !== null) {
+    const rebased = new Int32Array(out.buffer, layout.values, rows + 1);
+    for (let i = 0; i <= rows; i++) rebased[i] = offsets[i] - offsets[0];
+    out.set(bytes!, layout.data);
+  } else {
+    const values = data.values as ArrayBufferView;
+    out.set(new Uint8Array(values.buffer, values.byteOffset, layout.valueBytes), layout.values);
+  }
+  return out;
+}
+
+/** 8-byte values with each null slot holding the value before it (so a null does not break a run or a delta). */
+function filled8(values: Float64Array | BigInt64Array, validity: Uint8Array | null, rows: number): Uint32Array {
+  const words = new Uint32Array(values.buffer, values.byteOffset, 2 * rows);
+  if (validity === null) return words;
+  const out = new Uint32Array(2 * rows);
+  let lo = 0;
+  let hi = 0;
+  for (let i = 0; i < rows; i++) {
+    if ((validity[i >> 3] >> (i & 7)) & 1) {
+      lo = words[2 * i];
+      hi = words[2 * i + 1];
+    }
+    out[2 * i] = lo;
+    out[2 * i + 1] = hi;
+  }
+  return out;
+}
+
+function filled4(values: Int32Array, validity: Uint8Array | null, rows: number): Int32Array {
+  if (validity === null) return values.subarray(0, rows);
+  const out = new Int32Array(rows);
+  let last = 0;
+  for (let i = 0; i < rows; i++) {
+    if ((validity[i >> 3] >> (i & 7)) & 1) last = values[i];
+    out[i] = last;
+  }
+  return out;
+}
+
+function part(out: ByteWriter, bytes: Uint8Array): void {
+  out.u32(bytes.length);
+  out.align(8);
+  out.raw(bytes);
+  out.align(8);
+}
+
+/** The encoded parts of a column (validity first when it has nulls). */
+function encodedParts(data: Data, type: ColumnType, rows: number): Uint8Array[] {
+  const { validity, offsets, bytes } = parts(data, type, rows);
+  const out: Uint8Array[] = validity === null ? [] : [encodeBitmap(validity, rows)];
+  switch (type) {
+    case 'DOUBLE': {
+      const words = filled8(data.values as Float64Array, validity, rows);
+      out.push(encodeFloat64(new Float64Array(words.buffer, words.byteOffset, rows)));
+      break;
+    }
+    case 'INT64':
+    case 'TIMESTAMP': {
+      const words = filled8(data.values as BigInt64Array, validity, rows);
+      out.push(encodeInt64(new BigInt64Array(words.buffer, words.byteOffset, rows)));
+      break;
+    }
+    case 'SYMBOL':
+      out.push(encodeInt32(filled4(data.values as Int32Array, validity, rows), [0]));
+      break;
+    case 'BOOLEAN':
+      out.push(encodeBitmap(data.values as Uint8Array, rows));
+      break;
+    case 'STRING':
+    case 'BLOB': {
+      const lengths = new Int32Array(rows);
+      for (let i = 0; i < rows; i++) lengths[i] = offsets![i + 1] - offsets![i];
+      out.push(encodeInt32(lengths), encodeBytes(bytes!));
+      break;
+    }
+  }
+  return out;
+}
+
+const CODECS: Record<ColumnType, ColumnCodec> = {
+  DOUBLE: 'float64', INT64: 'int64', TIMESTAMP: 'int64', SYMBOL: 'symbol', BOOLEAN: 'boolean', STRING: 'bytes', BLOB: 'bytes',
+};
+
+/** A column as a checkpoint writes it: how, its bytes on disk, and the bytes it takes once read back. */
+export interface EncodedColumn {
+  readonly codec: ColumnCodec;
+  readonly bytes: Uint8Array;
+  readonly decodedBytes: number;
+}
+
+/**
+ * Column `data` (of `rows` rows) encoded for its type when `compress` and that saves at least
+ * MIN_SAVING of its bytes, else raw.
+ * @example
+ * const { codec, bytes } = encodeColumn(batch.column(1), 'DOUBLE', batch.rowCount, true);
+ */
+export function encodeColumn(data: Data, type: ColumnType, rows: number, compress: boolean): EncodedColumn {
+  const raw = rawBytes(data, type, rows);
+  if (!compress || rows === 0) return { codec: 'raw', bytes: raw, decodedBytes: raw.length };
+  const out = new ByteWriter(64);
+  for (const p of encodedParts(data, type, rows)) part(out, p);
+  if (out.length > raw.length * (1 - MIN_SAVING)) return { codec: 'raw', bytes: raw, decodedBytes: raw.length };
+  return { codec: CODECS[type], bytes: out.finish(), decodedBytes: raw.length };
+}
+
+/**
+ * Decodes a column that encodeColumn wrote as `codec` (bytes starting 8-byte aligned) into `into`,
+ * its read-back memory (layoutOfBytes(…, into.length) says where each buffer goes).
+ */
+export function decodeColumn(codec: ColumnCodec, encoded: Uint8Array, type: ColumnType, rows: number, nullCount: number, into: Uint8Array): void {
+  if (codec === 'raw') {
+    if (encoded !== into) into.set(encoded);
+    return;
+  }
+  if (codec !== CODECS[type]) throw new RangeError(`codec ${codec} cannot hold a ${type} column`);
+  const layout = layoutOfBytes(type, rows, nullCount, into.length);
+  const input = new ByteReader(encoded);
+  const next = (): Uint8Array => {
+    const n = input.u32();
+    input.align(8);
+    const bytes = input.raw(n);
+    input.align(8);
+    return bytes;
+  };
+  if (nullCount > 0) decodeBitmap(next(), into.subarray(0, layout.validity));
+  const { buffer, byteOffset } = into;
+  const at = byteOffset + layout.values;
+  switch (type) {
+    case 'DOUBLE': decodeFloat64(next(), new Float64Array(buffer, at, rows)); break;
+    case 'INT64':
+    case 'TIMESTAMP': decodeInt64(next(), new BigInt64Array(buffer, at, rows)); break;
+    case 'SYMBOL': decodeInt32(next(), new Int32Array(buffer, at, rows)); break;
+    case 'BOOLEAN': decodeBitmap(next(), into.subarray(layout.values, layout.values + layout.valueBytes)); break;
+    case 'STRING':
+    case 'BLOB': {
+      const offsets = new Int32Array(buffer, at, rows + 1);
+      decodeInt32(next(), offsets.subarray(1));
+      offsets[0] = 0;
+      for (let i = 1; i <= rows; i++) offsets[i] += offsets[i - 1];
+      if (offsets[rows] !== layout.dataBytes) throw new RangeError(`string lengths add up to ${offsets[rows]}, not ${layout.dataBytes}`);
+      decodeBytes(next(), into.subarray(layout.data, layout.data + layout.dataBytes));
+      break;
+    }
+  }
+  if (!input.isDone) throw new RangeError('bytes left after the column');
+  if (nullCount > 0 && (type === 'DOUBLE' || type === 'INT64' || type === 'TIMESTAMP' || type === 'SYMBOL')) {
+    zeroNulls(into.subarray(0, layout.validity), new Int32Array(buffer, at, type === 'SYMBOL' ? rows : 2 * rows), type === 'SYMBOL' ? 1 : 2);
+  }
+}
+
+/** Zeroes the values of null rows (`words` 32-bit words a value). */
+function zeroNulls(validity: Uint8Array, values: Int32Array, words: number): void {
+  for (let byte = 0; byte < validity.length; byte++) {
+    const bits = validity[byte];
+    if (bits === 0xff) continue;
+    for (let k = 0; k < 8; k++) {
+      const row = byte * 8 + k;
+      if (((bits >> k) & 1) === 0 && row * words < values.length) values.fill(0, row * words, (row + 1) * words);
+    }
+  }
+}
+
+/** Arrow Data over a read-back column's memory (views, no copy). */
+export function columnData(arrowType: DataType, type: ColumnType, rows: number, nullCount: number, bytes: Uint8Array, dictionary: Vector | null): Data {
+  const layout = layoutOfBytes(type, rows, nullCount, bytes.length);
+  const { buffer, byteOffset } = bytes;
+  const nullBitmap = nullCount > 0 ? bytes.subarray(0, layout.validity) : undefined;
+  const base = { type: arrowType, length: rows, nullCount, nullBitmap };
+  const at = byteOffset + layout.values;
+  switch (type) {
+    case 'DOUBLE': return makeData({ ...base, data: new Float64Array(buffer, at, rows) } as never);
+    case 'INT64':
+    case 'TIMESTAMP': return makeData({ ...base, data: new BigInt64Array(buffer, at, rows) } as never);
+    case 'SYMBOL': return makeData({ ...base, data: new Int32Array(buffer, at, rows), dictionary } as never);
+    case 'BOOLEAN': return makeData({ ...base, data: bytes.subarray(layout.values, layout.values + layout.valueBytes) } as never);
+    case 'STRING':
+    case 'BLOB':
+      return makeData({ ...base, valueOffsets: new Int32Array(buffer, at, rows + 1), data: bytes.subarray(layout.data, layout.data + layout.dataBytes) } as never);
+  }
+}

@@ -1,0 +1,133 @@
+// The table data files of manifest version 6 (`<seq>-<n>.cols`): a head region with the table's
+// SYMBOL dictionaries as the checkpoint saw them, then each batch's columns one after the other,
+// each at an 8-byte-aligned offset, encoded or raw (column-codec.ts). Where each column lies,
+// its codec, its size on disk and in memory and a CRC-32 of its bytes on disk are kept in the
+// manifest (ColumnPlace), so a reader reads and checks exactly the columns it needs, and `open`
+// reads only the head of one file per table (its dictionaries). Chunks are gathered into writes
+// of about WRITE_BYTES, as for the Arrow files of earlier versions (arrow-file-writer.ts).
+//
+// Head: 'SVC1', u32 column count, per column u32 dictionary size (0xffffffff: not a SYMBOL
+// column) and, for a SYMBOL column, two parts (u32 length, bytes, zeros to 8): its strings'
+// lengths (encodeInt32) and their UTF-8 bytes (encodeBytes).
+import { open } from 'node:fs/promises';
+import { crc32 } from '@node-rs/crc32';
+import { decodeBytes, decodeInt32, encodeBytes, encodeInt32 } from '../../codecs/index.js';
+import { ByteReader, ByteWriter } from '../../codecs/byte-stream.js';
+import { writeAll } from '../write-all.js';
+import type { ArrowFileSum } from './arrow-file-writer.js';
+import type { ColumnCodec, EncodedColumn } from './column-codec.js';
+
+const WRITE_BYTES = 1024 * 1024;
+const MAGIC = 0x31435653; // 'SVC1'
+const NOT_SYMBOL = 0xffffffff;
+const ZEROS = new Uint8Array(8);
+
+/** Where a column of a batch lies in its file: codec, file offset, bytes on disk, bytes once read back, CRC-32 of the bytes on disk. */
+export type ColumnPlace = [codec: ColumnCodec, at: number, size: number, bytes: number, crc: number];
+
+/** A batch to write: its columns, encoded (copies: the batch itself may leave memory at once). */
+export interface EncodedBatch {
+  readonly columns: readonly EncodedColumn[];
+}
+
+/** The head of a column file: the SYMBOL dictionaries (null for other columns). */
+export function encodeHead(dictionaries: readonly (readonly string[] | null)[]): Uint8Array {
+  const out = new ByteWriter(256);
+  out.u32(MAGIC);
+  out.u32(dictionaries.length);
+  const encoder = new TextEncoder();
+  for (const d of dictionaries) {
+    if (d === null) {
+      out.u32(NOT_SYMBOL);
+      continue;
+    }
+    out.u32(d.length);
+    const bytes = d.map((s) => encoder.encode(s));
+    const lengths = Int32Array.from(bytes, (b) => b.length);
+    const all = new Uint8Array(lengths.reduce((n, l) => n + l, 0));
+    let at = 0;
+    for (const b of bytes) {
+      all.set(b, at);
+      at += b.length;
+    }
+    for (const p of [encodeInt32(lengths), encodeBytes(all)]) {
+      out.u32(p.length);
+      out.align(8);
+      out.raw(p);
+      out.align(8);
+    }
+  }
+  out.align(8);
+  return out.finish();
+}
+
+/** The dictionaries of a head encodeHead wrote (`bytes` 8-byte aligned); throws on damage. */
+export function decodeHead(bytes: Uint8Array): (string[] | null)[] {
+  const input = new ByteReader(bytes);
+  if (input.u32() !== MAGIC) throw new RangeError('not a column file head');
+  const count = input.u32();
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const next = (): Uint8Array => {
+    const n = input.u32();
+    input.align(8);
+    const part = input.raw(n);
+    input.align(8);
+    return part;
+  };
+  const out: (string[] | null)[] = [];
+  for (let c = 0; c < count; c++) {
+    const size = input.u32();
+    if (size === NOT_SYMBOL) {
+      out.push(null);
+      continue;
+    }
+    const lengths = new Int32Array(size);
+    decodeInt32(next(), lengths);
+    const packed = next();
+    const all = new Uint8Array(new ByteReader(packed).u32());
+    decodeBytes(packed, all);
+    const strings: string[] = new Array(size);
+    for (let i = 0, at = 0; i < size; at += lengths[i], i++) strings[i] = decoder.decode(all.subarray(at, at + lengths[i]));
+    out.push(strings);
+  }
+  return out;
+}
+
+/**
+ * Writes `head` then `batches` to `path` (fsynced); returns the file's size and regions (the
+ * head's end and CRC-32, then the file's end) and where each batch's columns lie.
+ */
+export async function writeColumnFile(path: string, head: Uint8Array, batches: AsyncIterable<EncodedBatch>): Promise<ArrowFileSum & { places: ColumnPlace[][] }> {
+  const fh = await open(path, 'w');
+  try {
+    let pending: Uint8Array[] = [head];
+    let pendingBytes = head.length;
+    let size = head.length;
+    let written = 0;
+    const places: ColumnPlace[][] = [];
+    const flush = async () => {
+      const chunks = pending;
+      pending = [];
+      pendingBytes = 0;
+      written += await writeAll(fh, chunks, written);
+    };
+    for await (const { columns } of batches) {
+      const place: ColumnPlace[] = [];
+      for (const { codec, bytes, decodedBytes } of columns) {
+        place.push([codec, size, bytes.length, decodedBytes, crc32(bytes) >>> 0]);
+        const pad = (8 - (bytes.length % 8)) % 8;
+        pending.push(bytes);
+        if (pad > 0) pending.push(ZEROS.subarray(0, pad));
+        size += bytes.length + pad;
+        pendingBytes += bytes.length + pad;
+      }
+      places.push(place);
+      if (pendingBytes >= WRITE_BYTES) await flush();
+    }
+    await flush();
+    await fh.sync();
+    return { size, crc: 0, ends: [head.length, size], crcs: [crc32(head) >>> 0, 0], places };
+  } finally {
+    await fh.close();
+  }
+}
