@@ -17,8 +17,10 @@ export const EXACT_LIMIT = 2 ** 50;
 /** Values per block of every block codec: a few thousand, decoded in tight loops that stay in the CPU's L1/L2 cache. */
 export const BLOCK = 2048;
 const SAMPLE = 64;
-/** Consecutive values each of three windows holds when a large block's order is chosen by sampling. */
+/** A large block's order is chosen on WINDOWS windows of WINDOW consecutive values. */
 const WINDOW = 32;
+const WINDOWS = 8;
+const windowed = new Float64Array(WINDOW * WINDOWS);
 
 let ys = new Float64Array(0);
 let us = new Float64Array(0);
@@ -44,20 +46,14 @@ function transform(x: ArrayLike<number>, n: number, order: number, y: Float64Arr
   }
 }
 
-/** Bits order `order` would spend on windows of `x` (a cheap look before transforming all of it). */
+/** Bits order `order` would spend on WINDOWS windows of `x` (a cheap look before transforming all of it): the plan of their values. */
 function sampledBits(x: ArrayLike<number>, n: number, order: number): number {
-  let bits = 0;
-  for (const from of [0, (n >> 1) - WINDOW / 2, n - WINDOW]) {
-    let min = Infinity;
-    let max = -Infinity;
-    for (let i = Math.max(from, order); i < from + WINDOW; i++) {
-      const v = order === 0 ? x[i] : order === 1 ? x[i] - x[i - 1] : x[i] - 2 * x[i - 1] + x[i - 2];
-      if (v < min) min = v;
-      if (v > max) max = v;
-    }
-    bits += bitWidth(max - min);
+  let m = 0;
+  for (let w = 0; w < WINDOWS; w++) {
+    const from = Math.max(order, Math.floor((w * (n - WINDOW)) / (WINDOWS - 1)));
+    for (let i = from; i < from + WINDOW; i++) windowed[m++] = order === 0 ? x[i] : order === 1 ? x[i] - x[i - 1] : x[i] - 2 * x[i - 1] + x[i - 2];
   }
-  return bits;
+  return plan(windowed, m, 0).bits;
 }
 
 interface Plan {
@@ -80,14 +76,15 @@ function plan(y: Float64Array, n: number, order: number): Plan {
   const full = bitWidth(max - min);
   let best: Plan = { base: min, w: full, exceptions: 0, bits: n * full };
   if (full <= 2 || n - order < SAMPLE) return best;
-  // A low sample value as base: the few values below it become exceptions with those above.
+  // A low sample value as base (past a few outliers): the values below it become exceptions with those above.
   const step = (n - order) / SAMPLE;
   for (let k = 0; k < SAMPLE; k++) sample[k] = y[order + Math.floor(k * step)];
   sample.sort();
-  // Values spread over the whole range (random bits): no exception can pay.
-  if (bitWidth(sample[SAMPLE - 1] - sample[0]) >= full) return best;
+  // Values spread over the whole range (random bits), not a few outliers: no exception can pay.
+  const trim = SAMPLE / 16;
+  if (bitWidth(sample[SAMPLE - 1 - trim] - sample[trim]) >= full) return best;
   const posBits = bitWidth(n - 1);
-  const bases = sample[1] === min ? [min] : [min, sample[1]];
+  const bases = sample[trim] === min ? [min] : [min, sample[trim]];
   for (const base of bases) {
     counts.fill(0);
     let below = 0;
@@ -117,7 +114,7 @@ const sample = new Float64Array(SAMPLE);
 export function encodeDeltaFor(x: ArrayLike<number>, n: number, out: ByteWriter, orders: readonly number[] = [0, 1, 2]): void {
   scratch(n);
   let order = orders[0];
-  if (orders.length > 1 && n >= 4 * WINDOW) {
+  if (orders.length > 1 && n >= 2 * WINDOW * WINDOWS) {
     let fewest = Infinity;
     for (const o of orders) {
       const bits = sampledBits(x, n, o);

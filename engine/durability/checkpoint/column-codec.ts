@@ -144,7 +144,7 @@ function encodedParts(data: Data, type: ColumnType, rows: number): Uint8Array[] 
       break;
     }
     case 'SYMBOL':
-      out.push(encodeInt32(filled4(data.values as Int32Array, validity, rows), [0]));
+      out.push(encodeInt32(filled4(data.values as Int32Array, validity, rows), [0, 1]));
       break;
     case 'BOOLEAN':
       out.push(encodeBitmap(data.values as Uint8Array, rows));
