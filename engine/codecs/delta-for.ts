@@ -84,7 +84,7 @@ function plan(y: Float64Array, n: number, order: number): Plan {
   const trim = SAMPLE / 16;
   if (bitWidth(sample[SAMPLE - 1 - trim] - sample[trim]) >= full) return best;
   const posBits = bitWidth(n - 1);
-  const bases = sample[trim] === min ? [min] : [min, sample[trim]];
+  const bases = [...new Set([min, sample[1], sample[trim]])];
   for (const base of bases) {
     counts.fill(0);
     let below = 0;

@@ -32,9 +32,10 @@ import { ioLimits } from '../io-limits.js';
 import { listSegments, segmentName } from '../wal/segments.js';
 import { syncDir } from '../wal/wal-writer.js';
 import { readArrowFile } from './arrow-file-reader.js';
-import { encodeColumn } from './column-codec.js';
+import { encodeBatch } from './batch-codec.js';
+import type { EncodedBatch } from './batch-codec.js';
 import { decodeHead, encodeHead, writeColumnFile } from './column-file.js';
-import type { ColumnPlace, EncodedBatch } from './column-file.js';
+import type { ColumnPlace, RegionPlace } from './column-file.js';
 import { CheckpointFiles } from './checkpoint-files.js';
 import { readEntryFile, writeEntryFiles } from './entries-file.js';
 import type { EntryItem } from './entries-file.js';
@@ -205,8 +206,9 @@ export class Checkpointer {
         files[file] = { ...sum, rows: group.reduce((n, i) => n + batches[i].rowCount, 0) };
         group.forEach((i, index) => {
           const b = batches[i];
-          placed.push([b, this.storedColumns(table, b.rowCount, b.stats, file, index, places[index])]);
-          refs[i] = { file, index, stats: [...b.stats], columns: places[index] };
+          const { columns: place, order } = places[index];
+          placed.push([b, this.storedColumns(table, b.rowCount, b.stats, file, index, place, order)]);
+          refs[i] = { file, index, stats: [...b.stats], columns: place, ...(order === null ? {} : { order }) };
         });
         group = [];
         groupBytes = 0;
@@ -216,7 +218,7 @@ export class Checkpointer {
         const at = batches[i].stored;
         if (at instanceof StoredColumnBatch && isKept(at.file)) {
           files[at.file] = this.files[at.file];
-          refs[i] = { file: at.file, index: at.index, stats: [...batches[i].stats], columns: [...at.columns] };
+          refs[i] = { file: at.file, index: at.index, stats: [...batches[i].stats], columns: [...at.columns], ...(at.order === null ? {} : { order: at.order }) };
           continue;
         }
         group.push(i);
@@ -376,7 +378,7 @@ export class Checkpointer {
       sumOf(ref.file);
       const rows = ref.stats[0].count;
       const stored = ref.columns !== undefined
-        ? this.storedColumns(table, rows, ref.stats, ref.file, ref.index, ref.columns)
+        ? this.storedColumns(table, rows, ref.stats, ref.file, ref.index, ref.columns, ref.order ?? null)
         : this.stored(table, rows, ref.stats, ref.file, ref.index, ref.place!);
       table.restore(new SealedBatch(table.layout, rows, ref.stats[0].min as bigint, ref.stats[0].max as bigint, ref.stats, null, table.layout.budget, stored));
     }
@@ -413,8 +415,8 @@ export class Checkpointer {
   }
 
   /** Where batch `index` of column file `file` lies, as a reader of its columns. */
-  private storedColumns(table: Table, rows: number, stats: readonly ColumnStats[], file: string, index: number, columns: readonly ColumnPlace[]): StoredColumnBatch {
-    return new StoredColumnBatch(this.reads, file, index, table.layout, rows, stats.map((s) => s.nullCount), columns);
+  private storedColumns(table: Table, rows: number, stats: readonly ColumnStats[], file: string, index: number, columns: readonly ColumnPlace[], order: RegionPlace | null): StoredColumnBatch {
+    return new StoredColumnBatch(this.reads, file, index, table.layout, rows, stats.map((s) => s.nullCount), columns, order);
   }
 
   /** Where batch `index` of Arrow file `file` (manifest versions 4 and 5) lies, as a reader of its columns. */
@@ -456,7 +458,7 @@ async function* encodedBatches(batches: readonly SealedBatch[], columns: readonl
     const loading = b.load(all);
     try {
       if (loading !== null) await loading;
-      yield { columns: types.map((type, c) => encodeColumn(b.column(c), type, b.rowCount, compress)) };
+      yield encodeBatch(types.map((_, c) => b.column(c)), types, b.rowCount, compress);
     } finally {
       b.unpin(all);
     }

@@ -18,10 +18,14 @@ import {
   decodeBitmap, decodeBytes, decodeFloat64, decodeInt32, decodeInt64, encodeBitmap, encodeBytes, encodeFloat64, encodeInt32, encodeInt64,
 } from '../../codecs/index.js';
 import { ByteReader, ByteWriter } from '../../codecs/byte-stream.js';
+import type { SeriesOrder } from '../../codecs/series-order.js';
 import type { ColumnType } from '../../types.js';
 
-/** How a column is stored: its in-memory bytes, or the encoding of its type. */
-export type ColumnCodec = 'raw' | 'float64' | 'int64' | 'symbol' | 'boolean' | 'bytes';
+/**
+ * How a column is stored: its in-memory bytes, the encoding of its type, or — a SYMBOL column of
+ * a batch in series-major order — nothing: its codes are the batch's series table.
+ */
+export type ColumnCodec = 'raw' | 'float64' | 'int64' | 'symbol' | 'boolean' | 'bytes' | 'series';
 
 /**
  * A column is encoded only when that saves at least this share of its bytes: decoding costs CPU
@@ -63,30 +67,75 @@ export function layoutOfBytes(type: ColumnType, rows: number, nullCount: number,
   return columnLayout(type, rows, nullCount, bytes - layout.data);
 }
 
-/** A column's values as stored in a batch: typed views of exactly `rows` values. */
-function parts(data: Data, type: ColumnType, rows: number) {
+/** A column's buffers as views of exactly `rows` values (STRING/BLOB offsets rebased to 0). */
+interface ColumnParts {
+  readonly validity: Uint8Array | null;
+  /** DOUBLE/INT64/TIMESTAMP/SYMBOL values, BOOLEAN value bits; null for STRING/BLOB. */
+  readonly values: Float64Array | BigInt64Array | Int32Array | Uint8Array | null;
+  readonly offsets: Int32Array | null;
+  readonly bytes: Uint8Array | null;
+}
+
+function partsOf(data: Data, type: ColumnType, rows: number): ColumnParts {
   const validity = data.nullCount > 0 ? (data.nullBitmap as Uint8Array).subarray(0, Math.ceil(rows / 8)) : null;
   if (type === 'STRING' || type === 'BLOB') {
     const offsets = (data.valueOffsets as Int32Array).subarray(0, rows + 1);
     const first = offsets[0];
-    return { validity, offsets, bytes: (data.values as Uint8Array).subarray(first, offsets[rows]) };
+    return { validity, values: null, offsets: first === 0 ? offsets : offsets.map((o) => o - first), bytes: (data.values as Uint8Array).subarray(first, offsets[rows]) };
   }
-  return { validity, offsets: null, bytes: null };
+  const values = data.values as Float64Array | BigInt64Array | Int32Array | Uint8Array;
+  return { validity, values: type === 'BOOLEAN' ? values.subarray(0, Math.ceil(rows / 8)) : values.subarray(0, rows), offsets: null, bytes: null };
+}
+
+function bitAt(bits: Uint8Array, i: number): number {
+  return (bits[i >> 3] >> (i & 7)) & 1;
+}
+
+function gatherBits(bits: Uint8Array, rowsAt: Int32Array): Uint8Array {
+  const out = new Uint8Array(Math.ceil(rowsAt.length / 8));
+  for (let p = 0; p < rowsAt.length; p++) out[p >> 3] |= bitAt(bits, rowsAt[p]) << (p & 7);
+  return out;
+}
+
+/** `parts` with row p of the result taken from row rowsAt[p] (series-major order). */
+function gathered(parts: ColumnParts, type: ColumnType, rowsAt: Int32Array): ColumnParts {
+  const rows = rowsAt.length;
+  const validity = parts.validity === null ? null : gatherBits(parts.validity, rowsAt);
+  if (parts.offsets !== null) {
+    const offsets = new Int32Array(rows + 1);
+    for (let p = 0; p < rows; p++) offsets[p + 1] = offsets[p] + parts.offsets[rowsAt[p] + 1] - parts.offsets[rowsAt[p]];
+    const bytes = new Uint8Array(offsets[rows]);
+    for (let p = 0; p < rows; p++) bytes.set(parts.bytes!.subarray(parts.offsets[rowsAt[p]], parts.offsets[rowsAt[p] + 1]), offsets[p]);
+    return { validity, values: null, offsets, bytes };
+  }
+  if (type === 'BOOLEAN') return { validity, values: gatherBits(parts.values as Uint8Array, rowsAt), offsets: null, bytes: null };
+  const v = parts.values!;
+  const words = v.BYTES_PER_ELEMENT / 4;
+  const from = new Int32Array(v.buffer, v.byteOffset, words * rows);
+  const to = new Int32Array(words * rows);
+  if (words === 2) {
+    for (let p = 0; p < rows; p++) {
+      to[2 * p] = from[2 * rowsAt[p]];
+      to[2 * p + 1] = from[2 * rowsAt[p] + 1];
+    }
+  } else {
+    for (let p = 0; p < rows; p++) to[p] = from[rowsAt[p]];
+  }
+  const values = type === 'DOUBLE' ? new Float64Array(to.buffer) : type === 'SYMBOL' ? to : new BigInt64Array(to.buffer);
+  return { validity, values, offsets: null, bytes: null };
 }
 
 /** The column as its read-back bytes (the 'raw' form). */
-function rawBytes(data: Data, type: ColumnType, rows: number): Uint8Array {
-  const { validity, offsets, bytes } = parts(data, type, rows);
-  const layout = columnLayout(type, rows, data.nullCount, bytes?.length ?? 0);
+function rawBytes(parts: ColumnParts, type: ColumnType, rows: number): Uint8Array {
+  const { validity, values, offsets, bytes } = parts;
+  const layout = columnLayout(type, rows, validity === null ? 0 : 1, bytes?.length ?? 0);
   const out = new Uint8Array(layout.bytes);
   if (validity !== null) out.set(validity);
   if (offsets !== null) {
-    const rebased = new Int32Array(out.buffer, layout.values, rows + 1);
-    for (let i = 0; i <= rows; i++) rebased[i] = offsets[i] - offsets[0];
+    new Int32Array(out.buffer, layout.values, rows + 1).set(offsets);
     out.set(bytes!, layout.data);
   } else {
-    const values = data.values as ArrayBufferView;
-    out.set(new Uint8Array(values.buffer, values.byteOffset, layout.valueBytes), layout.values);
+    out.set(new Uint8Array(values!.buffer, values!.byteOffset, layout.valueBytes), layout.values);
   }
   return out;
 }
@@ -128,26 +177,25 @@ function part(out: ByteWriter, bytes: Uint8Array): void {
 }
 
 /** The encoded parts of a column (validity first when it has nulls). */
-function encodedParts(data: Data, type: ColumnType, rows: number): Uint8Array[] {
-  const { validity, offsets, bytes } = parts(data, type, rows);
+function encodedParts({ validity, values, offsets, bytes }: ColumnParts, type: ColumnType, rows: number): Uint8Array[] {
   const out: Uint8Array[] = validity === null ? [] : [encodeBitmap(validity, rows)];
   switch (type) {
     case 'DOUBLE': {
-      const words = filled8(data.values as Float64Array, validity, rows);
+      const words = filled8(values as Float64Array, validity, rows);
       out.push(encodeFloat64(new Float64Array(words.buffer, words.byteOffset, rows)));
       break;
     }
     case 'INT64':
     case 'TIMESTAMP': {
-      const words = filled8(data.values as BigInt64Array, validity, rows);
+      const words = filled8(values as BigInt64Array, validity, rows);
       out.push(encodeInt64(new BigInt64Array(words.buffer, words.byteOffset, rows)));
       break;
     }
     case 'SYMBOL':
-      out.push(encodeInt32(filled4(data.values as Int32Array, validity, rows), [0, 1]));
+      out.push(encodeInt32(filled4(values as Int32Array, validity, rows), [0, 1]));
       break;
     case 'BOOLEAN':
-      out.push(encodeBitmap(data.values as Uint8Array, rows));
+      out.push(encodeBitmap(values as Uint8Array, rows));
       break;
     case 'STRING':
     case 'BLOB': {
@@ -173,27 +221,50 @@ export interface EncodedColumn {
 
 /**
  * Column `data` (of `rows` rows) encoded for its type when `compress` and that saves at least
- * MIN_SAVING of its bytes, else raw.
+ * MIN_SAVING of its bytes, else raw. `rowsAt`: encode the rows in that order (a batch in
+ * series-major order); a raw column stays in time order (it is read straight into its buffer).
  * @example
- * const { codec, bytes } = encodeColumn(batch.column(1), 'DOUBLE', batch.rowCount, true);
+ * const { codec, bytes } = encodeColumn(batch.column(1), 'DOUBLE', batch.rowCount, true, null);
  */
-export function encodeColumn(data: Data, type: ColumnType, rows: number, compress: boolean): EncodedColumn {
-  const raw = rawBytes(data, type, rows);
+export function encodeColumn(data: Data, type: ColumnType, rows: number, compress: boolean, rowsAt: Int32Array | null): EncodedColumn {
+  const parts = partsOf(data, type, rows);
+  const raw = rawBytes(parts, type, rows);
   if (!compress || rows === 0) return { codec: 'raw', bytes: raw, decodedBytes: raw.length };
   const out = new ByteWriter(64);
-  for (const p of encodedParts(data, type, rows)) part(out, p);
+  for (const p of encodedParts(rowsAt === null ? parts : gathered(parts, type, rowsAt), type, rows)) part(out, p);
   if (out.length > raw.length * (1 - MIN_SAVING)) return { codec: 'raw', bytes: raw, decodedBytes: raw.length };
   return { codec: CODECS[type], bytes: out.finish(), decodedBytes: raw.length };
 }
 
+/** A batch in series-major order, as its read-back needs it: the rows at each position, and SYMBOL codes per series. */
+export interface RowOrder {
+  readonly order: SeriesOrder;
+  /** rowsAt[p]: the time-order row of series-major position p. */
+  readonly rowsAt: Int32Array;
+}
+
 /**
  * Decodes a column that encodeColumn wrote as `codec` (bytes starting 8-byte aligned) into `into`,
- * its read-back memory (layoutOfBytes(…, into.length) says where each buffer goes).
+ * its read-back memory (layoutOfBytes(…, into.length) says where each buffer goes). A column of a
+ * batch in series-major order is decoded into `scratch` (at least into.length bytes) and put back
+ * in time order; `symbol` is the index of a 'series' column among the batch's SYMBOL columns.
  */
-export function decodeColumn(codec: ColumnCodec, encoded: Uint8Array, type: ColumnType, rows: number, nullCount: number, into: Uint8Array): void {
+export function decodeColumn(
+  codec: ColumnCodec, encoded: Uint8Array, type: ColumnType, rows: number, nullCount: number, into: Uint8Array,
+  order: RowOrder | null = null, scratch: Uint8Array | null = null, symbol = -1,
+): void {
   if (codec === 'raw') {
     if (encoded !== into) into.set(encoded);
     return;
+  }
+  if (codec === 'series') {
+    if (order === null || type !== 'SYMBOL' || symbol < 0 || symbol >= order.order.codes.length) throw new RangeError('a series column without its batch order');
+    return symbolsOfSeries(order, symbol, rows, nullCount, into);
+  }
+  if (order !== null) {
+    const sm = scratch!.subarray(0, into.length);
+    decodeColumn(codec, encoded, type, rows, nullCount, sm);
+    return scatter(sm, into, type, rows, nullCount, order.rowsAt);
   }
   if (codec !== CODECS[type]) throw new RangeError(`codec ${codec} cannot hold a ${type} column`);
   const layout = layoutOfBytes(type, rows, nullCount, into.length);
@@ -228,6 +299,63 @@ export function decodeColumn(codec: ColumnCodec, encoded: Uint8Array, type: Colu
   if (!input.isDone) throw new RangeError('bytes left after the column');
   if (nullCount > 0 && (type === 'DOUBLE' || type === 'INT64' || type === 'TIMESTAMP' || type === 'SYMBOL')) {
     zeroNulls(into.subarray(0, layout.validity), new Int32Array(buffer, at, type === 'SYMBOL' ? rows : 2 * rows), type === 'SYMBOL' ? 1 : 2);
+  }
+}
+
+/** A SYMBOL column of a series-major batch: each row's code from its series (-1: null). */
+function symbolsOfSeries({ order }: RowOrder, symbol: number, rows: number, nullCount: number, into: Uint8Array): void {
+  const layout = columnLayout('SYMBOL', rows, nullCount);
+  const codes = order.codes[symbol];
+  const out = new Int32Array(into.buffer, into.byteOffset + layout.values, rows);
+  const validity = into.subarray(0, layout.validity);
+  validity.fill(0);
+  let nulls = 0;
+  for (let r = 0; r < rows; r++) {
+    const code = codes[order.ids[r]];
+    if (code < 0) {
+      out[r] = 0;
+      nulls++;
+    } else {
+      out[r] = code;
+      if (nullCount > 0) validity[r >> 3] |= 1 << (r & 7);
+    }
+  }
+  if (nulls !== nullCount) throw new RangeError(`the series table gives ${nulls} nulls, the statistics ${nullCount}`);
+}
+
+/** A decoded column in series-major order (`sm`) put into `into` in time order: position p is row rowsAt[p]. */
+function scatter(sm: Uint8Array, into: Uint8Array, type: ColumnType, rows: number, nullCount: number, rowsAt: Int32Array): void {
+  const layout = layoutOfBytes(type, rows, nullCount, into.length);
+  const scatterBits = (from: number, bytes: number) => {
+    const src = sm.subarray(from, from + bytes);
+    const dst = into.subarray(from, from + bytes);
+    dst.fill(0);
+    for (let p = 0; p < rows; p++) dst[rowsAt[p] >> 3] |= bitAt(src, p) << (rowsAt[p] & 7);
+  };
+  if (nullCount > 0) scatterBits(0, layout.validity);
+  if (type === 'BOOLEAN') return scatterBits(layout.values, layout.valueBytes);
+  if (type === 'STRING' || type === 'BLOB') {
+    const from = new Int32Array(sm.buffer, sm.byteOffset + layout.values, rows + 1);
+    const to = new Int32Array(into.buffer, into.byteOffset + layout.values, rows + 1);
+    for (let p = 0; p < rows; p++) to[rowsAt[p] + 1] = from[p + 1] - from[p];
+    to[0] = 0;
+    for (let r = 0; r < rows; r++) to[r + 1] += to[r];
+    const data = into.subarray(layout.data);
+    const src = sm.subarray(layout.data);
+    for (let p = 0; p < rows; p++) data.set(src.subarray(from[p], from[p + 1]), to[rowsAt[p]]);
+    return;
+  }
+  const words = type === 'SYMBOL' ? 1 : 2;
+  const from = new Int32Array(sm.buffer, sm.byteOffset + layout.values, words * rows);
+  const to = new Int32Array(into.buffer, into.byteOffset + layout.values, words * rows);
+  if (words === 2) {
+    for (let p = 0; p < rows; p++) {
+      const r = rowsAt[p];
+      to[2 * r] = from[2 * p];
+      to[2 * r + 1] = from[2 * p + 1];
+    }
+  } else {
+    for (let p = 0; p < rows; p++) to[rowsAt[p]] = from[p];
   }
 }
 

@@ -1,6 +1,7 @@
 // The table data files of manifest version 6 (`<seq>-<n>.cols`): a head region with the table's
-// SYMBOL dictionaries as the checkpoint saw them, then each batch's columns one after the other,
-// each at an 8-byte-aligned offset, encoded or raw (column-codec.ts). Where each column lies,
+// SYMBOL dictionaries as the checkpoint saw them, then for each batch its series order (when it is
+// written in series-major order, batch-codec.ts) and its columns one after the other, each at an
+// 8-byte-aligned offset, encoded or raw (column-codec.ts). Where each column lies,
 // its codec, its size on disk and in memory and a CRC-32 of its bytes on disk are kept in the
 // manifest (ColumnPlace), so a reader reads and checks exactly the columns it needs, and `open`
 // reads only the head of one file per table (its dictionaries). Chunks are gathered into writes
@@ -15,7 +16,8 @@ import { decodeBytes, decodeInt32, encodeBytes, encodeInt32 } from '../../codecs
 import { ByteReader, ByteWriter } from '../../codecs/byte-stream.js';
 import { writeAll } from '../write-all.js';
 import type { ArrowFileSum } from './arrow-file-writer.js';
-import type { ColumnCodec, EncodedColumn } from './column-codec.js';
+import type { EncodedBatch } from './batch-codec.js';
+import type { ColumnCodec } from './column-codec.js';
 
 const WRITE_BYTES = 1024 * 1024;
 const MAGIC = 0x31435653; // 'SVC1'
@@ -25,9 +27,13 @@ const ZEROS = new Uint8Array(8);
 /** Where a column of a batch lies in its file: codec, file offset, bytes on disk, bytes once read back, CRC-32 of the bytes on disk. */
 export type ColumnPlace = [codec: ColumnCodec, at: number, size: number, bytes: number, crc: number];
 
-/** A batch to write: its columns, encoded (copies: the batch itself may leave memory at once). */
-export interface EncodedBatch {
-  readonly columns: readonly EncodedColumn[];
+/** Where a region of a column file lies: file offset, bytes, CRC-32 of them. */
+export type RegionPlace = [at: number, size: number, crc: number];
+
+/** Where a batch lies in a column file: its series order (null: time order) and its columns. */
+export interface BatchColumns {
+  readonly order: RegionPlace | null;
+  readonly columns: ColumnPlace[];
 }
 
 /** The head of a column file: the SYMBOL dictionaries (null for other columns). */
@@ -97,31 +103,34 @@ export function decodeHead(bytes: Uint8Array): (string[] | null)[] {
  * Writes `head` then `batches` to `path` (fsynced); returns the file's size and regions (the
  * head's end and CRC-32, then the file's end) and where each batch's columns lie.
  */
-export async function writeColumnFile(path: string, head: Uint8Array, batches: AsyncIterable<EncodedBatch>): Promise<ArrowFileSum & { places: ColumnPlace[][] }> {
+export async function writeColumnFile(path: string, head: Uint8Array, batches: AsyncIterable<EncodedBatch>): Promise<ArrowFileSum & { places: BatchColumns[] }> {
   const fh = await open(path, 'w');
   try {
     let pending: Uint8Array[] = [head];
     let pendingBytes = head.length;
     let size = head.length;
     let written = 0;
-    const places: ColumnPlace[][] = [];
+    const places: BatchColumns[] = [];
+    /** Appends `bytes` (8-byte aligned); returns where they lie. */
+    const put = (bytes: Uint8Array): number => {
+      const at = size;
+      const pad = (8 - (bytes.length % 8)) % 8;
+      pending.push(bytes);
+      if (pad > 0) pending.push(ZEROS.subarray(0, pad));
+      size += bytes.length + pad;
+      pendingBytes += bytes.length + pad;
+      return at;
+    };
     const flush = async () => {
       const chunks = pending;
       pending = [];
       pendingBytes = 0;
       written += await writeAll(fh, chunks, written);
     };
-    for await (const { columns } of batches) {
-      const place: ColumnPlace[] = [];
-      for (const { codec, bytes, decodedBytes } of columns) {
-        place.push([codec, size, bytes.length, decodedBytes, crc32(bytes) >>> 0]);
-        const pad = (8 - (bytes.length % 8)) % 8;
-        pending.push(bytes);
-        if (pad > 0) pending.push(ZEROS.subarray(0, pad));
-        size += bytes.length + pad;
-        pendingBytes += bytes.length + pad;
-      }
-      places.push(place);
+    for await (const { order, columns } of batches) {
+      const orderPlace: RegionPlace | null = order === null ? null : [put(order), order.length, crc32(order) >>> 0];
+      const place: ColumnPlace[] = columns.map(({ codec, bytes, decodedBytes }) => [codec, put(bytes), bytes.length, decodedBytes, crc32(bytes) >>> 0]);
+      places.push({ order: orderPlace, columns: place });
       if (pendingBytes >= WRITE_BYTES) await flush();
     }
     await flush();

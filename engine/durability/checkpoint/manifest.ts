@@ -9,7 +9,7 @@ import { Packr } from 'msgpackr';
 import type { ColumnDef, ColumnStats } from '../../types.js';
 import { syncDir } from '../wal/wal-writer.js';
 import type { BatchPlace, FileSum } from './arrow-file-writer.js';
-import type { ColumnPlace } from './column-file.js';
+import type { ColumnPlace, RegionPlace } from './column-file.js';
 
 // useBigIntExtension: an INT64 column's exact sum statistic may exceed 64 bits.
 const packr = new Packr({ int64AsType: 'bigint', useRecords: false, moreTypes: false, useBigIntExtension: true });
@@ -32,6 +32,8 @@ export interface BatchRef {
   readonly place?: BatchPlace;
   /** Version 6: where each column lies in its column file, how it is encoded, and its CRC-32. */
   readonly columns?: ColumnPlace[];
+  /** Version 6: where the batch's series order lies, when its columns are in series-major order. */
+  readonly order?: RegionPlace;
 }
 
 /** A blob as the manifest knows it: alias, MIME type, expiry (UNIX seconds), size in bytes. */
