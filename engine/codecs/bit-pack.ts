@@ -76,8 +76,31 @@ function generate(w: number): Unpack {
   return new Function('src', 'n', 'out', 'base', `for (let o = 0, p = 0; o < n; o += ${GROUP}, p += ${w}) {\n${lines.join('\n')}\n}`) as Unpack;
 }
 
+type UnpackU32 = (src: Uint32Array, n: number, out: Uint32Array) => void;
+
+/** The straight-line unpacker of width `w` (1 … 32) into 32-bit words: no float, no base. */
+function generateU32(w: number): UnpackU32 {
+  const lines: string[] = [];
+  for (let k = 0; k < w; k++) lines.push(`const s${k} = src[p + ${k}];`);
+  for (let j = 0; j < GROUP; j++) lines.push(`out[o + ${j}] = ${field(j * w, w)};`);
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  return new Function('src', 'n', 'out', `for (let o = 0, p = 0; o < n; o += ${GROUP}, p += ${w}) {\n${lines.join('\n')}\n}`) as UnpackU32;
+}
+
 const UNPACK: Unpack[] = [];
+const UNPACK_U32: UnpackU32[] = [];
 for (let w = 1; w <= 53; w++) UNPACK[w] = generate(w);
+for (let w = 1; w <= 32; w++) UNPACK_U32[w] = generateU32(w);
+
+/** unpack for widths up to 32, into 32-bit words (`out` holds `n` rounded up to a group). */
+export function unpackU32(input: ByteReader, n: number, w: number, out: Uint32Array): void {
+  if (w === 0 || n === 0) {
+    out.fill(0, 0, n);
+    return;
+  }
+  if (w > 32) throw new RangeError(`bit width ${w} is over 32`);
+  UNPACK_U32[w](input.words(wordCount(n, w)), n, out);
+}
 
 /**
  * Reads `n` values packed at width `w` from `input` into `out` (plus `base`). `out` must hold

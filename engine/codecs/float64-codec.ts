@@ -14,7 +14,7 @@
 // on a sample of its own; ALP-RD's L is chosen per block the same way.
 //
 // Stream: u32 count, then per block u8 kind (0 raw, 1 ALP, 2 ALP-RD) and its body.
-import { bitWidth, GROUP, pack, unpack } from './bit-pack.js';
+import { bitWidth, GROUP, pack, unpack, unpackU32 } from './bit-pack.js';
 import { ByteReader, ByteWriter } from './byte-stream.js';
 import { BLOCK, decodeDeltaFor, encodeDeltaFor, EXACT_LIMIT } from './delta-for.js';
 
@@ -233,7 +233,10 @@ function encodeAlpRd(bits: Uint32Array, m: number, out: ByteWriter): void {
   for (const top of dictionary) out.u16(top);
   out.u16(positions.length);
   pack(spare, m, bitWidth(dictionary.length - 1), out);
-  encodeDeltaFor(ints, m, out, [0]);
+  // Right parts of up to 32 bits are packed as they are (decoded with integer shifts alone);
+  // wider ones through frame of reference.
+  if (64 - left - used <= 32) pack(ints, m, 64 - left - used, out);
+  else encodeDeltaFor(ints, m, out, [0]);
   if (positions.length === 0) return;
   writeExceptions(positions, m, out);
   out.align(2);
@@ -241,6 +244,8 @@ function encodeAlpRd(bits: Uint32Array, m: number, out: ByteWriter): void {
 }
 
 const positionsOut = new Float64Array(BLOCK);
+const indexes = new Uint32Array(BLOCK);
+const rights = new Uint32Array(BLOCK);
 const tail = new Float64Array(BLOCK);
 
 /** Decodes what encodeFloat64 wrote into `into` (its length must be the encoded count). */
@@ -303,14 +308,41 @@ function decodeAlpRd(input: ByteReader, m: number, start: number, words: Uint32A
   const tops = new Int32Array(RD_DICTIONARY);
   for (let k = 0; k < size; k++) tops[k] = input.u16() << (32 - left);
   const count = input.u16();
-  unpack(input, m, bitWidth(size - 1), spare, 0);
-  decodeDeltaFor(input, m, ints);
-  const shift = 2 ** tz;
-  for (let i = 0, k = 2 * start; i < m; i++, k += 2) {
-    const full = ints[i] * shift;
-    const hi = Math.floor(full * INV_TWO_32);
-    words[k] = full - hi * TWO_32;
-    words[k + 1] = tops[spare[i]] | hi;
+  unpackU32(input, m, bitWidth(size - 1), indexes);
+  const k0 = 2 * start;
+  const rightWidth = 64 - left - tz;
+  if (rightWidth > 32) {
+    // The right bits shifted back by tz, split into the low and high words in floats.
+    decodeDeltaFor(input, m, ints);
+    const shift = 2 ** tz;
+    for (let i = 0, k = k0; i < m; i++, k += 2) {
+      const full = ints[i] * shift;
+      const hi = Math.floor(full * INV_TWO_32);
+      words[k] = full - hi * TWO_32;
+      words[k + 1] = tops[indexes[i]] | hi;
+    }
+  } else {
+    // The right bits fit in 32: integer shifts alone.
+    unpackU32(input, m, rightWidth, rights);
+    if (tz === 0) {
+      for (let i = 0, k = k0; i < m; i++, k += 2) {
+        words[k] = rights[i];
+        words[k + 1] = tops[indexes[i]];
+      }
+    } else if (tz < 32) {
+      const back = 32 - tz;
+      for (let i = 0, k = k0; i < m; i++, k += 2) {
+        const r = rights[i];
+        words[k] = r << tz;
+        words[k + 1] = tops[indexes[i]] | (r >>> back);
+      }
+    } else {
+      const up = tz - 32;
+      for (let i = 0, k = k0; i < m; i++, k += 2) {
+        words[k] = 0;
+        words[k + 1] = tops[indexes[i]] | (rights[i] << up);
+      }
+    }
   }
   if (count === 0) return;
   const positions = readPositions(input, count, m);
