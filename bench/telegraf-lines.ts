@@ -19,9 +19,10 @@ const REGIONS = ['us-east-1', 'us-west-2', 'eu-west-1', 'ap-south-1'];
 const START_NS = 1_700_000_000_000_000_000n;
 const INTERVAL_NS = 10_000_000_000n;
 
-export function telegrafLines(lineCount: number, linesPerRequest = 5_000, seed = 17): TelegrafBody {
+/** `floatDigits`: print floats with at most that many significant digits (the footprint suite: 12, what VictoriaMetrics keeps). */
+export function telegrafLines(lineCount: number, linesPerRequest = 5_000, seed = 17, floatDigits: number | null = null): TelegrafBody {
   const random = prng(seed);
-  const float = () => String(random() * 100);
+  const float = () => (floatDigits === null ? String(random() * 100) : String(Number((random() * 100).toPrecision(floatDigits))));
   const int = (max: number) => `${Math.floor(random() * max)}i`;
   const requests: Buffer[] = [];
   let chunk: string[] = [];

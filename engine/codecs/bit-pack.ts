@@ -4,8 +4,9 @@
 // is its low 32 bits then its high w − 32 bits. Unpacking is the hot loop
 // of every cold scan, so it is generated per width at load time: one straight-line function per
 // w that reads the group's w words once and shifts each value out of them — no per-value branch
-// on word boundaries, no loop-carried bit position (the generic loop ran at ~1.1 GB/s of output,
-// the generated ones at 3–6 GB/s on this machine: bench `codecs: decode`).
+// on word boundaries, no loop-carried bit position (FastLanes' unrolled kernels, in JavaScript).
+// Values come out as doubles (plus a base: frame of reference), or as 32-bit words for callers
+// that combine bits (ALP-RD): converting doubles back to integers costs more than the unpacking.
 import type { ByteReader, ByteWriter } from './byte-stream.js';
 
 export const GROUP = 32;
