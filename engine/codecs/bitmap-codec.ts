@@ -4,7 +4,8 @@
 // written (Arrow leaves them undefined).
 //
 // Stream: u32 bit count, then per block u8 kind (0 all zeros, 1 all ones, 2 bytes) and its bytes.
-import { ByteReader, ByteWriter } from './byte-stream.js';
+import { ByteReader, encoded } from './byte-stream.js';
+import type { ByteWriter } from './byte-stream.js';
 import { BLOCK } from './delta-for.js';
 
 const ZEROS = 0;
@@ -28,7 +29,11 @@ function isConstant(bits: Uint8Array, from: number, to: number, bit: 0 | 1): boo
  * decodeBitmap(bytes, new Uint8Array(2)); // 0xff, 0xff
  */
 export function encodeBitmap(bits: Uint8Array, n: number): Uint8Array {
-  const out = new ByteWriter(16 + (n >> 3));
+  return encoded((out) => encodeBitmapInto(bits, n, out));
+}
+
+/** encodeBitmap, appended to `out`. */
+export function encodeBitmapInto(bits: Uint8Array, n: number, out: ByteWriter): void {
   out.u32(n);
   for (let start = 0; start < n; start += BLOCK) {
     const end = Math.min(n, start + BLOCK);
@@ -39,7 +44,6 @@ export function encodeBitmap(bits: Uint8Array, n: number): Uint8Array {
       out.raw(bits.subarray(start >> 3, (end + 7) >> 3));
     }
   }
-  return out.finish();
 }
 
 /** Decodes what encodeBitmap wrote into `into` (at least ⌈n / 8⌉ bytes). */

@@ -15,7 +15,8 @@
 //
 // Stream: u32 count, then per block u8 kind (0 raw, 1 ALP, 2 ALP-RD) and its body.
 import { bitWidth, GROUP, pack, unpack, unpackU32 } from './bit-pack.js';
-import { ByteReader, ByteWriter } from './byte-stream.js';
+import { ByteReader, encoded } from './byte-stream.js';
+import type { ByteWriter } from './byte-stream.js';
 import { BLOCK, decodeDeltaFor, encodeDeltaFor, EXACT_LIMIT } from './delta-for.js';
 
 const RAW = 0;
@@ -32,6 +33,13 @@ const SAMPLE = 64;
 const CANDIDATES = 3;
 /** ALP is tried on a block when at most this share of its sample are exceptions. */
 const MAX_EXCEPTION_SHARE = 1 / 8;
+/**
+ * ALP-RD is used only where it keeps at most this share of a block's bits: it decodes at about a
+ * third of ALP's speed (bench `codecs: decode`), so a smaller saving makes a cold scan slower than
+ * reading the raw block (the larger-than-memory bench's uniform doubles: 54 % of their bits,
+ * a cold scan 0.58× the raw files'). Raw blocks are read straight into the column's buffer.
+ */
+const MAX_RD_SHARE = 0.5;
 const RD_DICTIONARY = 8;
 
 interface Combo {
@@ -49,7 +57,7 @@ function alpInt(v: number, e: number, f: number): number {
 
 /** The best (e, f) pairs for `values` by exceptions and integer width on an even sample. */
 function candidates(values: Float64Array, n: number): Combo[] {
-  const step = Math.max(1, Math.floor(n / 256));
+  const step = Math.max(1, Math.floor(n / 128));
   const scored: { combo: Combo; score: number }[] = [];
   for (let e = 0; e <= MAX_E; e++) {
     for (let f = 0; f <= e; f++) {
@@ -81,8 +89,12 @@ function candidates(values: Float64Array, n: number): Combo[] {
  * decodeFloat64(bytes, new Float64Array(4)); // 21.5, 21.55, NaN, -0 (bit for bit)
  */
 export function encodeFloat64(values: Float64Array): Uint8Array {
+  return encoded((out) => encodeFloat64Into(values, out));
+}
+
+/** encodeFloat64, appended to `out`. */
+export function encodeFloat64Into(values: Float64Array, out: ByteWriter): void {
   const n = values.length;
-  const out = new ByteWriter(64 + n * 4);
   out.u32(n);
   const combos = n > 0 ? candidates(values, n) : [];
   const bits = new Uint32Array(values.buffer, values.byteOffset, 2 * n);
@@ -93,12 +105,11 @@ export function encodeFloat64(values: Float64Array): Uint8Array {
     const combo = bestCombo(block, combos);
     if (combo !== null) encodeAlp(block, combo, out);
     else encodeAlpRd(bits.subarray(2 * start, 2 * (start + m)), m, out);
-    if (out.length - mark <= 1 + 8 * m) continue;
+    if (out.length - mark <= 1 + 8 * m && out.length > mark) continue;
     out.length = mark;
     out.u8(RAW);
     out.raw(new Uint8Array(values.buffer, values.byteOffset + 8 * start, 8 * m));
   }
-  return out.finish();
 }
 
 /** The candidate with fewest exceptions on a sample of `block`, or null when ALP does not suit it. */
@@ -181,6 +192,7 @@ function frequentTops(bits: Uint32Array, at: readonly number[] | null, m: number
   return { tops: tops.slice(0, RD_DICTIONARY), covered };
 }
 
+/** Writes the block as ALP-RD, or nothing when its estimate keeps more than MAX_RD_SHARE of its bits (the caller writes it raw). */
 function encodeAlpRd(bits: Uint32Array, m: number, out: ByteWriter): void {
   // The trailing zeros every value shares: those of all the values ORed together.
   let orLo = 0;
@@ -197,13 +209,22 @@ function encodeAlpRd(bits: Uint32Array, m: number, out: ByteWriter): void {
   let fewest = Infinity;
   for (let l = 12; l <= 16; l++) {
     const { tops, covered } = frequentTops(bits, sampled, m, l);
-    const rightWidth = Math.max(0, 64 - l - tz);
+    // The right parts' width: all their bits, or less where the sample spans less (a constant block).
+    let min = Infinity;
+    let max = -Infinity;
+    for (const i of sampled) {
+      const right = (bits[2 * i + 1] & (2 ** (32 - l) - 1)) * TWO_32 + bits[2 * i];
+      if (right < min) min = right;
+      if (right > max) max = right;
+    }
+    const rightWidth = Math.min(Math.max(0, 64 - l - tz), bitWidth((max - min) * 2 ** -Math.min(tz, 64 - l)));
     const estimate = m * (bitWidth(tops.length - 1) + rightWidth) + ((sampled.length - covered) / sampled.length) * m * (11 + l);
     if (estimate < fewest) {
       fewest = estimate;
       left = l;
     }
   }
+  if (fewest > MAX_RD_SHARE * 64 * m) return;
   const used = Math.min(tz, 64 - left);
   // The block's dictionary by frequency over all of it (the sample chose L only).
   const dictionary = frequentTops(bits, null, m, left).tops;

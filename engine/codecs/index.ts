@@ -3,8 +3,11 @@
 // call them (engine/durability/checkpoint/column-codec.ts); no executor code sees encoded bytes.
 // Decoding is a pure function of bytes into a given buffer, so it may run on any thread.
 export { BLOCK } from './delta-for.js';
-export { decodeBitmap, encodeBitmap } from './bitmap-codec.js';
-export { decodeFloat64, encodeFloat64 } from './float64-codec.js';
-export { decodeInt32, encodeInt32 } from './int32-codec.js';
-export { decodeInt64, encodeInt64 } from './int64-codec.js';
-export { decodeBytes, encodeBytes } from './zstd-codec.js';
+export { ByteReader, ByteWriter, encoded } from './byte-stream.js';
+export { decodeBitmap, encodeBitmap, encodeBitmapInto } from './bitmap-codec.js';
+export { decodeFloat64, encodeFloat64, encodeFloat64Into } from './float64-codec.js';
+export { decodeInt32, encodeInt32, encodeInt32Into } from './int32-codec.js';
+export { decodeInt64, encodeInt64, encodeInt64Into } from './int64-codec.js';
+export { decodeBytes, encodeBytes, encodeBytesInto } from './zstd-codec.js';
+export { decodeSeriesOrder, encodeSeriesOrder, seriesMajor, seriesOf } from './series-order.js';
+export type { SeriesOrder } from './series-order.js';

@@ -4,7 +4,8 @@
 // (lengths of generated strings, ids in order).
 //
 // Stream: u32 count, then one delta-for block per BLOCK values.
-import { ByteReader, ByteWriter } from './byte-stream.js';
+import { ByteReader, encoded } from './byte-stream.js';
+import type { ByteWriter } from './byte-stream.js';
 import { BLOCK, decodeDeltaFor, encodeDeltaFor } from './delta-for.js';
 
 /**
@@ -15,14 +16,17 @@ import { BLOCK, decodeDeltaFor, encodeDeltaFor } from './delta-for.js';
  * decodeInt32(bytes, new Int32Array(4)); // 3, 1, 2, 3
  */
 export function encodeInt32(values: Int32Array, orders: readonly number[] = [0, 1]): Uint8Array {
+  return encoded((out) => encodeInt32Into(values, out, orders));
+}
+
+/** encodeInt32, appended to `out`. */
+export function encodeInt32Into(values: Int32Array, out: ByteWriter, orders: readonly number[] = [0, 1]): void {
   const n = values.length;
-  const out = new ByteWriter(16 + n);
   out.u32(n);
   for (let start = 0; start < n; start += BLOCK) {
     const m = Math.min(BLOCK, n - start);
     encodeDeltaFor(values.subarray(start, start + m), m, out, orders);
   }
-  return out.finish();
 }
 
 const scratch = new Float64Array(BLOCK);

@@ -7,7 +7,8 @@
 //
 // Stream: u32 count, then per block u8 kind (0 raw, 1 packed); raw: the 8-byte values; packed:
 // the first value's two halves (u32 low, u32 high) and a delta-for block of the offsets.
-import { ByteReader, ByteWriter } from './byte-stream.js';
+import { ByteReader, encoded } from './byte-stream.js';
+import type { ByteWriter } from './byte-stream.js';
 import { BLOCK, decodeDeltaFor, encodeDeltaFor } from './delta-for.js';
 
 const TWO_32 = 4294967296;
@@ -24,11 +25,16 @@ const PACKED = 1;
  * decodeInt64(bytes, new BigInt64Array(3)); // 1n, 2n, 3n
  */
 export function encodeInt64(values: BigInt64Array): Uint8Array {
+  return encoded((out) => encodeInt64Into(values, out));
+}
+
+const offsets = new Float64Array(BLOCK);
+
+/** encodeInt64, appended to `out`. */
+export function encodeInt64Into(values: BigInt64Array, out: ByteWriter): void {
   const n = values.length;
   const words = new Int32Array(values.buffer, values.byteOffset, 2 * n);
-  const out = new ByteWriter(64 + n);
   out.u32(n);
-  const offsets = new Float64Array(BLOCK);
   for (let start = 0; start < n; start += BLOCK) {
     const m = Math.min(BLOCK, n - start);
     const lo0 = words[2 * start] >>> 0;
@@ -55,7 +61,6 @@ export function encodeInt64(values: BigInt64Array): Uint8Array {
     out.u8(RAW);
     out.raw(new Uint8Array(values.buffer, values.byteOffset + 8 * start, 8 * m));
   }
-  return out.finish();
 }
 
 const scratch = new Float64Array(BLOCK);

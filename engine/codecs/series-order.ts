@@ -12,8 +12,8 @@
 //
 // Stream: u32 rows, u32 series, u32 SYMBOL columns, u8 period-coded; the series' codes per SYMBOL
 // column (encodeInt32, -1 for null), then the ids (encodeInt32, of ids or of id − id one period earlier).
-import { ByteReader, ByteWriter } from './byte-stream.js';
-import { decodeInt32, encodeInt32 } from './int32-codec.js';
+import { ByteReader, encoded } from './byte-stream.js';
+import { decodeInt32, encodeInt32, encodeInt32Into } from './int32-codec.js';
 
 /** Series ids per row and each series' SYMBOL codes. */
 export interface SeriesOrder {
@@ -83,18 +83,15 @@ export function encodeSeriesOrder(order: SeriesOrder): Uint8Array {
   const plain = encodeInt32(ids, [0, 1]);
   const cyclic = encodeInt32(periodic, [0]);
   const isPeriodic = cyclic.length < plain.length;
-  const out = new ByteWriter(64 + Math.min(plain.length, cyclic.length));
-  out.u32(rows);
-  out.u32(series);
-  out.u32(codes.length);
-  out.u8(isPeriodic ? 1 : 0);
-  for (const part of [...codes.map((c) => encodeInt32(c, [0])), isPeriodic ? cyclic : plain]) {
-    out.u32(part.length);
-    out.align(8);
-    out.raw(part);
-    out.align(8);
-  }
-  return out.finish();
+  return encoded((out) => {
+    out.u32(rows);
+    out.u32(series);
+    out.u32(codes.length);
+    out.u8(isPeriodic ? 1 : 0);
+    for (const c of codes) out.part((w) => encodeInt32Into(c, w, [0]));
+    const ids = isPeriodic ? cyclic : plain;
+    out.part((w) => w.raw(ids));
+  });
 }
 
 /** Decodes what encodeSeriesOrder wrote (bytes 8-byte aligned); RangeError when damaged. */
@@ -104,21 +101,14 @@ export function decodeSeriesOrder(bytes: Uint8Array): SeriesOrder {
   const series = input.u32();
   const columns = input.u32();
   const isPeriodic = input.u8() === 1;
-  const next = () => {
-    const n = input.u32();
-    input.align(8);
-    const part = input.raw(n);
-    input.align(8);
-    return part;
-  };
   if (series > rows || columns > 4096) throw new RangeError('series order out of range');
   const codes = Array.from({ length: columns }, () => {
     const c = new Int32Array(series);
-    decodeInt32(next(), c);
+    decodeInt32(input.part(), c);
     return c;
   });
   const ids = new Int32Array(rows);
-  decodeInt32(next(), ids);
+  decodeInt32(input.part(), ids);
   if (isPeriodic) for (let i = series; i < rows; i++) ids[i] += ids[i - series];
   for (let i = 0; i < rows; i++) if (ids[i] < 0 || ids[i] >= series) throw new RangeError(`series id ${ids[i]} of ${series}`);
   if (!input.isDone) throw new RangeError('bytes left after the series order');

@@ -6,7 +6,8 @@
 //
 // Stream: u32 decoded length, u8 kind (0 stored, 1 zstd), the bytes.
 import zstd from '@toondepauw/node-zstd';
-import { ByteReader, ByteWriter } from './byte-stream.js';
+import { ByteReader, encoded } from './byte-stream.js';
+import type { ByteWriter } from './byte-stream.js';
 
 const STORED = 0;
 const ZSTD = 1;
@@ -21,7 +22,11 @@ const decoder = new zstd.Decoder();
  * decodeBytes(packed, new Uint8Array(9));
  */
 export function encodeBytes(bytes: Uint8Array): Uint8Array {
-  const out = new ByteWriter(16 + (bytes.length >> 2));
+  return encoded((out) => encodeBytesInto(bytes, out));
+}
+
+/** encodeBytes, appended to `out`. */
+export function encodeBytesInto(bytes: Uint8Array, out: ByteWriter): void {
   out.u32(bytes.length);
   const packed = bytes.length < 64 ? null : encoder.encodeSync(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   if (packed !== null && packed.length < bytes.length) {
@@ -31,7 +36,6 @@ export function encodeBytes(bytes: Uint8Array): Uint8Array {
     out.u8(STORED);
     out.raw(bytes);
   }
-  return out.finish();
 }
 
 /** Decodes what encodeBytes wrote into `into` (its length must be the decoded length). */

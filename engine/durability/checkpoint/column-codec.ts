@@ -10,15 +10,15 @@
 // kept (the encoder repeats the value before them, so a null breaks no run or delta): they read
 // back as 0, as the write path stores them.
 //
-// Encoded: per part (validity when there are nulls, then the values' parts), u32 length, the
-// part, zeros to the next multiple of 8 — every part starts 8-byte aligned, as the codecs need.
+// Encoded: its parts (validity when there are nulls, then the values' parts), each as
+// ByteWriter.part writes it — every part starts 8-byte aligned, as the codecs need.
 import { makeData } from 'apache-arrow';
 import type { Data, DataType, Vector } from 'apache-arrow';
 import {
-  decodeBitmap, decodeBytes, decodeFloat64, decodeInt32, decodeInt64, encodeBitmap, encodeBytes, encodeFloat64, encodeInt32, encodeInt64,
+  ByteReader, decodeBitmap, decodeBytes, decodeFloat64, decodeInt32, decodeInt64, encodeBitmapInto, encodeBytesInto, encoded, encodeFloat64Into,
+  encodeInt32Into, encodeInt64Into,
 } from '../../codecs/index.js';
-import { ByteReader, ByteWriter } from '../../codecs/byte-stream.js';
-import type { SeriesOrder } from '../../codecs/series-order.js';
+import type { ByteWriter, SeriesOrder } from '../../codecs/index.js';
 import type { ColumnType } from '../../types.js';
 
 /**
@@ -169,43 +169,36 @@ function filled4(values: Int32Array, validity: Uint8Array | null, rows: number):
   return out;
 }
 
-function part(out: ByteWriter, bytes: Uint8Array): void {
-  out.u32(bytes.length);
-  out.align(8);
-  out.raw(bytes);
-  out.align(8);
-}
-
-/** The encoded parts of a column (validity first when it has nulls). */
-function encodedParts({ validity, values, offsets, bytes }: ColumnParts, type: ColumnType, rows: number): Uint8Array[] {
-  const out: Uint8Array[] = validity === null ? [] : [encodeBitmap(validity, rows)];
+/** Appends the encoded parts of a column to `out` (validity first when it has nulls). */
+function encodeParts({ validity, values, offsets, bytes }: ColumnParts, type: ColumnType, rows: number, out: ByteWriter): void {
+  if (validity !== null) out.part((w) => encodeBitmapInto(validity, rows, w));
   switch (type) {
     case 'DOUBLE': {
       const words = filled8(values as Float64Array, validity, rows);
-      out.push(encodeFloat64(new Float64Array(words.buffer, words.byteOffset, rows)));
+      out.part((w) => encodeFloat64Into(new Float64Array(words.buffer, words.byteOffset, rows), w));
       break;
     }
     case 'INT64':
     case 'TIMESTAMP': {
       const words = filled8(values as BigInt64Array, validity, rows);
-      out.push(encodeInt64(new BigInt64Array(words.buffer, words.byteOffset, rows)));
+      out.part((w) => encodeInt64Into(new BigInt64Array(words.buffer, words.byteOffset, rows), w));
       break;
     }
     case 'SYMBOL':
-      out.push(encodeInt32(filled4(values as Int32Array, validity, rows), [0, 1]));
+      out.part((w) => encodeInt32Into(filled4(values as Int32Array, validity, rows), w, [0, 1]));
       break;
     case 'BOOLEAN':
-      out.push(encodeBitmap(values as Uint8Array, rows));
+      out.part((w) => encodeBitmapInto(values as Uint8Array, rows, w));
       break;
     case 'STRING':
     case 'BLOB': {
       const lengths = new Int32Array(rows);
       for (let i = 0; i < rows; i++) lengths[i] = offsets![i + 1] - offsets![i];
-      out.push(encodeInt32(lengths), encodeBytes(bytes!));
+      out.part((w) => encodeInt32Into(lengths, w));
+      out.part((w) => encodeBytesInto(bytes!, w));
       break;
     }
   }
-  return out;
 }
 
 const CODECS: Record<ColumnType, ColumnCodec> = {
@@ -228,12 +221,12 @@ export interface EncodedColumn {
  */
 export function encodeColumn(data: Data, type: ColumnType, rows: number, compress: boolean, rowsAt: Int32Array | null): EncodedColumn {
   const parts = partsOf(data, type, rows);
-  const raw = rawBytes(parts, type, rows);
-  if (!compress || rows === 0) return { codec: 'raw', bytes: raw, decodedBytes: raw.length };
-  const out = new ByteWriter(64);
-  for (const p of encodedParts(rowsAt === null ? parts : gathered(parts, type, rowsAt), type, rows)) part(out, p);
-  if (out.length > raw.length * (1 - MIN_SAVING)) return { codec: 'raw', bytes: raw, decodedBytes: raw.length };
-  return { codec: CODECS[type], bytes: out.finish(), decodedBytes: raw.length };
+  const rawSize = columnLayout(type, rows, data.nullCount, parts.bytes?.length ?? 0).bytes;
+  if (compress && rows > 0) {
+    const bytes = encoded((out) => encodeParts(rowsAt === null ? parts : gathered(parts, type, rowsAt), type, rows, out));
+    if (bytes.length <= rawSize * (1 - MIN_SAVING)) return { codec: CODECS[type], bytes, decodedBytes: rawSize };
+  }
+  return { codec: 'raw', bytes: rawBytes(parts, type, rows), decodedBytes: rawSize };
 }
 
 /** A batch in series-major order, as its read-back needs it: the rows at each position, and SYMBOL codes per series. */
@@ -269,13 +262,7 @@ export function decodeColumn(
   if (codec !== CODECS[type]) throw new RangeError(`codec ${codec} cannot hold a ${type} column`);
   const layout = layoutOfBytes(type, rows, nullCount, into.length);
   const input = new ByteReader(encoded);
-  const next = (): Uint8Array => {
-    const n = input.u32();
-    input.align(8);
-    const bytes = input.raw(n);
-    input.align(8);
-    return bytes;
-  };
+  const next = () => input.part();
   if (nullCount > 0) decodeBitmap(next(), into.subarray(0, layout.validity));
   const { buffer, byteOffset } = into;
   const at = byteOffset + layout.values;

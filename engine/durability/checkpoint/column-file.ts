@@ -8,12 +8,11 @@
 // of about WRITE_BYTES, as for the Arrow files of earlier versions (arrow-file-writer.ts).
 //
 // Head: 'SVC1', u32 column count, per column u32 dictionary size (0xffffffff: not a SYMBOL
-// column) and, for a SYMBOL column, two parts (u32 length, bytes, zeros to 8): its strings'
-// lengths (encodeInt32) and their UTF-8 bytes (encodeBytes).
+// column) and, for a SYMBOL column, two parts (ByteWriter.part): its strings' lengths
+// (encodeInt32) and their UTF-8 bytes (encodeBytes).
 import { open } from 'node:fs/promises';
 import { crc32 } from '@node-rs/crc32';
-import { decodeBytes, decodeInt32, encodeBytes, encodeInt32 } from '../../codecs/index.js';
-import { ByteReader, ByteWriter } from '../../codecs/byte-stream.js';
+import { ByteReader, ByteWriter, decodeBytes, decodeInt32, encodeBytesInto, encodeInt32Into } from '../../codecs/index.js';
 import { writeAll } from '../write-all.js';
 import type { ArrowFileSum } from './arrow-file-writer.js';
 import type { EncodedBatch } from './batch-codec.js';
@@ -56,12 +55,8 @@ export function encodeHead(dictionaries: readonly (readonly string[] | null)[]):
       all.set(b, at);
       at += b.length;
     }
-    for (const p of [encodeInt32(lengths), encodeBytes(all)]) {
-      out.u32(p.length);
-      out.align(8);
-      out.raw(p);
-      out.align(8);
-    }
+    out.part((w) => encodeInt32Into(lengths, w));
+    out.part((w) => encodeBytesInto(all, w));
   }
   out.align(8);
   return out.finish();
@@ -73,13 +68,6 @@ export function decodeHead(bytes: Uint8Array): (string[] | null)[] {
   if (input.u32() !== MAGIC) throw new RangeError('not a column file head');
   const count = input.u32();
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  const next = (): Uint8Array => {
-    const n = input.u32();
-    input.align(8);
-    const part = input.raw(n);
-    input.align(8);
-    return part;
-  };
   const out: (string[] | null)[] = [];
   for (let c = 0; c < count; c++) {
     const size = input.u32();
@@ -88,8 +76,8 @@ export function decodeHead(bytes: Uint8Array): (string[] | null)[] {
       continue;
     }
     const lengths = new Int32Array(size);
-    decodeInt32(next(), lengths);
-    const packed = next();
+    decodeInt32(input.part(), lengths);
+    const packed = input.part();
     const all = new Uint8Array(new ByteReader(packed).u32());
     decodeBytes(packed, all);
     const strings: string[] = new Array(size);

@@ -36,6 +36,7 @@ export function doubleCases(n: number, seed: number): [string, Float64Array][] {
     ['2-decimal walk', Float64Array.from({ length: n }, () => (walk = Math.round((walk + r() - 0.5) * 100) / 100))],
     ['walk with jumps', Float64Array.from({ length: n }, (_, i) => (walk2 = i % 97 === 0 ? r() * 1e9 : Math.round((walk2 + r() - 0.5) * 1000) / 1000))],
     ['uniform 32-bit', Float64Array.from({ length: n }, () => r())],
+    ['uniform 16-bit', Float64Array.from({ length: n }, () => Math.floor(r() * 65536) / 65536)],
     ['full precision', Float64Array.from({ length: n }, () => r() * 100 + r() * 1e-10)],
     ['12 digits', Float64Array.from({ length: n }, () => Number((r() * 100).toPrecision(12)))],
     ['random bits', randomBits(n, r)],
