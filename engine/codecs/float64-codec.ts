@@ -192,19 +192,19 @@ function frequentTops(bits: Uint32Array, at: readonly number[] | null, m: number
   return { tops: tops.slice(0, RD_DICTIONARY), covered };
 }
 
-/** Writes the block as ALP-RD, or nothing when its estimate keeps more than MAX_RD_SHARE of its bits (the caller writes it raw). */
-function encodeAlpRd(bits: Uint32Array, m: number, out: ByteWriter): void {
-  // The trailing zeros every value shares: those of all the values ORed together.
+/** Trailing zeros every value of `bits` (m values) shares: those of all of them ORed together. */
+function sharedTrailingZeros(bits: Uint32Array, m: number): number {
   let orLo = 0;
   let orHi = 0;
   for (let i = 0; i < 2 * m; i += 2) {
     orLo |= bits[i];
     orHi |= bits[i + 1];
   }
-  const tz = trailingZeros(orLo, orHi);
-  const step = Math.max(1, Math.floor(m / SAMPLE));
-  const sampled: number[] = [];
-  for (let i = 0; i < m; i += step) sampled.push(i);
+  return trailingZeros(orLo, orHi);
+}
+
+/** The best ALP-RD left width for `m` values, and its estimated bits, from the values at `sampled`. */
+function rdPlan(bits: Uint32Array, sampled: readonly number[], m: number, tz: number): { left: number; bits: number } {
   let left = 12;
   let fewest = Infinity;
   for (let l = 12; l <= 16; l++) {
@@ -224,6 +224,38 @@ function encodeAlpRd(bits: Uint32Array, m: number, out: ByteWriter): void {
       left = l;
     }
   }
+  return { left, bits: fewest };
+}
+
+/**
+ * Whether encoding `values` can pay: ALP suits a sample of them, or ALP-RD would keep at most
+ * MAX_RD_SHARE of their bits. False: every block would be raw — the caller stores the column
+ * raw without encoding it (what most of a checkpoint's time went to on random doubles).
+ */
+export function isFloat64Compressible(values: Float64Array): boolean {
+  const n = values.length;
+  if (n === 0) return false;
+  if (bestCombo(values, candidates(values, n)) !== null) return true;
+  const bits = new Uint32Array(values.buffer, values.byteOffset, 2 * n);
+  const step = Math.max(1, Math.floor(n / (4 * SAMPLE)));
+  const sampled: number[] = [];
+  for (let i = 0; i < n; i += step) sampled.push(i);
+  let orLo = 0;
+  let orHi = 0;
+  for (const i of sampled) {
+    orLo |= bits[2 * i];
+    orHi |= bits[2 * i + 1];
+  }
+  return rdPlan(bits, sampled, n, trailingZeros(orLo, orHi)).bits <= MAX_RD_SHARE * 64 * n;
+}
+
+/** Writes the block as ALP-RD, or nothing when its estimate keeps more than MAX_RD_SHARE of its bits (the caller writes it raw). */
+function encodeAlpRd(bits: Uint32Array, m: number, out: ByteWriter): void {
+  const tz = sharedTrailingZeros(bits, m);
+  const step = Math.max(1, Math.floor(m / SAMPLE));
+  const sampled: number[] = [];
+  for (let i = 0; i < m; i += step) sampled.push(i);
+  const { left, bits: fewest } = rdPlan(bits, sampled, m, tz);
   if (fewest > MAX_RD_SHARE * 64 * m) return;
   const used = Math.min(tz, 64 - left);
   // The block's dictionary by frequency over all of it (the sample chose L only).

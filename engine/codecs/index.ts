@@ -5,7 +5,7 @@
 export { BLOCK } from './delta-for.js';
 export { ByteReader, ByteWriter, encoded } from './byte-stream.js';
 export { decodeBitmap, encodeBitmap, encodeBitmapInto } from './bitmap-codec.js';
-export { decodeFloat64, encodeFloat64, encodeFloat64Into } from './float64-codec.js';
+export { decodeFloat64, encodeFloat64, encodeFloat64Into, isFloat64Compressible } from './float64-codec.js';
 export { decodeInt32, encodeInt32, encodeInt32Into } from './int32-codec.js';
 export { decodeInt64, encodeInt64, encodeInt64Into } from './int64-codec.js';
 export { decodeBytes, encodeBytes, encodeBytesInto } from './zstd-codec.js';

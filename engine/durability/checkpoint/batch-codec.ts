@@ -12,12 +12,15 @@ import type { EncodedColumn } from './column-codec.js';
 
 /** Series must average this many rows of a batch for series-major order (fewer: time order). */
 const MIN_ROWS_PER_SERIES = 8;
-const EMPTY = new Uint8Array(0);
 
-/** A batch to write: its series order (null: time order) and columns, encoded (copies: the batch itself may leave memory at once). */
+/**
+ * A batch to write: its series order (null: time order) and columns; a raw column's chunks are
+ * views of the batch, which `release` unpins once they are written.
+ */
 export interface EncodedBatch {
   readonly order: Uint8Array | null;
   readonly columns: readonly EncodedColumn[];
+  readonly release?: () => void;
 }
 
 /**
@@ -35,7 +38,7 @@ export function encodeBatch(columns: readonly Data[], types: readonly ColumnType
   return {
     order: encodeSeriesOrder(order),
     columns: columns.map((d, c) => (symbols.includes(c)
-      ? { codec: 'series', bytes: EMPTY, decodedBytes: columnLayout('SYMBOL', rows, d.nullCount).bytes }
+      ? { codec: 'series', chunks: [], size: 0, decodedBytes: columnLayout('SYMBOL', rows, d.nullCount).bytes }
       : encodeColumn(d, types[c], rows, compress, rowsAt))),
   };
 }

@@ -39,7 +39,7 @@ import type { ColumnPlace, RegionPlace } from './column-file.js';
 import { CheckpointFiles } from './checkpoint-files.js';
 import { readEntryFile, writeEntryFiles } from './entries-file.js';
 import type { EntryItem } from './entries-file.js';
-import type { BatchPlace } from './arrow-file-writer.js';
+import type { BatchPlace } from './stored-arrow-batch.js';
 import type { ColumnDef, ColumnStats, ColumnType } from '../../types.js';
 import { checkpointName, checkpointsDir, listManifests, manifestName, OWNED_NAME, readManifest, writeManifest } from './manifest.js';
 import type { BatchRef, BlobItem, DataFile, Manifest, TableManifest } from './manifest.js';
@@ -449,19 +449,23 @@ async function* blobItemsOf(blobs: readonly SnapshotBlob[]): AsyncGenerator<Entr
 /**
  * `batches` with their columns encoded for a column file (`columns`: the snapshot's schema;
  * columns added after a batch was written are written as nulls), each read back first when
- * evicted and pinned only while it is encoded.
+ * evicted and pinned until the writer has written its bytes (raw columns are views of it).
  */
 async function* encodedBatches(batches: readonly SealedBatch[], columns: readonly ColumnDef[], compress: boolean): AsyncGenerator<EncodedBatch> {
   const types: ColumnType[] = ['TIMESTAMP', ...columns.map((c) => c.type)];
   for (const b of batches) {
     const all = b.allColumns;
     const loading = b.load(all);
+    const release = () => b.unpin(all);
+    let batch: EncodedBatch;
     try {
       if (loading !== null) await loading;
-      yield encodeBatch(types.map((_, c) => b.column(c)), types, b.rowCount, compress);
-    } finally {
-      b.unpin(all);
+      batch = encodeBatch(types.map((_, c) => b.column(c)), types, b.rowCount, compress);
+    } catch (e) {
+      release();
+      throw e;
     }
+    yield { ...batch, release };
   }
 }
 

@@ -16,7 +16,7 @@ import { makeData } from 'apache-arrow';
 import type { Data, DataType, Vector } from 'apache-arrow';
 import {
   ByteReader, decodeBitmap, decodeBytes, decodeFloat64, decodeInt32, decodeInt64, encodeBitmapInto, encodeBytesInto, encoded, encodeFloat64Into,
-  encodeInt32Into, encodeInt64Into,
+  encodeInt32Into, encodeInt64Into, isFloat64Compressible,
 } from '../../codecs/index.js';
 import type { ByteWriter, SeriesOrder } from '../../codecs/index.js';
 import type { ColumnType } from '../../types.js';
@@ -125,18 +125,25 @@ function gathered(parts: ColumnParts, type: ColumnType, rowsAt: Int32Array): Col
   return { validity, values, offsets: null, bytes: null };
 }
 
-/** The column as its read-back bytes (the 'raw' form). */
-function rawBytes(parts: ColumnParts, type: ColumnType, rows: number): Uint8Array {
+const ZEROS = new Uint8Array(8);
+
+/**
+ * The column as its read-back bytes (the 'raw' form): views of the batch's own buffers and zero
+ * padding, not a copy — the batch stays pinned until they are written.
+ */
+function rawChunks(parts: ColumnParts, type: ColumnType, rows: number): Uint8Array[] {
   const { validity, values, offsets, bytes } = parts;
   const layout = columnLayout(type, rows, validity === null ? 0 : 1, bytes?.length ?? 0);
-  const out = new Uint8Array(layout.bytes);
-  if (validity !== null) out.set(validity);
-  if (offsets !== null) {
-    new Int32Array(out.buffer, layout.values, rows + 1).set(offsets);
-    out.set(bytes!, layout.data);
-  } else {
-    out.set(new Uint8Array(values!.buffer, values!.byteOffset, layout.valueBytes), layout.values);
+  const out: Uint8Array[] = [];
+  const pad = (n: number) => { if (n > 0) out.push(ZEROS.subarray(0, n)); };
+  if (validity !== null) {
+    out.push(validity);
+    pad(layout.validity - validity.length);
   }
+  const v = offsets ?? values!;
+  out.push(new Uint8Array(v.buffer, v.byteOffset, layout.valueBytes));
+  pad(layout.data - layout.values - layout.valueBytes);
+  if (bytes !== null) out.push(bytes);
   return out;
 }
 
@@ -205,10 +212,11 @@ const CODECS: Record<ColumnType, ColumnCodec> = {
   DOUBLE: 'float64', INT64: 'int64', TIMESTAMP: 'int64', SYMBOL: 'symbol', BOOLEAN: 'boolean', STRING: 'bytes', BLOB: 'bytes',
 };
 
-/** A column as a checkpoint writes it: how, its bytes on disk, and the bytes it takes once read back. */
+/** A column as a checkpoint writes it: how, its bytes on disk (in pieces), and the bytes it takes once read back. */
 export interface EncodedColumn {
   readonly codec: ColumnCodec;
-  readonly bytes: Uint8Array;
+  readonly chunks: readonly Uint8Array[];
+  readonly size: number;
   readonly decodedBytes: number;
 }
 
@@ -217,16 +225,16 @@ export interface EncodedColumn {
  * MIN_SAVING of its bytes, else raw. `rowsAt`: encode the rows in that order (a batch in
  * series-major order); a raw column stays in time order (it is read straight into its buffer).
  * @example
- * const { codec, bytes } = encodeColumn(batch.column(1), 'DOUBLE', batch.rowCount, true, null);
+ * const { codec, chunks } = encodeColumn(batch.column(1), 'DOUBLE', batch.rowCount, true, null);
  */
 export function encodeColumn(data: Data, type: ColumnType, rows: number, compress: boolean, rowsAt: Int32Array | null): EncodedColumn {
   const parts = partsOf(data, type, rows);
   const rawSize = columnLayout(type, rows, data.nullCount, parts.bytes?.length ?? 0).bytes;
-  if (compress && rows > 0) {
+  if (compress && rows > 0 && (type !== 'DOUBLE' || isFloat64Compressible(parts.values as Float64Array))) {
     const bytes = encoded((out) => encodeParts(rowsAt === null ? parts : gathered(parts, type, rowsAt), type, rows, out));
-    if (bytes.length <= rawSize * (1 - MIN_SAVING)) return { codec: CODECS[type], bytes, decodedBytes: rawSize };
+    if (bytes.length <= rawSize * (1 - MIN_SAVING)) return { codec: CODECS[type], chunks: [bytes], size: bytes.length, decodedBytes: rawSize };
   }
-  return { codec: 'raw', bytes: rawBytes(parts, type, rows), decodedBytes: rawSize };
+  return { codec: 'raw', chunks: rawChunks(parts, type, rows), size: rawSize, decodedBytes: rawSize };
 }
 
 /** A batch in series-major order, as its read-back needs it: the rows at each position, and SYMBOL codes per series. */

@@ -5,7 +5,7 @@
 // its codec, its size on disk and in memory and a CRC-32 of its bytes on disk are kept in the
 // manifest (ColumnPlace), so a reader reads and checks exactly the columns it needs, and `open`
 // reads only the head of one file per table (its dictionaries). Chunks are gathered into writes
-// of about WRITE_BYTES, as for the Arrow files of earlier versions (arrow-file-writer.ts).
+// of about WRITE_BYTES: neither one huge buffer nor one write call per column.
 //
 // Head: 'SVC1', u32 column count, per column u32 dictionary size (0xffffffff: not a SYMBOL
 // column) and, for a SYMBOL column, two parts (ByteWriter.part): its strings' lengths
@@ -14,7 +14,7 @@ import { open } from 'node:fs/promises';
 import { crc32 } from '@node-rs/crc32';
 import { ByteReader, ByteWriter, decodeBytes, decodeInt32, encodeBytesInto, encodeInt32Into } from '../../codecs/index.js';
 import { writeAll } from '../write-all.js';
-import type { ArrowFileSum } from './arrow-file-writer.js';
+import type { RegionFileSum } from './file-sums.js';
 import type { EncodedBatch } from './batch-codec.js';
 import type { ColumnCodec } from './column-codec.js';
 
@@ -91,22 +91,32 @@ export function decodeHead(bytes: Uint8Array): (string[] | null)[] {
  * Writes `head` then `batches` to `path` (fsynced); returns the file's size and regions (the
  * head's end and CRC-32, then the file's end) and where each batch's columns lie.
  */
-export async function writeColumnFile(path: string, head: Uint8Array, batches: AsyncIterable<EncodedBatch>): Promise<ArrowFileSum & { places: BatchColumns[] }> {
+export async function writeColumnFile(path: string, head: Uint8Array, batches: AsyncIterable<EncodedBatch>): Promise<RegionFileSum & { places: BatchColumns[] }> {
   const fh = await open(path, 'w');
+  /** Releases of the batches whose chunks are not all written yet. */
+  let unwritten: (() => void)[] = [];
+  const releaseWritten = () => {
+    for (const release of unwritten) release();
+    unwritten = [];
+  };
   try {
     let pending: Uint8Array[] = [head];
     let pendingBytes = head.length;
     let size = head.length;
     let written = 0;
     const places: BatchColumns[] = [];
-    /** Appends `bytes` (8-byte aligned); returns where they lie. */
-    const put = (bytes: Uint8Array): number => {
+    /** Appends `chunks` (then zeros to 8 bytes); returns where they start. */
+    const put = (chunks: readonly Uint8Array[]): number => {
       const at = size;
-      const pad = (8 - (bytes.length % 8)) % 8;
-      pending.push(bytes);
+      let length = 0;
+      for (const c of chunks) {
+        pending.push(c);
+        length += c.length;
+      }
+      const pad = (8 - (length % 8)) % 8;
       if (pad > 0) pending.push(ZEROS.subarray(0, pad));
-      size += bytes.length + pad;
-      pendingBytes += bytes.length + pad;
+      size += length + pad;
+      pendingBytes += length + pad;
       return at;
     };
     const flush = async () => {
@@ -114,10 +124,16 @@ export async function writeColumnFile(path: string, head: Uint8Array, batches: A
       pending = [];
       pendingBytes = 0;
       written += await writeAll(fh, chunks, written);
+      releaseWritten();
     };
-    for await (const { order, columns } of batches) {
-      const orderPlace: RegionPlace | null = order === null ? null : [put(order), order.length, crc32(order) >>> 0];
-      const place: ColumnPlace[] = columns.map(({ codec, bytes, decodedBytes }) => [codec, put(bytes), bytes.length, decodedBytes, crc32(bytes) >>> 0]);
+    for await (const { order, columns, release } of batches) {
+      if (release !== undefined) unwritten.push(release);
+      const orderPlace: RegionPlace | null = order === null ? null : [put([order]), order.length, crc32(order) >>> 0];
+      const place: ColumnPlace[] = columns.map(({ codec, chunks, size: bytes, decodedBytes }) => {
+        let crc = 0;
+        for (const c of chunks) crc = crc32(c, crc);
+        return [codec, put(chunks), bytes, decodedBytes, crc >>> 0];
+      });
       places.push({ order: orderPlace, columns: place });
       if (pendingBytes >= WRITE_BYTES) await flush();
     }
@@ -125,6 +141,7 @@ export async function writeColumnFile(path: string, head: Uint8Array, batches: A
     await fh.sync();
     return { size, crc: 0, ends: [head.length, size], crcs: [crc32(head) >>> 0, 0], places };
   } finally {
+    releaseWritten();
     await fh.close();
   }
 }

@@ -8,7 +8,8 @@ import { crc32c } from '@node-rs/crc32';
 import { Packr } from 'msgpackr';
 import type { ColumnDef, ColumnStats } from '../../types.js';
 import { syncDir } from '../wal/wal-writer.js';
-import type { BatchPlace, FileSum } from './arrow-file-writer.js';
+import type { FileSum } from './file-sums.js';
+import type { BatchPlace } from './stored-arrow-batch.js';
 import type { ColumnPlace, RegionPlace } from './column-file.js';
 
 // useBigIntExtension: an INT64 column's exact sum statistic may exceed 64 bits.
