@@ -35,8 +35,8 @@ function columns(): Column[] {
   return [
     f64('ALP, 2-decimal random walk', Float64Array.from({ length: N }, () => (walk = Math.round((walk + r() - 0.5) * 100) / 100))),
     f64('ALP, 12 significant digits', Float64Array.from({ length: N }, () => Number((r() * 100).toPrecision(12)))),
-    f64('ALP-RD, uniform doubles of 32 bits', Float64Array.from({ length: N }, () => r())),
-    f64('ALP-RD, full-precision doubles', Float64Array.from({ length: N }, () => r() * 100 + r() * 1e-9)),
+    // ALP-RD is used where it keeps at most half the bits (else the block is raw): short mantissas.
+    f64('ALP-RD, doubles of 16 significant bits', Float64Array.from({ length: N }, () => Math.floor(r() * 65536) / 65536)),
     i64('delta-of-delta, timestamps every 10 s', BigInt64Array.from({ length: N }, (_, i) => 1_700_000_000_000_000_000n + BigInt(i) * 10_000_000_000n)),
     i64('FOR bit packing, integers of 33 bits', BigInt64Array.from({ length: N }, () => BigInt(Math.floor(r() * 8e9)))),
     i64('FOR bit packing, integers of 20 bits', BigInt64Array.from({ length: N }, () => BigInt(Math.floor(r() * 1e6)))),

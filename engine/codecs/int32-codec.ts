@@ -31,6 +31,11 @@ export function encodeInt32Into(values: Int32Array, out: ByteWriter, orders: rea
 
 const scratch = new Float64Array(BLOCK);
 
+/** into[start…] = scratch[0…m) (a function of its own, as int64-codec.ts's addOffsets: faster than inlined). */
+function copyInto(into: Int32Array, start: number, m: number): void {
+  for (let i = 0; i < m; i++) into[start + i] = scratch[i];
+}
+
 /** Decodes what encodeInt32 wrote into `into` (its length must be the encoded count). */
 export function decodeInt32(bytes: Uint8Array, into: Int32Array): void {
   const input = new ByteReader(bytes);
@@ -39,7 +44,7 @@ export function decodeInt32(bytes: Uint8Array, into: Int32Array): void {
   for (let start = 0; start < n; start += BLOCK) {
     const m = Math.min(BLOCK, n - start);
     decodeDeltaFor(input, m, scratch);
-    for (let i = 0; i < m; i++) into[start + i] = scratch[i];
+    copyInto(into, start, m);
   }
   if (!input.isDone) throw new RangeError('bytes left after the last int32 block');
 }

@@ -65,6 +65,19 @@ export function encodeInt64Into(values: BigInt64Array, out: ByteWriter): void {
 
 const scratch = new Float64Array(BLOCK);
 
+/**
+ * words[k…] = (hi0, lo0) + scratch[i] (|offset| < 2^50): the sum split into 32-bit words in floats.
+ * A function of its own: inlined in decodeInt64's block loop it ran at half the speed.
+ */
+function addOffsets(words: Int32Array, k: number, m: number, lo0: number, hi0: number): void {
+  for (let i = 0; i < m; i++, k += 2) {
+    const t = lo0 + scratch[i];
+    const carry = Math.floor(t * INV_TWO_32);
+    words[k] = t - carry * TWO_32;
+    words[k + 1] = hi0 + carry;
+  }
+}
+
 /** Decodes what encodeInt64 wrote into `into` (its length must be the encoded count). */
 export function decodeInt64(bytes: Uint8Array, into: BigInt64Array): void {
   const input = new ByteReader(bytes);
@@ -83,12 +96,7 @@ export function decodeInt64(bytes: Uint8Array, into: BigInt64Array): void {
     const lo0 = input.u32();
     const hi0 = input.u32() | 0;
     decodeDeltaFor(input, m, scratch);
-    for (let i = 0, k = 2 * start; i < m; i++, k += 2) {
-      const t = lo0 + scratch[i];
-      const carry = Math.floor(t * INV_TWO_32);
-      words[k] = t - carry * TWO_32;
-      words[k + 1] = hi0 + carry;
-    }
+    addOffsets(words, 2 * start, m, lo0, hi0);
   }
   if (!input.isDone) throw new RangeError('bytes left after the last int64 block');
 }

@@ -10,7 +10,7 @@
 // second), a second table with a tag, a blob with an expiry and tags — and a WAL tail after
 // the second checkpoint (rows, a blob, a tag) that open must replay.
 //
-// Regenerate (only with the code of the format it is named after, commit 62b7995 + this file):
+// Regenerate (only with the code of the format it is named after: commit 7a59dac, which added it):
 //   npm run build && node dist/test/engine/checkpoint-fixture.js
 // which writes the directory (without LOCK) and `answers.json`, what that code answered.
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';

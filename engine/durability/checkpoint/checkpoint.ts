@@ -193,7 +193,7 @@ export class Checkpointer {
     const isKept = this.keptFiles(snap);
     let fileCount = 0;
     const tables: TableManifest[] = [];
-    for (const { table, columns, schema, batches, dictionaries } of snap.tables) {
+    for (const { table, columns, batches, dictionaries } of snap.tables) {
       const refs: BatchRef[] = new Array(batches.length);
       let head: Uint8Array | null = null;
       let group: number[] = [];
