@@ -7,7 +7,8 @@
 import type { Data } from 'apache-arrow';
 import { encodeSeriesOrder, seriesMajor, seriesOf } from '../../codecs/series-order.js';
 import type { ColumnType } from '../../types.js';
-import { columnLayout, encodeColumn } from './column-codec.js';
+import { encodeColumn } from './column-codec.js';
+import { columnLayout } from './column-layout.js';
 import type { EncodedColumn } from './column-codec.js';
 
 /** Series must average this many rows of a batch for series-major order (fewer: time order). */

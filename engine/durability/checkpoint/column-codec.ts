@@ -1,9 +1,5 @@
-// One column of one batch as a checkpoint file of manifest version 6 holds it, and as it lies in
-// memory once read back. In memory (the read-back buffer the budget or a scan's ring hands out)
-// a column is its Arrow buffers one after the other, each 8-byte aligned: the validity bitmap
-// (only when the column has nulls), then the values — 8 bytes a DOUBLE/INT64/TIMESTAMP, 4 a
-// SYMBOL code, a bit a BOOLEAN — or, for STRING and BLOB, the n + 1 offsets then the bytes.
-// On disk a column is either exactly those bytes ('raw', read straight into the buffer) or
+// One column of one batch as a checkpoint file of manifest version 6 holds it. On disk a column
+// is either exactly its read-back bytes (column-layout.ts: 'raw', read straight into its buffer) or
 // encoded by the codecs of engine/codecs/ and decoded into the buffer: validity and BOOLEAN as
 // bitmaps, DOUBLE by ALP/ALP-RD, INT64 and TIMESTAMP by delta/FOR bit packing, SYMBOL codes
 // bit-packed, STRING/BLOB lengths bit-packed and bytes through zstd. Values under nulls are not
@@ -12,13 +8,15 @@
 //
 // Encoded: its parts (validity when there are nulls, then the values' parts), each as
 // ByteWriter.part writes it — every part starts 8-byte aligned, as the codecs need.
-import { makeData } from 'apache-arrow';
-import type { Data, DataType, Vector } from 'apache-arrow';
+import type { Data } from 'apache-arrow';
 import {
   ByteReader, decodeBitmap, decodeBytes, decodeFloat64, decodeInt32, decodeInt64, encodeBitmapInto, encodeBytesInto, encoded, encodeFloat64Into,
   encodeInt32Into, encodeInt64Into, isFloat64Compressible,
 } from '../../codecs/index.js';
-import type { ByteWriter, SeriesOrder } from '../../codecs/index.js';
+import type { ByteWriter } from '../../codecs/index.js';
+import { columnLayout, layoutOfBytes } from './column-layout.js';
+import { gathered, scatter, symbolsOfSeries } from './series-layout.js';
+import type { RowOrder } from './series-layout.js';
 import type { ColumnType } from '../../types.js';
 
 /**
@@ -33,42 +31,8 @@ export type ColumnCodec = 'raw' | 'float64' | 'int64' | 'symbol' | 'boolean' | '
  */
 const MIN_SAVING = 0.15;
 
-function pad8(n: number): number {
-  return Math.ceil(n / 8) * 8;
-}
-
-/** Where a column's buffers lie in its read-back memory. */
-export interface ColumnLayout {
-  /** Bytes of the validity bitmap at offset 0 (0 when the column has no nulls). */
-  readonly validity: number;
-  /** Offset and bytes of the values (STRING/BLOB: the offsets). */
-  readonly values: number;
-  readonly valueBytes: number;
-  /** STRING/BLOB: offset and length of the bytes the offsets point into. */
-  readonly data: number;
-  readonly dataBytes: number;
-  /** The whole column, bytes. */
-  readonly bytes: number;
-}
-
-/** The layout of a column of `rows` rows, `nullCount` of them null; STRING/BLOB need the length of their bytes. */
-export function columnLayout(type: ColumnType, rows: number, nullCount: number, dataBytes = 0): ColumnLayout {
-  const validity = nullCount > 0 ? pad8(Math.ceil(rows / 8)) : 0;
-  const isBinary = type === 'STRING' || type === 'BLOB';
-  const valueBytes = isBinary ? 4 * (rows + 1) : type === 'BOOLEAN' ? Math.ceil(rows / 8) : type === 'SYMBOL' ? 4 * rows : 8 * rows;
-  const data = validity + pad8(valueBytes);
-  return { validity, values: validity, valueBytes, data, dataBytes: isBinary ? dataBytes : 0, bytes: data + (isBinary ? dataBytes : 0) };
-}
-
-/** The layout of a read-back column of `bytes` bytes in all (STRING/BLOB: the bytes length follows from it). */
-export function layoutOfBytes(type: ColumnType, rows: number, nullCount: number, bytes: number): ColumnLayout {
-  const layout = columnLayout(type, rows, nullCount);
-  if (type !== 'STRING' && type !== 'BLOB') return layout;
-  return columnLayout(type, rows, nullCount, bytes - layout.data);
-}
-
 /** A column's buffers as views of exactly `rows` values (STRING/BLOB offsets rebased to 0). */
-interface ColumnParts {
+export interface ColumnParts {
   readonly validity: Uint8Array | null;
   /** DOUBLE/INT64/TIMESTAMP/SYMBOL values, BOOLEAN value bits; null for STRING/BLOB. */
   readonly values: Float64Array | BigInt64Array | Int32Array | Uint8Array | null;
@@ -85,44 +49,6 @@ function partsOf(data: Data, type: ColumnType, rows: number): ColumnParts {
   }
   const values = data.values as Float64Array | BigInt64Array | Int32Array | Uint8Array;
   return { validity, values: type === 'BOOLEAN' ? values.subarray(0, Math.ceil(rows / 8)) : values.subarray(0, rows), offsets: null, bytes: null };
-}
-
-function bitAt(bits: Uint8Array, i: number): number {
-  return (bits[i >> 3] >> (i & 7)) & 1;
-}
-
-function gatherBits(bits: Uint8Array, rowsAt: Int32Array): Uint8Array {
-  const out = new Uint8Array(Math.ceil(rowsAt.length / 8));
-  for (let p = 0; p < rowsAt.length; p++) out[p >> 3] |= bitAt(bits, rowsAt[p]) << (p & 7);
-  return out;
-}
-
-/** `parts` with row p of the result taken from row rowsAt[p] (series-major order). */
-function gathered(parts: ColumnParts, type: ColumnType, rowsAt: Int32Array): ColumnParts {
-  const rows = rowsAt.length;
-  const validity = parts.validity === null ? null : gatherBits(parts.validity, rowsAt);
-  if (parts.offsets !== null) {
-    const offsets = new Int32Array(rows + 1);
-    for (let p = 0; p < rows; p++) offsets[p + 1] = offsets[p] + parts.offsets[rowsAt[p] + 1] - parts.offsets[rowsAt[p]];
-    const bytes = new Uint8Array(offsets[rows]);
-    for (let p = 0; p < rows; p++) bytes.set(parts.bytes!.subarray(parts.offsets[rowsAt[p]], parts.offsets[rowsAt[p] + 1]), offsets[p]);
-    return { validity, values: null, offsets, bytes };
-  }
-  if (type === 'BOOLEAN') return { validity, values: gatherBits(parts.values as Uint8Array, rowsAt), offsets: null, bytes: null };
-  const v = parts.values!;
-  const words = v.BYTES_PER_ELEMENT / 4;
-  const from = new Int32Array(v.buffer, v.byteOffset, words * rows);
-  const to = new Int32Array(words * rows);
-  if (words === 2) {
-    for (let p = 0; p < rows; p++) {
-      to[2 * p] = from[2 * rowsAt[p]];
-      to[2 * p + 1] = from[2 * rowsAt[p] + 1];
-    }
-  } else {
-    for (let p = 0; p < rows; p++) to[p] = from[rowsAt[p]];
-  }
-  const values = type === 'DOUBLE' ? new Float64Array(to.buffer) : type === 'SYMBOL' ? to : new BigInt64Array(to.buffer);
-  return { validity, values, offsets: null, bytes: null };
 }
 
 const ZEROS = new Uint8Array(8);
@@ -237,13 +163,6 @@ export function encodeColumn(data: Data, type: ColumnType, rows: number, compres
   return { codec: 'raw', chunks: rawChunks(parts, type, rows), size: rawSize, decodedBytes: rawSize };
 }
 
-/** A batch in series-major order, as its read-back needs it: the rows at each position, and SYMBOL codes per series. */
-export interface RowOrder {
-  readonly order: SeriesOrder;
-  /** rowsAt[p]: the time-order row of series-major position p. */
-  readonly rowsAt: Int32Array;
-}
-
 /**
  * Decodes a column that encodeColumn wrote as `codec` (bytes starting 8-byte aligned) into `into`,
  * its read-back memory (layoutOfBytes(…, into.length) says where each buffer goes). A column of a
@@ -297,63 +216,6 @@ export function decodeColumn(
   }
 }
 
-/** A SYMBOL column of a series-major batch: each row's code from its series (-1: null). */
-function symbolsOfSeries({ order }: RowOrder, symbol: number, rows: number, nullCount: number, into: Uint8Array): void {
-  const layout = columnLayout('SYMBOL', rows, nullCount);
-  const codes = order.codes[symbol];
-  const out = new Int32Array(into.buffer, into.byteOffset + layout.values, rows);
-  const validity = into.subarray(0, layout.validity);
-  validity.fill(0);
-  let nulls = 0;
-  for (let r = 0; r < rows; r++) {
-    const code = codes[order.ids[r]];
-    if (code < 0) {
-      out[r] = 0;
-      nulls++;
-    } else {
-      out[r] = code;
-      if (nullCount > 0) validity[r >> 3] |= 1 << (r & 7);
-    }
-  }
-  if (nulls !== nullCount) throw new RangeError(`the series table gives ${nulls} nulls, the statistics ${nullCount}`);
-}
-
-/** A decoded column in series-major order (`sm`) put into `into` in time order: position p is row rowsAt[p]. */
-function scatter(sm: Uint8Array, into: Uint8Array, type: ColumnType, rows: number, nullCount: number, rowsAt: Int32Array): void {
-  const layout = layoutOfBytes(type, rows, nullCount, into.length);
-  const scatterBits = (from: number, bytes: number) => {
-    const src = sm.subarray(from, from + bytes);
-    const dst = into.subarray(from, from + bytes);
-    dst.fill(0);
-    for (let p = 0; p < rows; p++) dst[rowsAt[p] >> 3] |= bitAt(src, p) << (rowsAt[p] & 7);
-  };
-  if (nullCount > 0) scatterBits(0, layout.validity);
-  if (type === 'BOOLEAN') return scatterBits(layout.values, layout.valueBytes);
-  if (type === 'STRING' || type === 'BLOB') {
-    const from = new Int32Array(sm.buffer, sm.byteOffset + layout.values, rows + 1);
-    const to = new Int32Array(into.buffer, into.byteOffset + layout.values, rows + 1);
-    for (let p = 0; p < rows; p++) to[rowsAt[p] + 1] = from[p + 1] - from[p];
-    to[0] = 0;
-    for (let r = 0; r < rows; r++) to[r + 1] += to[r];
-    const data = into.subarray(layout.data);
-    const src = sm.subarray(layout.data);
-    for (let p = 0; p < rows; p++) data.set(src.subarray(from[p], from[p + 1]), to[rowsAt[p]]);
-    return;
-  }
-  const words = type === 'SYMBOL' ? 1 : 2;
-  const from = new Int32Array(sm.buffer, sm.byteOffset + layout.values, words * rows);
-  const to = new Int32Array(into.buffer, into.byteOffset + layout.values, words * rows);
-  if (words === 2) {
-    for (let p = 0; p < rows; p++) {
-      const r = rowsAt[p];
-      to[2 * r] = from[2 * p];
-      to[2 * r + 1] = from[2 * p + 1];
-    }
-  } else {
-    for (let p = 0; p < rows; p++) to[rowsAt[p]] = from[p];
-  }
-}
-
 /** Zeroes the values of null rows (`words` 32-bit words a value). */
 function zeroNulls(validity: Uint8Array, values: Int32Array, words: number): void {
   for (let byte = 0; byte < validity.length; byte++) {
@@ -366,21 +228,3 @@ function zeroNulls(validity: Uint8Array, values: Int32Array, words: number): voi
   }
 }
 
-/** Arrow Data over a read-back column's memory (views, no copy). */
-export function columnData(arrowType: DataType, type: ColumnType, rows: number, nullCount: number, bytes: Uint8Array, dictionary: Vector | null): Data {
-  const layout = layoutOfBytes(type, rows, nullCount, bytes.length);
-  const { buffer, byteOffset } = bytes;
-  const nullBitmap = nullCount > 0 ? bytes.subarray(0, layout.validity) : undefined;
-  const base = { type: arrowType, length: rows, nullCount, nullBitmap };
-  const at = byteOffset + layout.values;
-  switch (type) {
-    case 'DOUBLE': return makeData({ ...base, data: new Float64Array(buffer, at, rows) } as never);
-    case 'INT64':
-    case 'TIMESTAMP': return makeData({ ...base, data: new BigInt64Array(buffer, at, rows) } as never);
-    case 'SYMBOL': return makeData({ ...base, data: new Int32Array(buffer, at, rows), dictionary } as never);
-    case 'BOOLEAN': return makeData({ ...base, data: bytes.subarray(layout.values, layout.values + layout.valueBytes) } as never);
-    case 'STRING':
-    case 'BLOB':
-      return makeData({ ...base, valueOffsets: new Int32Array(buffer, at, rows + 1), data: bytes.subarray(layout.data, layout.data + layout.dataBytes) } as never);
-  }
-}

@@ -13,8 +13,9 @@ import type { TableLayout } from '../../storage/table-layout.js';
 import type { ColumnType } from '../../types.js';
 import type { CheckpointFiles } from './checkpoint-files.js';
 import { decodeSeriesOrder, seriesMajor } from '../../codecs/series-order.js';
-import { columnData, decodeColumn } from './column-codec.js';
-import type { RowOrder } from './column-codec.js';
+import { decodeColumn } from './column-codec.js';
+import { columnData } from './column-layout.js';
+import type { RowOrder } from './series-layout.js';
 import type { ColumnPlace, RegionPlace } from './column-file.js';
 import { giveScratch, takeScratch } from './scratch-buffers.js';
 
