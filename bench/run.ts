@@ -9,6 +9,7 @@
 //   BENCH_QUERY_ORDER=shuffled   load the query cases' rows shuffled (or within-hour, late-1%)
 //   BENCH_INGEST_LINES=2_000_000  lines of the HTTP ingest suites' Telegraf-like file
 //   BENCH_FOOTPRINT_HOURS=12  hours of data of the footprint suite's sensor and TSBS-like datasets
+//   SVC_COMPRESSION=false  the cluster suite with checkpoint compression off (its rejoin, beside on)
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ingestSuite } from './cases/ingest.js';

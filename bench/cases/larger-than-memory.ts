@@ -322,8 +322,10 @@ export const largerThanMemoryQuerySuite: Suite = {
       },
       teardown: (state) => state.duck?.close(),
     }),
-    svcColdCase(LTM_SCAN, SCAN.svc, [LTM_DUCK_SCAN, LTM_SCAN_RAW], expectedScan),
+    // Raw files' scan first: whichever svc scan came first in a round (after DuckDB's reopen) ran
+    // 1.3-2x slower on 2026-11-28, whatever its files — so this order cannot favour encoded ones.
     svcColdCase(LTM_SCAN_RAW, SCAN.svc, [LTM_DUCK_SCAN], expectedScan, false),
+    svcColdCase(LTM_SCAN, SCAN.svc, [LTM_DUCK_SCAN, LTM_SCAN_RAW], expectedScan),
     duckColdCase(LTM_DUCK_SCAN, SCAN.duck, expectedScan),
     defineCase({
       name: LTM_READ,
