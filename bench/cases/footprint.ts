@@ -19,7 +19,7 @@ import { defineCase, recordMetric } from '../harness.js';
 import type { Suite } from '../harness.js';
 import { startInfluxd, startSvc, startVictoriaMetrics } from '../peers/ingest-peers.js';
 import type { PeerServer } from '../peers/ingest-peers.js';
-import { telegrafLines } from '../telegraf-lines.js';
+import { requestBodies, telegrafLines } from '../telegraf-lines.js';
 import type { TelegrafBody } from '../telegraf-lines.js';
 import { prng } from '../../test/prng.js';
 import { influxCreateDatabase, sendAll } from './ingest-http.js';
@@ -39,30 +39,6 @@ function hours(): number {
   const n = raw === undefined || raw === '' ? 12 : Number(raw);
   if (!(n > 0 && n <= 24 * 30)) throw new Error(`BENCH_FOOTPRINT_HOURS must be in (0, 720], got ${raw}`);
   return n;
-}
-
-/** Lines as request bodies (the shape telegrafLines gives). */
-function bodyOf(lines: Iterable<[line: string, fields: number]>): TelegrafBody {
-  const requests: Buffer[] = [];
-  let chunk: string[] = [];
-  let count = 0;
-  let fieldValues = 0;
-  let bytes = 0;
-  const flush = () => {
-    if (chunk.length === 0) return;
-    const body = Buffer.from(`${chunk.join('\n')}\n`);
-    bytes += body.length;
-    requests.push(body);
-    chunk = [];
-  };
-  for (const [line, fields] of lines) {
-    chunk.push(line);
-    count++;
-    fieldValues += fields;
-    if (chunk.length === LINES_PER_REQUEST) flush();
-  }
-  flush();
-  return { requests, lines: count, fieldValues, bytes };
 }
 
 const g12 = (v: number) => String(Number(v.toPrecision(12)));
@@ -121,8 +97,8 @@ const cached = (name: string, make: () => TelegrafBody) => () => {
 };
 
 const DATASETS: readonly Dataset[] = [
-  { name: 'sensor (200 devices, 2-decimal walks + counter)', body: cached('sensor', () => bodyOf(sensorLines())) },
-  { name: 'TSBS-like cpu (100 hosts, 10 walks, 12 digits)', body: cached('tsbs', () => bodyOf(tsbsLines())) },
+  { name: 'sensor (200 devices, 2-decimal walks + counter)', body: cached('sensor', () => requestBodies(sensorLines(), LINES_PER_REQUEST)) },
+  { name: 'TSBS-like cpu (100 hosts, 10 walks, 12 digits)', body: cached('tsbs', () => requestBodies(tsbsLines(), LINES_PER_REQUEST)) },
   { name: 'Telegraf-like (uniform floats, 12 digits)', body: cached('telegraf', () => telegrafLines(Math.round((hours() * 3600 / 10) * 100 * 10 / 8), LINES_PER_REQUEST, 17, 12)) },
 ];
 
