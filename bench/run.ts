@@ -8,6 +8,8 @@
 //   BENCH_DIR=/path        where temporary data directories go (default: the OS temp dir)
 //   BENCH_QUERY_ORDER=shuffled   load the query cases' rows shuffled (or within-hour, late-1%)
 //   BENCH_INGEST_LINES=2_000_000  lines of the HTTP ingest suites' Telegraf-like file
+//   BENCH_FOOTPRINT_HOURS=12  hours of data of the footprint suite's sensor and TSBS-like datasets
+//   SVC_COMPRESSION=false  the cluster suite with checkpoint compression off (its rejoin, beside on)
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ingestSuite } from './cases/ingest.js';
@@ -23,12 +25,14 @@ import { clusterFailoverSuite, clusterSkipReason, clusterSuite, releaseClusterFi
 import { ingestHttpSuite, parserSuite, remoteWriteSuite } from './cases/ingest-http.js';
 import { lifecycleQuerySuite, lifecycleSuite } from './cases/lifecycle.js';
 import { benchRows } from './data.js';
+import { codecsSuite } from './cases/codecs.js';
+import { footprintSuite } from './cases/footprint.js';
 import { recordedMetrics, runSuite } from './harness.js';
 import type { CaseResult, Suite } from './harness.js';
 import { printMetrics, printTable, printTargets, writeJson } from './report.js';
 import { evaluateTargets } from './targets.js';
 
-const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, blobStorageSuite, largerThanMemorySuite, largerThanMemoryQuerySuite, ...querySuites, ...languageSuites, ...httpSuites, ...dashboardSuites, parserSuite, ingestHttpSuite, remoteWriteSuite, lifecycleSuite, lifecycleQuerySuite, ...(clusterSkipReason === null ? [clusterSuite, clusterFailoverSuite] : [])];
+const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, blobStorageSuite, largerThanMemorySuite, largerThanMemoryQuerySuite, codecsSuite, footprintSuite, ...querySuites, ...languageSuites, ...httpSuites, ...dashboardSuites, parserSuite, ingestHttpSuite, remoteWriteSuite, lifecycleSuite, lifecycleQuerySuite, ...(clusterSkipReason === null ? [clusterSuite, clusterFailoverSuite] : [])];
 const RESULTS_PATH = fileURLToPath(new URL('../../bench-results.json', import.meta.url));
 
 /** The suites to run, each reduced to its cases matching a filter (all when the suite name matches). */

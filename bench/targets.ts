@@ -9,7 +9,9 @@ import type { Target } from './report.js';
 import { LATE_SINGLE_NAME, ORDER_NAMES } from './cases/out-of-order.js';
 import { ASOF_SUITE, DERIVATIVE_SUITE, FILL_SUITE, PARSE_SUITE } from './cases/language.js';
 import { CLUSTER_EMBEDDED, CLUSTER_LINE, CLUSTER_PAUSE, CLUSTER_REPLAY, CLUSTER_REST, CLUSTER_SUBSTRATE, CLUSTER_SUITE } from './cases/cluster.js';
-import { LTM_DAY, LTM_DUCK_DAY, LTM_DUCK_SCAN, LTM_INGEST, LTM_INGEST_MEMORY, LTM_QUERY_SUITE, LTM_READ, LTM_REOPEN, LTM_SCAN, LTM_SUITE } from './cases/larger-than-memory.js';
+import { LTM_DAY, LTM_DUCK_DAY, LTM_DUCK_SCAN, LTM_INGEST, LTM_INGEST_MEMORY, LTM_INGEST_RAW, LTM_QUERY_SUITE, LTM_READ, LTM_REOPEN, LTM_SCAN, LTM_SCAN_RAW, LTM_SUITE } from './cases/larger-than-memory.js';
+import { CODECS_SUITE } from './cases/codecs.js';
+import { FOOTPRINT_SUITE } from './cases/footprint.js';
 import { DELETE_RANGE, DELETE_SCATTERED, DUPLICATE_DUCK, DUPLICATE_SVC, LIFECYCLE_QUERY_SUITE, LIFECYCLE_SUITE, NO_TTL_GROUP_BY, NO_TTL_SCAN, TTL_GROUP_BY, TTL_SCAN, TTL_SHARDS } from './cases/lifecycle.js';
 import { INFLUXD_CASE, INGEST_HTTP_SUITE, PARSER_CASE, PARSER_SUITE, REMOTE_WRITE_CASE, REMOTE_WRITE_SUITE, SHORT_PARSER_CASE, SVC_CASE, VM_CASE } from './cases/ingest-http.js';
 
@@ -116,6 +118,7 @@ export function evaluateTargets(results: readonly CaseResult[], metrics: readonl
 
   addDashboardTargets(get, add, metrics);
   addLargerThanMemoryTargets(get, add, metrics);
+  addCompressionTargets(get, add, metrics);
   addOutOfOrderTargets(get, add);
   addClusterTargets(get, add, metrics);
   addLanguageTargets(get, add);
@@ -162,6 +165,34 @@ function addLargerThanMemoryTargets(
   if (svcCpu !== undefined && duckCpu !== undefined) add('larger than memory: cold sum(v) WHERE v > 0.5, CPU time (all threads) DuckDB ÷ svc', `${(duckCpu / svcCpu).toFixed(2)}× (${fmt(svcCpu)} vs ${fmt(duckCpu)} ms)`, 'info');
   const day = get(LTM_QUERY_SUITE, LTM_DAY)?.ratios[LTM_DUCK_DAY];
   add('larger than memory: cold GROUP BY day ≥ 10× DuckDB', day === undefined ? null : `${day.toFixed(1)}×`, day === undefined ? null : day >= 10);
+}
+
+/** Issue 27: footprint against VictoriaMetrics, decode speed, and what codecs cost a cold scan and an ingest. */
+function addCompressionTargets(
+  get: (suite: string, name: string) => CaseResult | undefined,
+  add: (what: string, measured: string | null, isMet: Target['isMet']) => void,
+  metrics: readonly Metric[],
+): void {
+  const footprint = metrics.filter((m) => m.suite === FOOTPRINT_SUITE);
+  for (const svc of footprint.filter((m) => m.name.startsWith('svc: '))) {
+    const dataset = svc.name.slice('svc: '.length);
+    const vm = footprint.find((m) => m.name === `VictoriaMetrics: ${dataset}`);
+    if (vm !== undefined) add(`footprint ≤ VictoriaMetrics: ${dataset}`, `${svc.value.toFixed(2)} vs ${vm.value.toFixed(2)} bytes/field value`, svc.value <= vm.value);
+  }
+  // One figure a round: the median of each codec's.
+  const rounds = new Map<string, Metric[]>();
+  for (const m of metrics.filter((x) => x.suite === CODECS_SUITE)) rounds.set(m.name, [...(rounds.get(m.name) ?? []), m]);
+  for (const [name, ms] of rounds) {
+    const m = [...ms].sort((a, b) => a.value - b.value)[ms.length >> 1];
+    const isTarget = /^(ALP,|FOR bit packing|delta-of-delta)/.test(name);
+    add(`${name}${isTarget ? ' ≥ 2 GB/s' : ''}`, `${m.value.toFixed(2)} GB/s per core, median of ${ms.length} rounds (${m.note})`, isTarget ? m.value >= 2 : 'info');
+  }
+  const raw = get(LTM_QUERY_SUITE, LTM_SCAN)?.ratios[LTM_SCAN_RAW];
+  add('cold sum(v) WHERE v > 0.5 from encoded files ≥ 1× from raw ones', raw === undefined ? null : `${raw.toFixed(2)}×`, raw === undefined ? null : raw >= 1);
+  const duck = get(LTM_QUERY_SUITE, LTM_SCAN)?.ratios[LTM_DUCK_SCAN];
+  add('cold sum(v) WHERE v > 0.5 from encoded files ≥ 2× DuckDB', duck === undefined ? null : `${duck.toFixed(2)}×`, duck === undefined ? null : duck >= 2);
+  const ingest = get(LTM_SUITE, LTM_INGEST)?.ratios[LTM_INGEST_RAW];
+  add('ingest under 1 GiB, fsync, codecs on ≥ 0.95× codecs off', ingest === undefined ? null : `${ingest.toFixed(2)}×`, ingest === undefined ? null : ingest >= 0.95);
 }
 
 /** Issue 18: the cluster against its substrate, its failover pause and its replay rate. */

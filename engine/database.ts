@@ -150,7 +150,7 @@ export class Database {
     let disk: DiskGuard | null = null;
     try {
       disk = await DiskGuard.open(dataDir, resolved.minFreeDisk, { log: resolved.log });
-      const checkpointer = new Checkpointer(dataDir, disk);
+      const checkpointer = new Checkpointer(dataDir, resolved.compression, disk);
       const store = new EntryStore({ batchRows, budget: new MemoryBudget(resolved.memoryLimit), leases: checkpointer.reads }, removalOfStatement);
       const walStart = await checkpointer.load(store);
       const replay = await replayWal(walDir, walStart, (r) => store.apply(r), (records) => store.prepare(records));
@@ -191,7 +191,7 @@ export class Database {
       await releaseLock().catch(() => undefined);
       throw storageFailure(e, `could not open data directory ${dataDir}`);
     }
-    const checkpointer = new Checkpointer(dataDir, disk);
+    const checkpointer = new Checkpointer(dataDir, resolved.compression, disk);
     const store = new EntryStore({ batchRows, budget: new MemoryBudget(resolved.memoryLimit), leases: checkpointer.reads }, removalOfStatement);
     const db = new Database(dataDir, 'none', new WalWriter(join(dataDir, 'wal'), 0, 'none'), store, releaseLock, resolved, checkpointer, disk);
     try {

@@ -46,6 +46,11 @@ export interface OpenOptions {
    * them. Default: the smaller of 1 GiB and 5 % of the disk. See docs/disk.md.
    */
   readonly minFreeDisk?: number;
+  /**
+   * Encode the columns of checkpoint files with codecs chosen per column (default true); false
+   * writes them as they lie in memory (docs/storage.md). Files written either way always open.
+   */
+  readonly compression?: boolean;
 }
 
 /** OpenOptions with every default filled in. */
@@ -78,6 +83,7 @@ export function resolveOpenOptions(options: OpenOptions): ResolvedOptions {
     retentionSize: integer('retentionSize', options.retentionSize ?? 0, 0, Number.MAX_SAFE_INTEGER),
     memoryLimit: integer('memoryLimit', options.memoryLimit ?? defaultMemoryLimit(), MIN_MEMORY_LIMIT, Number.MAX_SAFE_INTEGER),
     minFreeDisk: options.minFreeDisk === undefined ? undefined : integer('minFreeDisk', options.minFreeDisk, 0, Number.MAX_SAFE_INTEGER),
+    compression: boolean('compression', options.compression ?? true),
     log,
     queryLimits: resolveLimits(options.queryLimits),
   };
@@ -87,6 +93,11 @@ function integer(name: string, value: unknown, min: number, max: number): number
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     throw invalid(`${name} must be an integer from ${min} to ${max}, got ${String(value)}`);
   }
+  return value;
+}
+
+function boolean(name: string, value: unknown): boolean {
+  if (typeof value !== 'boolean') throw invalid(`${name} must be true or false, got ${String(value)}`);
   return value;
 }
 

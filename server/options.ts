@@ -33,6 +33,7 @@ export interface Config {
   /** null: the default rule (the smaller of 1 GiB and 5 % of the disk). */
   min_free_disk: number | null;
   retention_size: number | null;
+  compression: boolean;
   metrics: boolean;
 }
 
@@ -86,6 +87,7 @@ export const OPTION_TABLE: readonly OptionRow[] = [
   { name: 'memory-limit', env: 'SVC_MEMORY_LIMIT', key: 'memory_limit', kind: 'bytes', default: () => defaultMemoryLimit(), defaultText: "60 % of the smaller of the machine's memory and its cgroup limit", help: 'memory for table data, tails and blobs, in bytes or like 512MiB, 8GiB (at least 1MiB); data beyond it stays on disk and is read back' },
   { name: 'min-free-disk', env: 'SVC_MIN_FREE_DISK', key: 'min_free_disk', kind: 'floor-bytes', default: () => null, defaultText: '1GiB or 5 % of the disk, the smaller', help: 'free space the data directory\'s disk must keep, in bytes or like 512MiB, 1GiB (0 = none); below it writes that add data are refused (507) until space is freed' },
   { name: 'retention-size', env: 'SVC_RETENTION_SIZE', key: 'retention_size', kind: 'floor-bytes', default: () => null, defaultText: 'none', help: 'table data on disk past which the oldest shards across tables are removed, in bytes or like 500GiB (0 = none)' },
+  { name: 'compression', env: 'SVC_COMPRESSION', key: 'compression', kind: 'switch', default: () => true, defaultText: 'on', help: 'encode checkpoint columns with codecs chosen per column (--no-compression writes them as they lie in memory); files written either way open' },
   { name: 'metrics', env: 'SVC_METRICS', key: 'metrics', kind: 'switch', default: () => true, defaultText: 'on', help: 'GET /metrics: Prometheus text of svc itself, no token (--no-metrics turns it off)' },
 ];
 
@@ -181,7 +183,8 @@ export function toServerOptions(c: Config): ServerOptions & { host: string } {
   const orNull = (s: string): string | null => (s === '' ? null : s);
   return {
     host: c.host, port: c.port, dataDir: c.data_dir, durability: c.durability, logFile: orNull(c.log),
-    maxInBufferSize: c.max_in_buffer_size, parallelismCount: c.parallelism_count, memoryLimit: c.memory_limit, minFreeDisk: c.min_free_disk ?? undefined, retentionSize: c.retention_size ?? undefined, assetsDir: orNull(c.assets),
+    maxInBufferSize: c.max_in_buffer_size, parallelismCount: c.parallelism_count, memoryLimit: c.memory_limit, minFreeDisk: c.min_free_disk ?? undefined,
+    retentionSize: c.retention_size ?? undefined, compression: c.compression, assetsDir: orNull(c.assets),
     clusterUri: c.cluster_uri, nodeId: orNull(c.node_id), allowedOrigins: c.allowed_origins, tlsPort: c.tls_port,
     tlsCertificate: orNull(c.tls_certificate), tlsKey: orNull(c.tls_key),
     clusterPublicKeyFile: orNull(c.cluster_public_key_file), usersFile: orNull(c.users_file),

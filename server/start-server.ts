@@ -42,6 +42,8 @@ export interface ServerOptions {
   minFreeDisk?: number;
   /** Database.open's retentionSize (bytes of table data on disk; none by default). */
   retentionSize?: number;
+  /** Database.open's compression (default true: checkpoint columns encoded by codecs). */
+  compression?: boolean;
   /** Answered by GET /api/option/parallelism (default 1). */
   parallelismCount?: number;
   /** Request log file, appended to (default none: stderr only). */
@@ -249,11 +251,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let cluster: ClusterNode | null = null;
   try {
     if (natsCluster === null) {
-      db = await Database.open({ dataDir, durability: options.durability ?? 'fsync', memoryLimit: options.memoryLimit, minFreeDisk: options.minFreeDisk, retentionSize: options.retentionSize, log: (m) => log.info(m) });
+      db = await Database.open({ dataDir, durability: options.durability ?? 'fsync', memoryLimit: options.memoryLimit, minFreeDisk: options.minFreeDisk, retentionSize: options.retentionSize, compression: options.compression, log: (m) => log.info(m) });
     } else {
       if (nodeId === '') nodeId = `${host}:${port}`;
       state.settings.nodeId = nodeId;
-      ({ db, cluster } = await openClusterNode({ dataDir, memoryLimit: options.memoryLimit, minFreeDisk: options.minFreeDisk, retentionSize: options.retentionSize, log: (m) => log.info(m) }, {
+      ({ db, cluster } = await openClusterNode({ dataDir, memoryLimit: options.memoryLimit, minFreeDisk: options.minFreeDisk, retentionSize: options.retentionSize, compression: options.compression, log: (m) => log.info(m) }, {
         servers: natsCluster.servers, nodeId, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, groups: natsCluster.groups, serveGroups: natsCluster.serve, checkpointBytes: natsCluster.checkpoint,
         figures: () => machineFigures(dataDir), log: (m) => log.info(m),
       }));

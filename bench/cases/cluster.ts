@@ -114,7 +114,8 @@ async function start(): Promise<void> {
   for (const id of ['b1', 'b2', 'b3']) fixture.nodes.push(await SvcNode.start(id, fixture.nats.url));
   for (const n of fixture.nodes) await n.ready();
   const dir = await tempDir('svc-bench-cluster-');
-  const { db, cluster } = await openClusterNode({ dataDir: dir.path, sweepIntervalMs: 0 }, { servers: fixture.nats.servers, nodeId: 'bench-local', url: 'http://127.0.0.1:1' });
+  // SVC_COMPRESSION=false: the suite with checkpoint compression off (the svc_rest nodes read the variable too).
+  const { db, cluster } = await openClusterNode({ dataDir: dir.path, sweepIntervalMs: 0, compression: process.env.SVC_COMPRESSION !== 'false' }, { servers: fixture.nats.servers, nodeId: 'bench-local', url: 'http://127.0.0.1:1' });
   fixture.local = { db, cluster, dir };
   fixture.nc = await connect({ servers: fixture.nats.servers });
   await ensureStream(await jetstreamManager(fixture.nc), { name: 'bench_raw', subjects: ['bench.raw'], replicas: 3 });

@@ -37,7 +37,7 @@ function linesWanted(): number {
 let body: TelegrafBody | null = null;
 const data = (): TelegrafBody => (body ??= telegrafLines(linesWanted()));
 
-interface SendReport {
+export interface SendReport {
   readonly ms: number;
   readonly p50: number;
   readonly p99: number;
@@ -45,7 +45,7 @@ interface SendReport {
 }
 
 /** POSTs every request body over `connections` keep-alive connections; latency per request. */
-async function sendAll(base: string, path: string, requests: readonly Uint8Array[], headers: Record<string, string>, expected: number): Promise<SendReport> {
+export async function sendAll(base: string, path: string, requests: readonly Uint8Array[], headers: Record<string, string>, expected: number): Promise<SendReport> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const url = new URL(base);
   const latencies = new Float64Array(requests.length);
@@ -97,7 +97,7 @@ function writeCase(name: string, startServer: () => Promise<PeerServer>, path: s
   });
 }
 
-async function influxCreateDatabase(s: PeerServer): Promise<void> {
+export async function influxCreateDatabase(s: PeerServer): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const req = http.request(`${s.base}/query`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, (res) => { res.resume(); res.on('end', resolve); });
     req.on('error', reject);

@@ -18,6 +18,10 @@ export interface PeerServer {
   readonly port: number;
   /** The process, for its CPU figures. */
   readonly pid: number;
+  /** Its data directory (removed by stop). */
+  readonly dir: string;
+  /** Asks the server to stop (SIGTERM) and waits until it has: a clean stop, its data on disk. */
+  terminate(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -62,13 +66,17 @@ async function start(name: string, command: string, args: (dir: string, port: nu
     await exited;
     await rm(dir, { recursive: true, force: true });
   };
+  const terminate = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
   try {
     await Promise.race([waitFor(base, ready.path, ready.status, child), failed]);
   } catch (e) {
     await stop();
     throw e;
   }
-  return { name, base, port, pid: child.pid!, stop };
+  return { name, base, port, pid: child.pid!, dir, terminate, stop };
 }
 
 /** svc_rest with `durability` (fsync by default), its request log in its directory, metrics on. */
@@ -78,14 +86,14 @@ export function startSvc(durability: 'fsync' | 'os' | 'none' = 'fsync', extra: r
   ], { path: '/api/status/readiness', status: 200 });
 }
 
-/** influxd 1.6.7 with its WAL fsynced as it is by default (wal-fsync-delay 0). */
-export function startInfluxd(): Promise<PeerServer> {
+/** influxd 1.6.7 with its WAL fsynced as it is by default (wal-fsync-delay 0); `data`: more lines of its [data] section. */
+export function startInfluxd(data: readonly string[] = []): Promise<PeerServer> {
   return start('influxd', 'influxd', async (dir, port) => {
     const config = join(dir, 'influxdb.conf');
     await writeFile(config, [
       'reporting-disabled = true', `bind-address = "127.0.0.1:${await freePort()}"`,
       '[meta]', `  dir = "${dir}/meta"`, '  logging-enabled = false',
-      '[data]', `  dir = "${dir}/data"`, `  wal-dir = "${dir}/wal"`, '  query-log-enabled = false', '  trace-logging-enabled = false',
+      '[data]', `  dir = "${dir}/data"`, `  wal-dir = "${dir}/wal"`, '  query-log-enabled = false', '  trace-logging-enabled = false', ...data.map((l) => `  ${l}`),
       '[http]', '  enabled = true', `  bind-address = "127.0.0.1:${port}"`, '  log-enabled = false', '  max-body-size = 0',
       '[monitor]', '  store-enabled = false', '[continuous_queries]', '  enabled = false', '[subscriber]', '  enabled = false', '',
     ].join('\n'));

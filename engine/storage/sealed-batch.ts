@@ -10,8 +10,8 @@
 // that column as all null (ALTER TABLE … ADD COLUMN): column(i) and statsOf(i) past the batch's
 // own columns answer for the schema's column i with nulls, and the checkpoint writes such a
 // batch padded with them.
-import { makeData, RecordBatch, Struct } from 'apache-arrow';
-import type { Data, DataType, Schema, Vector } from 'apache-arrow';
+import { makeData } from 'apache-arrow';
+import type { Data, DataType, Vector } from 'apache-arrow';
 import type { Evictable, MemoryBudget, ReadRing } from '../memory/index.js';
 import type { ColumnStats, ColumnType } from '../types.js';
 import type { TableLayout } from './table-layout.js';
@@ -221,21 +221,6 @@ export class SealedBatch {
       if (c.isCached) this.budget.uncache(c);
       else if (c.data !== null && this.storedAt === null) this.budget.hold(-c.bytes);
     }
-  }
-
-  /**
-   * The batch as an Arrow RecordBatch of `schema` (its table's, as a checkpoint snapshot took
-   * it: one schema per file), SYMBOL columns with `dictionaries` and columns added after the
-   * batch was written null (for the checkpoint writer; every column loaded).
-   */
-  toRecordBatch(schema: Schema, dictionaries: readonly (Vector | null)[]): RecordBatch {
-    const children = schema.fields.map((_, c) => {
-      const data = this.column(c);
-      const dictionary = c === 0 ? null : dictionaries[c - 1];
-      if (dictionary === null) return data;
-      return makeData({ type: data.type, length: data.length, nullCount: data.nullCount, data: data.values, nullBitmap: data.nullBitmap, dictionary } as never);
-    });
-    return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: this.rowCount, nullCount: 0, children }));
   }
 
   /** Memory for read-back columns: from the budget (recycled when evicted). */

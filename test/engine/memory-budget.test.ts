@@ -11,10 +11,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Database } from '../../engine/database.js';
 import { CheckpointFiles } from '../../engine/durability/checkpoint/checkpoint-files.js';
-import { fieldSpan, firstBuffers } from '../../engine/durability/checkpoint/ipc-layout.js';
-import type { StoredArrowBatch } from '../../engine/durability/checkpoint/stored-arrow-batch.js';
+import type { StoredColumnBatch } from '../../engine/durability/checkpoint/stored-column-batch.js';
 import { MemoryBudget, ReadRing } from '../../engine/memory/index.js';
-import { arrowSchema } from '../../engine/storage/arrow-schema.js';
 import type { ColumnDef } from '../../engine/types.js';
 import { copyAside, expectCode, prng, randInt, scanOf, tempDir } from './helpers.js';
 
@@ -255,10 +253,9 @@ describe('large scans read through a ring', () => {
     const dir = await written();
     let db = await Database.open({ dataDir: dir, memoryLimit: limit });
     const batch = scanOf(db, 't')[5];
-    const stored = batch.stored as StoredArrowBatch;
-    const types = arrowSchema(db.describeTable('t').columns).fields.map((f) => f.type);
-    const [start, end] = fieldSpan(stored.place.buffers, firstBuffers(types), 2);
-    const position = stored.place.body + Math.floor((start + end) / 2);
+    const stored = batch.stored as StoredColumnBatch;
+    const [, at, size] = stored.columns[2];
+    const position = at + Math.floor(size / 2);
     await db.close();
     const file = await open(join(dir, 'checkpoints', stored.file), 'r+');
     const byte = Buffer.alloc(1);

@@ -195,7 +195,7 @@ describe('TTL', () => {
     }
     await fill.checkpoint();
     await fill.close();
-    const shard = (await bytesIn(join(dir, 'checkpoints'), '.arrows')) / 13;
+    const shard = (await bytesIn(join(dir, 'checkpoints'), '.cols')) / 13;
     const days = async (db: Database, t: string) => db.describeTable(t).rowCount / 500;
     const oldest = async (db: Database, t: string) => (await db.query(`SELECT min($timestamp) FROM ${t}`, { now: T0 })).tables[0].timestamps[0];
     try {

@@ -17,10 +17,8 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { crc32c } from '@node-rs/crc32';
 import { Database } from '../../engine/database.js';
-import { fieldSpan, firstBuffers } from '../../engine/durability/checkpoint/ipc-layout.js';
 import { listManifests, readManifest } from '../../engine/durability/checkpoint/manifest.js';
 import type { Manifest } from '../../engine/durability/checkpoint/manifest.js';
-import { arrowSchema } from '../../engine/storage/arrow-schema.js';
 import { copyAside, expectCode, prng, randInt, readRows, tempDir } from './helpers.js';
 import type { Row } from './helpers.js';
 
@@ -209,27 +207,20 @@ describe('WAL damaged before the end', () => {
 });
 
 /**
- * The bytes of checkpoint file `name` open reads (a table file's first and last regions, when it
- * is the newest file of a table with SYMBOL columns) and those read back with columns.
+ * The bytes of checkpoint file `name` open reads (a table file's head, when it is the newest
+ * file of a table with SYMBOL columns) and those read back with columns.
  */
 function usedBytes(m: Manifest, name: string): { atOpen: [number, number][]; whenRead: [number, number][] } {
   const atOpen: [number, number][] = [];
   const whenRead: [number, number][] = [];
   for (const t of m.tables) {
-    const types = arrowSchema(t.columns).fields.map((f) => f.type);
-    const first = firstBuffers(types);
     for (const ref of t.batches) {
       if (ref.file !== name) continue;
-      types.forEach((_, f) => {
-        const [a, b] = fieldSpan(ref.place!.buffers, first, f);
-        whenRead.push([ref.place!.body + a, ref.place!.body + b]);
-      });
+      for (const [, at, size] of ref.columns!) whenRead.push([at, at + size]);
     }
+    // The head of a table's newest file: its SYMBOL dictionaries.
     const newest = t.batches.map((b) => b.file).sort().at(-1);
-    if (newest === name && t.columns.some((c) => c.type === 'SYMBOL')) {
-      const { ends } = m.files[name];
-      atOpen.push([0, ends[0]], [ends[ends.length - 2], ends[ends.length - 1]]);
-    }
+    if (newest === name && t.columns.some((c) => c.type === 'SYMBOL')) atOpen.push([0, m.files[name].ends[0]]);
   }
   return { atOpen, whenRead };
 }
@@ -325,7 +316,7 @@ describe('checkpoint damaged', () => {
     // FORMAT only marks that a checkpoint once completed; the rest is the checkpoint.
     files = (await readdir(join(base, 'checkpoints'))).filter((n) => n !== 'FORMAT').sort();
     assert.equal(files.length, 5);
-    assert.match(files.join(' '), /^(\d{12})-0\.arrows \1-1\.arrows \1-b0\.bin \1-e0\.bin \1\.manifest$/);
+    assert.match(files.join(' '), /^(\d{12})-0\.cols \1-1\.cols \1-b0\.bin \1-e0\.bin \1\.manifest$/);
     const ok = await Database.open({ dataDir: await fresh(base) });
     await checkEarlierState(ok);
     await ok.close();
@@ -343,9 +334,9 @@ describe('checkpoint damaged', () => {
       const positions = new Set([0, 3, 4, Math.floor(original.length / 2), original.length - 1]);
       for (let i = 0; i < 4; i++) positions.add(randInt(rand, 0, original.length - 1));
       const { atOpen, whenRead } = usedBytes(manifest, name);
-      const isLazy = name.endsWith('.arrows') || /-b\d+\.bin$/.test(name);
+      const isLazy = name.endsWith('.cols') || /-b\d+\.bin$/.test(name);
       if (/-b\d+\.bin$/.test(name)) whenRead.push([0, original.length]);
-      if (name.endsWith('.arrows')) for (const [a, b] of whenRead) positions.add(randInt(rand, a, b - 1));
+      if (name.endsWith('.cols')) for (const [a, b] of whenRead) positions.add(randInt(rand, a, b - 1));
       for (const position of positions) {
         const dir = await fresh(base);
         const file = join(dir, 'checkpoints', name);
@@ -422,7 +413,7 @@ describe('checkpoint interrupted by a crash', () => {
     for (const name of await readdir(join(first, 'checkpoints'))) await cp(join(first, 'checkpoints', name), join(crashed, 'checkpoints', name), { force: false });
     const next = String(Number(latest.slice(0, 12)) + 1).padStart(12, '0');
     await writeFile(join(crashed, 'checkpoints', `${next}.manifest.tmp`), 'half written');
-    await writeFile(join(crashed, 'checkpoints', `${next}-0.arrows`), 'half written');
+    await writeFile(join(crashed, 'checkpoints', `${next}-0.cols`), 'half written');
     assert.ok((await readdir(join(crashed, 'checkpoints'))).length > latestFiles.length + 2);
 
     const recovered = await Database.open({ dataDir: crashed, sweepIntervalMs: 0 });

@@ -1,4 +1,4 @@
-// Reads the live batches of an Arrow IPC stream file written by writeArrowFile, region by region
+// Reads the live batches of an Arrow IPC stream file (manifest versions 2–5), region by region
 // through a file handle (never the whole file in one Buffer, which Node caps at 2 GiB; never a
 // dead batch). Each region is checked against its crc32c in the MANIFEST before Arrow sees it.
 import { open } from 'node:fs/promises';
@@ -7,14 +7,14 @@ import { crc32c } from '@node-rs/crc32';
 import { RecordBatchReader } from 'apache-arrow';
 import type { RecordBatch } from 'apache-arrow';
 import { ioLimits } from '../io-limits.js';
-import type { ArrowFileSum } from './arrow-file-writer.js';
+import type { RegionFileSum } from './file-sums.js';
 
 /**
  * Calls `onBatch` with each batch of the file that `isWanted`, and its index, in order. Rejects
  * with `damaged()` when the file's size or a region's bytes do not match `sum`, or do not parse.
  */
 export async function readArrowFile(
-  path: string, sum: ArrowFileSum, isWanted: (index: number) => boolean,
+  path: string, sum: RegionFileSum, isWanted: (index: number) => boolean,
   onBatch: (batch: RecordBatch, index: number) => void, damaged: () => Error,
 ): Promise<void> {
   const fh = await open(path, 'r').catch((e: NodeJS.ErrnoException) => { throw e.code === 'ENOENT' ? damaged() : e; });
@@ -50,7 +50,7 @@ export async function readArrowFile(
  * aligned and are used in place.
  */
 async function* regions(
-  fh: FileHandle, sum: ArrowFileSum, isRead: (i: number) => boolean, order: number[], damaged: () => Error,
+  fh: FileHandle, sum: RegionFileSum, isRead: (i: number) => boolean, order: number[], damaged: () => Error,
 ): AsyncGenerator<Uint8Array> {
   const startOf = (i: number) => (i === 0 ? 0 : sum.ends[i - 1]);
   for (let i = 0; i < sum.ends.length;) {

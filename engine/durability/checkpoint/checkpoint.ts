@@ -36,18 +36,22 @@ import { ioLimits } from '../io-limits.js';
 import { listSegments, segmentName } from '../wal/segments.js';
 import { syncDir } from '../wal/wal-writer.js';
 import { readArrowFile } from './arrow-file-reader.js';
-import { writeArrowFile } from './arrow-file-writer.js';
-import type { BatchToWrite } from './arrow-file-writer.js';
+import { encodeBatch } from './batch-codec.js';
+import type { EncodedBatch } from './batch-codec.js';
+import { decodeHead, encodeHead, writeColumnFile } from './column-file.js';
+import type { ColumnPlace, RegionPlace } from './column-file.js';
 import { CheckpointFiles } from './checkpoint-files.js';
 import { readEntryFile, writeEntryFiles } from './entries-file.js';
 import type { EntryItem } from './entries-file.js';
-import type { BatchPlace } from './arrow-file-writer.js';
-import type { ColumnDef, ColumnStats, TimeToLive } from '../../types.js';
+import type { BatchPlace } from './stored-arrow-batch.js';
+import type { ColumnDef, ColumnStats, ColumnType, TimeToLive } from '../../types.js';
 import { checkpointName, checkpointsDir, listManifests, manifestName, OWNED_NAME, readManifest, writeManifest } from './manifest.js';
 import type { BatchRef, BlobItem, DataFile, Manifest, TableManifest } from './manifest.js';
 import { StoredEntryBlob } from './stored-blob.js';
 import { BlobContent } from '../../catalog/blob-content.js';
 import { StoredArrowBatch } from './stored-arrow-batch.js';
+import { StoredColumnBatch } from './stored-column-batch.js';
+import { crc32 } from '@node-rs/crc32';
 
 /**
  * Written once the first manifest is durable and never removed: with it, a directory without a
@@ -125,8 +129,11 @@ export class Checkpointer {
   /** The newest checkpoint loaded or written here (null before either). */
   private newestSeq: number | null = null;
 
-  /** `space` is told what checkpoints write, and when they meet ENOSPC (null: no one watches). */
-  constructor(readonly dataDir: string, private readonly space: SpaceWatch | null = null) {
+  /**
+   * `compress`: encode columns with codecs (false: write them raw, as in memory); `space` is told
+   * what checkpoints write, and when they meet ENOSPC (null: no one watches).
+   */
+  constructor(readonly dataDir: string, private readonly compress = true, private readonly space: SpaceWatch | null = null) {
     this.reads = new CheckpointFiles(checkpointsDir(dataDir));
   }
 
@@ -174,7 +181,7 @@ export class Checkpointer {
       const table = new Table(t.name, t.columns, t.shardSize, store.context);
       table.ttl = t.ttl ?? null;
       store.entries.set(t.name, { type: 'ts', table });
-      if (t.batches.every((ref) => ref.place !== undefined)) await this.restoreTable(table, t, sumOf);
+      if (t.batches.every((ref) => ref.place !== undefined || ref.columns !== undefined)) await this.restoreTable(table, t, sumOf);
       else await this.loadTable(table, t, sumOf);
     }
     for (const [alias, tag] of attachments) store.apply({ kind: 'TagAttach', alias, tag });
@@ -232,34 +239,38 @@ export class Checkpointer {
     const dir = checkpointsDir(this.dataDir);
     const prefix = checkpointName(seq);
     const files: Record<string, DataFile> = {};
-    const placed: [SealedBatch, StoredArrowBatch][] = [];
+    const placed: [SealedBatch, StoredColumnBatch][] = [];
     const isKept = this.keptFiles(snap);
     let fileCount = 0;
     const tables: TableManifest[] = [];
-    for (const { table, columns, ttl, schema, batches, dictionaries } of snap.tables) {
+    for (const { table, columns, ttl, batches, dictionaries } of snap.tables) {
       const refs: BatchRef[] = new Array(batches.length);
+      let head: Uint8Array | null = null;
       let group: number[] = [];
       let groupBytes = 0;
       const flush = async () => {
         if (group.length === 0) return;
-        const file = `${prefix}-${fileCount++}.arrows`;
-        const { places, ...sum } = await writeArrowFile(join(dir, file), recordBatches(group.map((i) => batches[i]), schema, dictionaries));
+        const file = `${prefix}-${fileCount++}.cols`;
+        head ??= encodeHead(dictionaries.map((d) => (d === null ? null : d.toArray() as string[])));
+        const { places, ...sum } = await writeColumnFile(join(dir, file), head, encodedBatches(group.map((i) => batches[i]), columns, this.compress));
         this.space?.charge(sum.size);
         files[file] = { ...sum, rows: group.reduce((n, i) => n + batches[i].rowCount, 0) };
         group.forEach((i, index) => {
           const b = batches[i];
-          placed.push([b, this.stored(table, b.rowCount, b.stats, file, index, places[index])]);
-          refs[i] = { file, index, stats: [...b.stats], place: places[index] };
+          const { columns: place, order } = places[index];
+          placed.push([b, this.storedColumns(table, b.rowCount, b.stats, file, index, place, order)]);
+          refs[i] = { file, index, stats: [...b.stats], columns: place, ...(order === null ? {} : { order }) };
         });
         group = [];
         groupBytes = 0;
       };
       let groupShard: bigint | null = null;
       for (let i = 0; i < batches.length; i++) {
+        // Batches of earlier formats' files are written again, in this one.
         const at = batches[i].stored;
-        if (at instanceof StoredArrowBatch && isKept(at.file)) {
+        if (at instanceof StoredColumnBatch && isKept(at.file)) {
           files[at.file] = this.files[at.file];
-          refs[i] = { file: at.file, index: at.index, stats: [...batches[i].stats], place: at.place };
+          refs[i] = { file: at.file, index: at.index, stats: [...batches[i].stats], columns: [...at.columns], ...(at.order === null ? {} : { order: at.order }) };
           continue;
         }
         // A shard that is large enough starts a file of its own, so that a shard leaving (TTL,
@@ -284,7 +295,7 @@ export class Checkpointer {
     for (const name of Object.keys(files)) if (name.startsWith(prefix) && !name.endsWith('.arrows')) this.space?.charge(files[name].size);
     // The new files' names must be durable before a manifest names them.
     await syncDir(dir);
-    const manifest: Manifest = { version: 5, walStart: snap.walStart, files, blobs, blobItems, entries, tables };
+    const manifest: Manifest = { version: 6, walStart: snap.walStart, files, blobs, blobItems, entries, tables };
     await writeManifest(this.dataDir, seq, manifest);
     if (!this.hasMarker) {
       await writeSynced(join(dir, FORMAT_MARKER), 'svc checkpoints, format 2\n');
@@ -373,7 +384,7 @@ export class Checkpointer {
     return (file) => {
       const known = this.files[file];
       if (known === undefined) return false;
-      const whole = file.endsWith('.arrows') ? known.rows : known.size;
+      const whole = file.endsWith('.bin') ? known.size : known.rows;
       return 2 * (live.get(file) ?? 0) >= whole;
     };
   }
@@ -409,7 +420,7 @@ export class Checkpointer {
   }
 
   /**
-   * Restores a table of a version 4 or 5 manifest without reading its data: each batch is known by its
+   * Restores a table of a version 4, 5 or 6 manifest without reading its data: each batch is known by its
    * statistics and where its columns lie. Only the SYMBOL dictionaries are read, from the newest
    * file of the table (a table's dictionary only grows, and every file carries it as it was).
    */
@@ -418,12 +429,15 @@ export class Checkpointer {
     if (dictionaries.some((d) => d !== null) && t.batches.length > 0) {
       const newest = t.batches.reduce((a, b) => (b.file.slice(0, 12) > a.file.slice(0, 12) ? b : a)).file;
       const path = join(checkpointsDir(this.dataDir), newest);
-      await readArrowFile(path, sumOf(newest), (i) => i === 0, (batch) => takeDictionaries(table, [batch]), () => damaged(path));
+      if (newest.endsWith('.cols')) setDictionaries(table, await readHead(path, sumOf(newest), () => damaged(path)));
+      else await readArrowFile(path, sumOf(newest), (i) => i === 0, (batch) => takeDictionaries(table, [batch]), () => damaged(path));
     }
     for (const ref of t.batches) {
       sumOf(ref.file);
       const rows = ref.stats[0].count;
-      const stored = this.stored(table, rows, ref.stats, ref.file, ref.index, ref.place!);
+      const stored = ref.columns !== undefined
+        ? this.storedColumns(table, rows, ref.stats, ref.file, ref.index, ref.columns, ref.order ?? null)
+        : this.stored(table, rows, ref.stats, ref.file, ref.index, ref.place!);
       table.restore(new SealedBatch(table.layout, rows, ref.stats[0].min as bigint, ref.stats[0].max as bigint, ref.stats, null, table.layout.budget, stored));
     }
   }
@@ -458,7 +472,12 @@ export class Checkpointer {
     });
   }
 
-  /** Where batch `index` of `file` lies, as a reader of its columns. */
+  /** Where batch `index` of column file `file` lies, as a reader of its columns. */
+  private storedColumns(table: Table, rows: number, stats: readonly ColumnStats[], file: string, index: number, columns: readonly ColumnPlace[], order: RegionPlace | null): StoredColumnBatch {
+    return new StoredColumnBatch(this.reads, file, index, table.layout, rows, stats.map((s) => s.nullCount), columns, order);
+  }
+
+  /** Where batch `index` of Arrow file `file` (manifest versions 4 and 5) lies, as a reader of its columns. */
   private stored(table: Table, rows: number, stats: readonly ColumnStats[], file: string, index: number, place: BatchPlace): StoredArrowBatch {
     return new StoredArrowBatch(this.reads, file, index, table.layout, rows, stats.map((s) => s.nullCount), place);
   }
@@ -486,22 +505,54 @@ async function* blobItemsOf(blobs: readonly SnapshotBlob[]): AsyncGenerator<Entr
 }
 
 /**
- * `batches` as Arrow record batches of `schema` (the snapshot's) with the snapshot's SYMBOL
- * `dictionaries` (one IPC stream carries one dictionary per column), each read back first when
- * evicted and pinned until the writer has written its bytes.
+ * `batches` with their columns encoded for a column file (`columns`: the snapshot's schema;
+ * columns added after a batch was written are written as nulls), each read back first when
+ * evicted and pinned until the writer has written its bytes (raw columns are views of it).
  */
-async function* recordBatches(batches: readonly SealedBatch[], schema: Schema, dictionaries: readonly (Vector | null)[]): AsyncGenerator<BatchToWrite> {
+async function* encodedBatches(batches: readonly SealedBatch[], columns: readonly ColumnDef[], compress: boolean): AsyncGenerator<EncodedBatch> {
+  const types: ColumnType[] = ['TIMESTAMP', ...columns.map((c) => c.type)];
   for (const b of batches) {
-    const columns = b.allColumns;
-    const loading = b.load(columns);
-    const release = () => b.unpin(columns);
+    const all = b.allColumns;
+    const loading = b.load(all);
+    const release = () => b.unpin(all);
+    let batch: EncodedBatch;
     try {
       if (loading !== null) await loading;
+      batch = encodeBatch(types.map((_, c) => b.column(c)), types, b.rowCount, compress);
     } catch (e) {
       release();
       throw e;
     }
-    yield { batch: b.toRecordBatch(schema, dictionaries), release };
+    yield { ...batch, release };
+  }
+}
+
+/** The dictionaries of the head of column file `path`, its region checked against the manifest's CRC-32. */
+async function readHead(path: string, sum: DataFile, damaged: () => Error): Promise<(string[] | null)[]> {
+  const bytes = new Uint8Array(sum.ends[0]);
+  const fh = await open(path, 'r').catch((e: NodeJS.ErrnoException) => { throw e.code === 'ENOENT' ? damaged() : e; });
+  try {
+    for (let at = 0; at < bytes.length;) {
+      const { bytesRead } = await fh.read(bytes, at, bytes.length - at, at);
+      if (bytesRead === 0) throw damaged();
+      at += bytesRead;
+    }
+  } finally {
+    await fh.close();
+  }
+  if (crc32(bytes) >>> 0 !== sum.crcs[0]) throw damaged();
+  try {
+    return decodeHead(bytes);
+  } catch {
+    throw damaged();
+  }
+}
+
+/** The table's SYMBOL dictionaries from a column file's head (a column added since the file was written has none yet). */
+function setDictionaries(table: Table, strings: readonly (string[] | null)[]): void {
+  const { dictionaries } = table.layout;
+  for (let c = 0; c < dictionaries.length; c++) {
+    if (dictionaries[c] !== null) dictionaries[c] = new SymbolDictionary(strings[c] ?? []);
   }
 }
 

@@ -10,7 +10,7 @@ import { Packr } from 'msgpackr';
 import { FileWindow } from '../file-window.js';
 import { ioLimits } from '../io-limits.js';
 import { FRAME_HEADER, frameHeader, isWholeFrame, readFrame } from '../wal/frame.js';
-import type { FileSum } from './arrow-file-writer.js';
+import type { FileSum } from './file-sums.js';
 import { writeAll } from '../write-all.js';
 
 export type EntryItem =

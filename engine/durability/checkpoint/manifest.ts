@@ -8,7 +8,9 @@ import { crc32c } from '@node-rs/crc32';
 import { Packr } from 'msgpackr';
 import type { ColumnDef, ColumnStats, TimeToLive } from '../../types.js';
 import { syncDir } from '../wal/wal-writer.js';
-import type { BatchPlace, FileSum } from './arrow-file-writer.js';
+import type { FileSum } from './file-sums.js';
+import type { BatchPlace } from './stored-arrow-batch.js';
+import type { ColumnPlace, RegionPlace } from './column-file.js';
 
 // useBigIntExtension: an INT64 column's exact sum statistic may exceed 64 bits.
 const packr = new Packr({ int64AsType: 'bigint', useRecords: false, moreTypes: false, useBigIntExtension: true });
@@ -27,8 +29,12 @@ export interface BatchRef {
   readonly index: number;
   /** Per column of the batch (`$timestamp` first): open answers from these without reading data. */
   readonly stats: ColumnStats[];
-  /** Where the batch's columns lie in the file (versions 4 and 5; older manifests have none). */
+  /** Where the batch's columns lie in its Arrow file (versions 4 and 5; older manifests have none). */
   readonly place?: BatchPlace;
+  /** Version 6: where each column lies in its column file, how it is encoded, and its CRC-32. */
+  readonly columns?: ColumnPlace[];
+  /** Version 6: where the batch's series order lies, when its columns are in series-major order. */
+  readonly order?: RegionPlace;
 }
 
 /** A blob as the manifest knows it: alias, MIME type, expiry (UNIX seconds), size in bytes. */
@@ -46,13 +52,15 @@ export interface TableManifest {
 
 export interface Manifest {
   /**
-   * 5 checks the columns of batches it wrote with CRC-32 (BatchPlace.checksum; places kept
+   * 6 writes column files (`.cols`, column-file.ts): every column encoded by a codec chosen for
+   * it (or raw), recorded per batch with its sizes and CRC-32 (BatchRef.columns); batches of
+   * earlier versions' files are rewritten by the first version 6 checkpoint. 5 checks the columns of batches it wrote with CRC-32 (BatchPlace.checksum; places kept
    * from version 4 keep their crc32c); 4 keeps where each batch's columns lie (BatchRef.place)
    * and the statistics that answer min/max/first/last without reading data; 3 added blob files
    * kept across checkpoints (`blobs`); 2 had every blob in `entries`. 2 and 3 are read by
    * loading every batch.
    */
-  readonly version: 2 | 3 | 4 | 5;
+  readonly version: 2 | 3 | 4 | 5 | 6;
   readonly walStart: number;
   readonly files: Record<string, DataFile>;
   /**
@@ -85,7 +93,7 @@ export function manifestName(seq: number): string {
 
 const MANIFEST_NAME = /^(\d{12})\.manifest$/;
 /** Names the checkpoint code writes in checkpoints/; anything else there is left alone. */
-export const OWNED_NAME = /^\d{12}(\.manifest|-.+\.(arrows|bin))(\.tmp)?$/;
+export const OWNED_NAME = /^\d{12}(\.manifest|-.+\.(arrows|cols|bin))(\.tmp)?$/;
 
 /** Numbers of complete (renamed) manifests, ascending. */
 export async function listManifests(dataDir: string): Promise<number[]> {
@@ -118,7 +126,7 @@ export async function readManifest(dataDir: string, seq: number, damaged: (path:
   const raw = await readFile(path);
   if (raw.length < 4 || (crc32c(raw.subarray(4)) >>> 0) !== raw.readUInt32LE(0)) throw damaged(path);
   const manifest = packr.unpack(raw.subarray(4)) as Manifest;
-  if (![2, 3, 4, 5].includes(manifest.version)) throw damaged(path);
+  if (![2, 3, 4, 5, 6].includes(manifest.version)) throw damaged(path);
   for (const t of manifest.tables) for (const b of t.batches) b.stats.forEach((s, i) => { b.stats[i] = unpackStats(s); });
   return manifest;
 }

@@ -9,7 +9,6 @@ import { SvcError } from '../../errors.js';
 import type { StoredBatch } from '../../storage/sealed-batch.js';
 import type { TableLayout } from '../../storage/table-layout.js';
 import { crc32, crc32c } from '@node-rs/crc32';
-import type { BatchPlace } from './arrow-file-writer.js';
 import type { CheckpointFiles } from './checkpoint-files.js';
 import { fieldData, fieldSpan, firstBuffers } from './ipc-layout.js';
 
@@ -23,6 +22,21 @@ interface Read {
   readonly start: number;
   readonly end: number;
   readonly columns: number[];
+}
+
+/** Where one batch lies in its file: what reading its columns back needs. */
+export interface BatchPlace {
+  /** File offset of the batch's message body. */
+  readonly body: number;
+  /** [offset, length] of each body buffer relative to `body`, in field order (flattened). */
+  readonly buffers: number[];
+  /** Checksum of each field's bytes (its buffers, from the first's start to the last's end). */
+  readonly crcs: number[];
+  /**
+   * How `crcs` were computed: 'crc32' (CRC-32, IEEE) since version 5 manifests; absent, crc32c
+   * (places kept from version 4 manifests, whose files later manifests still name).
+   */
+  readonly checksum?: 'crc32';
 }
 
 export class StoredArrowBatch implements StoredBatch {
