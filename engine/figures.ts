@@ -3,10 +3,9 @@
 // them (the write path, the WAL writer, the checkpoint scheduler, queries). The memory budget's
 // figures (memory/memory-budget.ts) are what it holds now.
 import type { MemoryFigures } from './memory/index.js';
-import type { ReplicationFigures } from './replication.js';
 
 export interface EngineFigures {
-  /** Rows applied by writes (inserts, line protocol, remote write), replay not counted. */
+  /** Rows of acknowledged writes (inserts, line protocol, remote write), replay not counted. */
   readonly rowsIngested: number;
   /** Bytes appended to the WAL, and fdatasync rounds (one serves every writer waiting then). */
   readonly walBytes: number;
@@ -65,4 +64,21 @@ export class EngineCounters {
     this.checkpointSeconds += seconds;
     this.lastCheckpointSeconds = seconds;
   }
+}
+
+/** A cluster node's figures now, for each log it follows (engine/cluster/). */
+export interface ReplicationFigures {
+  readonly logs: readonly LogFigures[];
+}
+
+export interface LogFigures {
+  readonly name: string;
+  /** The highest sequence applied here. */
+  readonly appliedSeq: number;
+  /** Messages the consumer had not delivered yet (null until its first delivery or count). */
+  readonly pending: number | null;
+  /** Parts of this node's appends published again after an attempt went unanswered or was refused. */
+  readonly publishRetries: number;
+  /** Of those, the ones answered "duplicate" without a sequence (the first attempt not stored yet). */
+  readonly unstoredDuplicates: number;
 }

@@ -11,7 +11,7 @@ export type { EntryType } from './catalog/entry-store.js';
 export { SvcError, isSvcError, ERROR_CODES } from './errors.js';
 export type { ErrorCode } from './errors.js';
 export type { EngineFigures } from './figures.js';
-export type { LogFigures, ReplicationFigures } from './replication.js';
+export type { LogFigures, ReplicationFigures } from './figures.js';
 export type { ColumnDef, ColumnStats, ColumnType, Durability } from './types.js';
 export type { TableRows, WriteOp, WriteOpKind } from './write/index.js';
 export type { ColumnValues } from './storage/column-values.js';

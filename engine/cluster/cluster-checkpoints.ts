@@ -20,7 +20,7 @@ import type { KV } from '@nats-io/kv';
 import type { ObjectStore } from '@nats-io/obj';
 import { manifestName, readManifest } from '../durability/checkpoint/manifest.js';
 import type { Manifest } from '../durability/checkpoint/manifest.js';
-import type { ReplicaCheckpoints } from '../replication.js';
+import type { LogCheckpoints } from '../log/database-log.js';
 import type { LogFollower } from './log-follower.js';
 import type { NodeRegistry } from './node-registry.js';
 
@@ -69,7 +69,7 @@ export class ClusterCheckpoints {
     private readonly kv: KV,
     private readonly store: ObjectStore,
     private readonly jsm: JetStreamManager,
-    private readonly local: ReplicaCheckpoints,
+    private readonly local: LogCheckpoints,
     private readonly registry: NodeRegistry,
     private readonly log: (message: string) => void,
     private readonly stallMs = OBJECT_STALL_MS,
