@@ -10,7 +10,7 @@ import { TIMESTAMP_COLUMN } from './storage/arrow-schema.js';
 import { toTableRows } from './write/columnar-input.js';
 import type { ColumnarBatch } from './write/columnar-input.js';
 import { Checkpointer, takeSnapshot } from './durability/checkpoint/checkpoint.js';
-import { checkpointsDir } from './durability/checkpoint/manifest.js';
+import { checkpointsDir } from './durability/checkpoint/checkpoint-folder.js';
 import { storageFailure } from './durability/storage-failure.js';
 import { isExpired, nowSeconds } from './catalog/expiry.js';
 import { incompatible, toBytes, toNs } from './input-checks.js';

@@ -18,7 +18,8 @@ import { Database } from '../../engine/database.js';
 import { fieldSpan, firstBuffers } from '../../engine/durability/checkpoint/ipc-layout.js';
 import { arrowSchema } from '../../engine/storage/arrow-schema.js';
 import { ioLimits } from '../../engine/durability/io-limits.js';
-import { checkpointsDir, listManifests, readManifest, writeManifest } from '../../engine/durability/checkpoint/manifest.js';
+import { checkpointsDir, listManifests } from '../../engine/durability/checkpoint/checkpoint-folder.js';
+import { readManifest, writeManifest } from '../../engine/durability/checkpoint/manifest.js';
 import type { Manifest } from '../../engine/durability/checkpoint/manifest.js';
 import { batchRows, blobOf, TABLE } from './checkpoint-crash-child.js';
 import { copyAside, expectCode, prng, randInt, readRows, tempDir } from './helpers.js';
@@ -37,8 +38,8 @@ async function state(db: Database): Promise<unknown> {
 }
 
 async function latestManifest(dataDir: string): Promise<Manifest> {
-  const seq = (await listManifests(dataDir)).at(-1)!;
-  return readManifest(dataDir, seq, (p) => new Error(`damaged ${p}`));
+  const seq = (await listManifests(checkpointsDir(dataDir))).at(-1)!;
+  return readManifest(checkpointsDir(dataDir), seq, (p) => new Error(`damaged ${p}`));
 }
 
 async function withLimits<T>(limits: Partial<typeof ioLimits>, run: () => Promise<T>): Promise<T> {
@@ -241,11 +242,11 @@ describe('incremental checkpoints', () => {
     const expected = await state(db);
     await db.close();
     // The same checkpoint as version 2 wrote it: the blob frames first in the entries list.
-    const seq = (await listManifests(dataDir)).at(-1)!;
-    const m = await readManifest(dataDir, seq, (p) => new Error(`damaged ${p}`));
+    const seq = (await listManifests(checkpointsDir(dataDir))).at(-1)!;
+    const m = await readManifest(checkpointsDir(dataDir), seq, (p) => new Error(`damaged ${p}`));
     assert.deepEqual(Object.values(m.blobs ?? {}), [[]]);
     const { blobs, ...rest } = m;
-    await writeManifest(dataDir, seq, { ...rest, version: 2, entries: [...Object.keys(blobs ?? {}), ...m.entries] });
+    await writeManifest(checkpointsDir(dataDir), seq, { ...rest, version: 2, entries: [...Object.keys(blobs ?? {}), ...m.entries] });
     db = await Database.open({ dataDir, sweepIntervalMs: 0 });
     try {
       assert.deepEqual(await state(db), expected);
@@ -276,8 +277,8 @@ describe('incremental checkpoints', () => {
     let expected = await answers(db);
     await db.close();
     // The same checkpoint as version 4 wrote it: column checksums are crc32c, places untagged.
-    const seq = (await listManifests(dataDir)).at(-1)!;
-    const m = await readManifest(dataDir, seq, (p) => new Error(`damaged ${p}`));
+    const seq = (await listManifests(checkpointsDir(dataDir))).at(-1)!;
+    const m = await readManifest(checkpointsDir(dataDir), seq, (p) => new Error(`damaged ${p}`));
     const types = arrowSchema(columns).fields.map((f) => f.type);
     const first = firstBuffers(types);
     const files = new Map<string, Buffer>();
@@ -295,7 +296,7 @@ describe('incremental checkpoints', () => {
         return { ...ref, place: { ...place, crcs } };
       })),
     })));
-    await writeManifest(dataDir, seq, { ...m, version: 4, tables });
+    await writeManifest(checkpointsDir(dataDir), seq, { ...m, version: 4, tables });
     const oldFile = m.tables[0].batches[3].file;
     const budget = { sweepIntervalMs: 0, batchRows: 5000, memoryLimit: 1024 * 1024 };
     db = await Database.open({ dataDir, ...budget });

@@ -18,7 +18,7 @@
 // written to a temporary file, fsynced, renamed and the directory fsynced again. Until that
 // rename the previous manifest is the database, and the new files are leftovers; after it, the
 // files no manifest names are deleted (on open too, for a checkpoint cut short by a crash).
-import { open, readdir, rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RecordBatch, Schema, Vector } from 'apache-arrow';
 import type { Entry, EntryStore } from '../../catalog/entry-store.js';
@@ -39,18 +39,12 @@ import { readEntryFile, writeEntryFiles } from './entries-file.js';
 import type { EntryItem } from './entries-file.js';
 import type { BatchPlace } from './arrow-file-writer.js';
 import type { ColumnDef, ColumnStats } from '../../types.js';
-import { checkpointName, checkpointsDir, listManifests, manifestName, OWNED_NAME, readManifest, writeManifest } from './manifest.js';
+import { readManifest, writeManifest } from './manifest.js';
+import { blobFileName, checkpointsDir, entriesFileName, FORMAT_MARKER, isEarlierLayout, isOwned, isTableFile, listManifests, manifestName, tableFileName, writeFormatMarker, writerOf } from './checkpoint-folder.js';
 import type { BatchRef, BlobItem, DataFile, Manifest, TableManifest } from './manifest.js';
 import { StoredEntryBlob } from './stored-blob.js';
 import { BlobContent } from '../../catalog/blob-content.js';
 import { StoredArrowBatch } from './stored-arrow-batch.js';
-
-/**
- * Written once the first manifest is durable and never removed: with it, a directory without a
- * manifest has lost one (damage), and without it, data files there are leftovers of a first
- * checkpoint that a crash cut short (deleted).
- */
-const FORMAT_MARKER = 'FORMAT';
 
 /** A frozen copy of the state taken synchronously, written out asynchronously. */
 export interface Snapshot {
@@ -111,7 +105,11 @@ export class Checkpointer {
   private readonly persistedBlobs = new WeakMap<BlobEntry, BlobLocation>();
   /** The data files the newest durable manifest names. */
   private files: Record<string, DataFile> = {};
-  /** FORMAT_MARKER is known to exist. */
+  /**
+   * FORMAT_MARKER is known to exist. It is written once the first manifest is durable and never
+   * removed: with it, a folder without a manifest has lost one (damage), and without it, data
+   * files there are leftovers of a first checkpoint that a crash cut short (deleted).
+   */
   private hasMarker = false;
   /** The newest checkpoint loaded or written here (null before either). */
   private newestSeq: number | null = null;
@@ -123,21 +121,21 @@ export class Checkpointer {
   /** Loads the newest checkpoint into `store` and returns the WAL segment to replay from. */
   async load(store: EntryStore): Promise<number> {
     const dir = checkpointsDir(this.dataDir);
-    const seq = (await listManifests(this.dataDir)).at(-1);
+    const seq = (await listManifests(dir)).at(-1);
     const names = await readdir(dir);
     this.hasMarker = names.includes(FORMAT_MARKER);
     if (seq === undefined) {
       if (this.hasMarker) {
         throw new SvcError('CheckpointCorrupt', `the checkpoint manifest in ${dir} is missing; the write-ahead log it covered is gone, so restore the data directory from a backup`);
       }
-      if (names.some((n) => /^\d{12}$/.test(n))) {
+      if (names.some(isEarlierLayout)) {
         throw new SvcError('CheckpointCorrupt', `the checkpoint in ${dir} has the layout of an earlier svc version, which this one does not read`);
       }
       // No checkpoint ever completed here: data files are leftovers of a first one cut short.
       await this.removeUnnamed(null);
       return 0;
     }
-    const manifest = await readManifest(this.dataDir, seq, damaged);
+    const manifest = await readManifest(dir, seq, damaged);
     const sumOf = (name: string): DataFile => {
       const sum = manifest.files[name];
       if (sum === undefined) throw damaged(join(dir, name));
@@ -182,7 +180,6 @@ export class Checkpointer {
       throw new Error(`checkpoint ${seq} refused: checkpoint ${this.newestSeq} is here already, and the new one would overwrite its files`);
     }
     const dir = checkpointsDir(this.dataDir);
-    const prefix = checkpointName(seq);
     const files: Record<string, DataFile> = {};
     const placed: [SealedBatch, StoredArrowBatch][] = [];
     const isKept = this.keptFiles(snap);
@@ -194,7 +191,7 @@ export class Checkpointer {
       let groupBytes = 0;
       const flush = async () => {
         if (group.length === 0) return;
-        const file = `${prefix}-${fileCount++}.arrows`;
+        const file = tableFileName(seq, fileCount++);
         const { places, ...sum } = await writeArrowFile(join(dir, file), recordBatches(group.map((i) => batches[i]), schema, dictionaries));
         files[file] = { ...sum, rows: group.reduce((n, i) => n + batches[i].rowCount, 0) };
         group.forEach((i, index) => {
@@ -219,9 +216,9 @@ export class Checkpointer {
       await flush();
       tables.push({ name: table.name, columns: [...columns], shardSize: table.shardSize, batches: refs });
     }
-    const { blobs, blobItems, placedBlobs } = await this.writeBlobs(snap, prefix, files, isKept);
+    const { blobs, blobItems, placedBlobs } = await this.writeBlobs(snap, seq, files, isKept);
     const entries: string[] = [];
-    for (const { path, sum } of await writeEntryFiles(snap.entries, (n) => join(dir, `${prefix}-e${n}.bin`))) {
+    for (const { path, sum } of await writeEntryFiles(snap.entries, (n) => join(dir, entriesFileName(seq, n)))) {
       const name = path.slice(dir.length + 1);
       entries.push(name);
       files[name] = { ...sum, rows: 0, ends: [], crcs: [] };
@@ -229,10 +226,9 @@ export class Checkpointer {
     // The new files' names must be durable before a manifest names them.
     await syncDir(dir);
     const manifest: Manifest = { version: 5, walStart: snap.walStart, files, blobs, blobItems, entries, tables };
-    await writeManifest(this.dataDir, seq, manifest);
+    await writeManifest(dir, seq, manifest);
     if (!this.hasMarker) {
-      await writeSynced(join(dir, FORMAT_MARKER), 'svc checkpoints, format 2\n');
-      await syncDir(dir);
+      await writeFormatMarker(dir);
       this.hasMarker = true;
     }
     for (const [batch, at] of placed) batch.markStored(at);
@@ -251,7 +247,7 @@ export class Checkpointer {
    * manifest's blob directory), and where the new blobs went (remembered once the manifest is
    * durable).
    */
-  private async writeBlobs(snap: Snapshot, prefix: string, files: Record<string, DataFile>, isKept: (file: string) => boolean) {
+  private async writeBlobs(snap: Snapshot, seq: number, files: Record<string, DataFile>, isKept: (file: string) => boolean) {
     const dir = checkpointsDir(this.dataDir);
     const live = new Map<string, Map<number, SnapshotBlob>>();
     const liveIn = (file: string): Map<number, SnapshotBlob> => {
@@ -267,7 +263,7 @@ export class Checkpointer {
       liveIn(at.file).set(at.index, b);
     }
     const placedBlobs = new Map<BlobEntry, BlobLocation>();
-    const written = await writeEntryFiles(blobItemsOf(fresh), (n) => join(dir, `${prefix}-b${n}.bin`));
+    const written = await writeEntryFiles(blobItemsOf(fresh), (n) => join(dir, blobFileName(seq, n)));
     let k = 0;
     for (const { path, sum, ends } of written) {
       const file = path.slice(dir.length + 1);
@@ -317,7 +313,7 @@ export class Checkpointer {
     return (file) => {
       const known = this.files[file];
       if (known === undefined) return false;
-      const whole = file.endsWith('.arrows') ? known.rows : known.size;
+      const whole = isTableFile(file) ? known.rows : known.size;
       return 2 * (live.get(file) ?? 0) >= whole;
     };
   }
@@ -360,7 +356,7 @@ export class Checkpointer {
   private async restoreTable(table: Table, t: TableManifest, sumOf: (name: string) => DataFile): Promise<void> {
     const { dictionaries } = table.layout;
     if (dictionaries.some((d) => d !== null) && t.batches.length > 0) {
-      const newest = t.batches.reduce((a, b) => (b.file.slice(0, 12) > a.file.slice(0, 12) ? b : a)).file;
+      const newest = t.batches.reduce((a, b) => (writerOf(b.file) > writerOf(a.file) ? b : a)).file;
       const path = join(checkpointsDir(this.dataDir), newest);
       await readArrowFile(path, sumOf(newest), (i) => i === 0, (batch) => takeDictionaries(table, [batch]), () => damaged(path));
     }
@@ -414,7 +410,7 @@ export class Checkpointer {
   private async removeUnnamed(seq: number | null): Promise<void> {
     const keep = seq === null ? null : manifestName(seq);
     const names = await readdir(checkpointsDir(this.dataDir));
-    await this.reads.remove(names.filter((name) => OWNED_NAME.test(name) && name !== keep && this.files[name] === undefined));
+    await this.reads.remove(names.filter((name) => isOwned(name) && name !== keep && this.files[name] === undefined));
   }
 }
 
@@ -461,16 +457,6 @@ function takeDictionaries(table: Table, batches: readonly (RecordBatch | undefin
       if (dict !== undefined && (longest === null || dict.length > longest.length)) longest = dict;
     }
     dictionaries[c] = new SymbolDictionary(longest === null ? [] : (longest.toArray() as string[]));
-  }
-}
-
-async function writeSynced(path: string, text: string): Promise<void> {
-  const fh = await open(path, 'w');
-  try {
-    await fh.writeFile(text);
-    await fh.sync();
-  } finally {
-    await fh.close();
   }
 }
 
