@@ -11,7 +11,7 @@
 // own columns answer for the schema's column i with nulls, and the checkpoint writes such a
 // batch padded with them.
 import { makeData, RecordBatch, Struct } from 'apache-arrow';
-import type { Data, DataType, Schema, Vector } from 'apache-arrow';
+import type { Data, Schema, Vector } from 'apache-arrow';
 import type { Evictable, MemoryBudget, ReadRing } from '../memory/index.js';
 import type { ColumnStats, ColumnType } from '../types.js';
 import type { TableLayout } from './table-layout.js';
@@ -293,21 +293,6 @@ export class SealedBatch {
 /** Bytes of a column's buffers (a SYMBOL column's table-wide dictionary is not the batch's). */
 export function dataBytes(d: Data): number {
   return (d.values?.byteLength ?? 0) + (d.valueOffsets?.byteLength ?? 0) + (d.nullBitmap?.byteLength ?? 0);
-}
-
-/** An all-null column of `n` rows (a column added to the table after a batch was written). */
-export function nullColumnData(type: DataType, columnType: ColumnType, n: number, dictionary: Vector | null): Data {
-  const nullBitmap = new Uint8Array(((n + 63) >> 6) << 3);
-  const base = { type, length: n, nullCount: n, nullBitmap };
-  switch (columnType) {
-    case 'DOUBLE': return makeData({ ...base, data: new Float64Array(n) } as never);
-    case 'INT64':
-    case 'TIMESTAMP': return makeData({ ...base, data: new BigInt64Array(n) } as never);
-    case 'STRING':
-    case 'BLOB': return makeData({ ...base, valueOffsets: new Int32Array(n + 1), data: new Uint8Array(0) } as never);
-    case 'SYMBOL': return makeData({ ...base, data: new Int32Array(n), dictionary: dictionary! } as never);
-    case 'BOOLEAN': return makeData({ ...base, data: new Uint8Array(nullBitmap.length) } as never);
-  }
 }
 
 /** Statistics of an all-null column of `n` rows (as batch-stats.ts computes them: no value sums to 0). */
