@@ -391,7 +391,8 @@ describe('checkpoint crash', () => {
           setTimeout(() => { child.kill('SIGKILL'); resolve(); }, randInt(rand, 150, 700));
         });
       });
-      const [, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('exit', (c, s) => resolve([c, s])));
+      // 'close', not 'exit': the child's last ack lines may still be in the pipe when it has exited.
+      const [, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
       assert.equal(signal, 'SIGKILL', `the child exited on its own: ${err}`);
       for (const line of out.split('\n')) {
         if (!line.startsWith('ack ')) continue;
