@@ -1,17 +1,16 @@
 // The embedded database: the public API of svc as a library. Writes are converted into write
-// operations and handed to the write path (engine/write/), which validates, logs, applies and
-// acknowledges them; checkpoints run on the scheduler. Reads see the in-memory state; expired
-// entries are absent.
+// operations and handed to the write path (engine/write/), which validates them and commits them
+// to the database's log; the log (engine/log/: the local WAL with its checkpoints, or a cluster's
+// streams) was given at open, fed the state then, and owns durability, checkpoints, readiness and
+// its figures. Reads see the in-memory state; expired entries are absent.
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { page, sortAliases } from './catalog/alias-page.js';
 import type { AliasPage, PageOptions } from './catalog/alias-page.js';
 import { TIMESTAMP_COLUMN } from './storage/arrow-schema.js';
 import { toTableRows } from './write/columnar-input.js';
 import type { ColumnarBatch } from './write/columnar-input.js';
-import { Checkpointer, removeWalBefore, takeSnapshot } from './durability/checkpoint/checkpoint.js';
-import { CheckpointScheduler } from './durability/checkpoint/checkpoint-scheduler.js';
-import { checkpointsDir } from './durability/checkpoint/manifest.js';
+import { Checkpointer, takeSnapshot } from './durability/checkpoint/checkpoint.js';
+import { checkpointsDir } from './durability/checkpoint/checkpoint-folder.js';
 import { DiskGuard } from './durability/disk-guard.js';
 import { storageFailure } from './durability/storage-failure.js';
 import { isExpired, nowSeconds } from './catalog/expiry.js';
@@ -32,12 +31,11 @@ import type { OpenOptions, ResolvedOptions } from './open-options.js';
 import type { QueryResult } from './query/result.js';
 import type { Table } from './storage/table.js';
 import type { ColumnDef, Durability, TimeToLive } from './types.js';
-import { replayWal } from './durability/wal/wal-replay.js';
-import { WalWriter } from './durability/wal/wal-writer.js';
 import { MemoryPressure } from './write/memory-pressure.js';
 import { WritePath } from './write/write-path.js';
 import type { WriteOp } from './write/write-ops.js';
-import type { Replication, ReplicationFactory } from './replication.js';
+import { LocalLog } from './log/local-log.js';
+import type { DatabaseLog, LogState } from './log/database-log.js';
 import { retentionDrops, ttlDrops } from './lifecycle/shard-retention.js';
 
 export type { OpenOptions } from './open-options.js';
@@ -86,22 +84,18 @@ export class Database {
   /** What queries see of this database (tables included, which the public API never hands out). */
   private readonly catalog: QueryCatalog;
   private readonly writes: WritePath;
-  private readonly checkpoints: CheckpointScheduler;
   private isClosed = false;
   private sweepTimer: NodeJS.Timeout | null = null;
   /** A sweep is under way (the timer never starts a second one). */
   private isSweeping = false;
   private readonly counters = new EngineCounters();
-  /** Set in a cluster: records go to the replicated log and come back through it (replication.ts). */
-  private replication: Replication | null = null;
   private readonly pressure: MemoryPressure;
-  /** In a cluster: the checkpoint that makes room on this replica (ReplicaMemory.relieveWith). */
-  private replicaRelief: (() => Promise<void>) | null = null;
 
   private constructor(
     readonly dataDir: string,
     readonly durability: Durability,
-    private readonly wal: WalWriter,
+    /** Where records go and come from: the local WAL, or a cluster's streams (engine/log/). */
+    private readonly log: DatabaseLog,
     store: EntryStore,
     private readonly releaseLock: () => Promise<void>,
     private readonly options: ResolvedOptions,
@@ -111,9 +105,8 @@ export class Database {
   ) {
     this.store = store;
     const db = this; // for the catalog's getter below (a getter has its own `this`)
-    this.checkpoints = new CheckpointScheduler(dataDir, wal, store, checkpointer, options, this.counters);
     this.pressure = new MemoryPressure(store.context.budget, { relieve: (sealTails) => this.relieve(sealTails) }, options.log);
-    this.writes = new WritePath(store, wal, this.checkpoints, this.counters, this.pressure, disk);
+    this.writes = new WritePath(store, log, this.counters, this.pressure, disk);
     this.catalog = {
       table: (name) => {
         const e = this.liveEntry(name);
@@ -125,7 +118,7 @@ export class Database {
       removedRows: (id) => this.store.takeRemoved(id),
       // In a cluster whose nodes hold only some tables' rows: where each part of a SELECT runs.
       get placement() {
-        return db.replication?.placement ?? undefined;
+        return db.log.placement ?? undefined;
       },
     };
   }
@@ -137,90 +130,42 @@ export class Database {
    */
   static async open(options: OpenOptions): Promise<Database> {
     const resolved = resolveOpenOptions(options);
-    const { dataDir, durability, batchRows } = resolved;
-    const walDir = join(dataDir, 'wal');
-    let releaseLock: () => Promise<void>;
-    try {
-      await mkdir(walDir, { recursive: true });
-      await mkdir(checkpointsDir(dataDir), { recursive: true });
-      releaseLock = await acquireLock(dataDir);
-    } catch (e) {
-      throw storageFailure(e, `could not open data directory ${dataDir}`);
-    }
-    let disk: DiskGuard | null = null;
-    try {
-      disk = await DiskGuard.open(dataDir, resolved.minFreeDisk, { log: resolved.log });
-      const checkpointer = new Checkpointer(dataDir, resolved.compression, disk);
-      const store = new EntryStore({ batchRows, budget: new MemoryBudget(resolved.memoryLimit), leases: checkpointer.reads }, removalOfStatement);
-      const walStart = await checkpointer.load(store);
-      const replay = await replayWal(walDir, walStart, (r) => store.apply(r), (records) => store.prepare(records));
-      if (replay.tornAt !== null) resolved.log?.(`cut a torn record at the end of ${replay.tornAt.file} (offset ${replay.tornAt.offset})`);
-      await removeWalBefore(dataDir, walStart);
-      const wal = new WalWriter(walDir, Math.max(walStart, replay.lastSegment + 1), durability, resolved.walSegmentBytes, disk);
-      const db = new Database(dataDir, durability, wal, store, releaseLock, resolved, checkpointer, disk);
-      db.startSweep();
-      return db;
-    } catch (e) {
-      disk?.close();
-      await releaseLock().catch(() => undefined);
-      throw storageFailure(e, `could not open data directory ${dataDir}`);
-    }
+    return Database.openOn(resolved, new LocalLog(resolved));
   }
 
   /**
-   * Opens a replica of a cluster's database: its state comes only from the replicated log that
-   * `start` follows (engine/cluster/ with `--cluster nats://…`), not from this directory's WAL or
-   * checkpoints; the directory is locked so that two nodes never share it.
+   * Opens a replica of a cluster's database: its state comes only from the replicated `log`
+   * (engine/cluster/ with `--cluster nats://…`), not from this directory's WAL; the directory
+   * holds its checkpoints and is locked so that two nodes never share it.
    * @example
-   * const db = await Database.openReplicated({ dataDir: './node1' }, (state) => startReplication(state));
+   * const db = await Database.openReplicated({ dataDir: './node1' }, new ClusterReplication(clusterOptions));
    */
-  static async openReplicated(options: OpenOptions, start: ReplicationFactory): Promise<Database> {
-    const resolved = resolveOpenOptions({ ...options, durability: 'none' });
-    const { dataDir, batchRows } = resolved;
+  static async openReplicated(options: OpenOptions, log: DatabaseLog): Promise<Database> {
+    return Database.openOn(resolveOpenOptions({ ...options, durability: 'none' }), log);
+  }
+
+  /** Locks the data directory, then has `log` feed the empty state. */
+  private static async openOn(options: ResolvedOptions, log: DatabaseLog): Promise<Database> {
+    const { dataDir, batchRows } = options;
     let releaseLock: () => Promise<void>;
     try {
-      await mkdir(dataDir, { recursive: true });
+      await mkdir(checkpointsDir(dataDir), { recursive: true });
       releaseLock = await acquireLock(dataDir);
     } catch (e) {
       throw storageFailure(e, `could not open data directory ${dataDir}`);
     }
     let disk: DiskGuard;
     try {
-      disk = await DiskGuard.open(dataDir, resolved.minFreeDisk, { log: resolved.log });
+      disk = await DiskGuard.open(dataDir, options.minFreeDisk, { log: options.log });
     } catch (e) {
       await releaseLock().catch(() => undefined);
       throw storageFailure(e, `could not open data directory ${dataDir}`);
     }
-    const checkpointer = new Checkpointer(dataDir, resolved.compression, disk);
-    const store = new EntryStore({ batchRows, budget: new MemoryBudget(resolved.memoryLimit), leases: checkpointer.reads }, removalOfStatement);
-    const db = new Database(dataDir, 'none', new WalWriter(join(dataDir, 'wal'), 0, 'none'), store, releaseLock, resolved, checkpointer, disk);
+    const checkpointer = new Checkpointer(dataDir, options.compression, disk);
+    const store = new EntryStore({ batchRows, budget: new MemoryBudget(options.memoryLimit), leases: checkpointer.reads }, removalOfStatement);
+    const db = new Database(dataDir, options.durability, log, store, releaseLock, options, checkpointer, disk);
     try {
-      await mkdir(checkpointsDir(dataDir), { recursive: true });
-      db.replication = await start({
-        apply: (r) => store.apply(r),
-        view: {
-          typeOf: (alias) => db.store.entries.get(alias)?.type ?? null,
-          columnsOf: (table) => {
-            const e = db.store.entries.get(table);
-            return e?.type === 'ts' ? e.table.columns : null;
-          },
-        },
-        checkpoints: {
-          dir: checkpointsDir(dataDir),
-          take: (n) => checkpointer.write(n, takeSnapshot(store, n)),
-          load: async () => { await checkpointer.load(store); },
-          lease: () => checkpointer.reads.lease(),
-        },
-        memory: {
-          limit: store.context.budget.limit,
-          admit: (bytes, hasWaited) => db.pressure.admit(bytes, hasWaited),
-          afterApply: () => db.pressure.afterWrite(),
-          relieveWith: (checkpoint) => { db.replicaRelief = checkpoint; },
-        },
-        parts: (request, names, signal) => db.runPart(request, names, signal),
-        disk: { whenSpace: () => disk.whenSpace(), refusal: () => disk.refusal(true) },
-      });
-      db.writes.replicate(db.replication);
+      await log.open(db.logState());
     } catch (e) {
       disk.close();
       await releaseLock().catch(() => undefined);
@@ -230,22 +175,55 @@ export class Database {
     return db;
   }
 
+  /** The state and the services this database hands its log at open. */
+  private logState(): LogState {
+    const { store, checkpointer } = this;
+    return {
+      apply: (r) => store.apply(r),
+      prepare: (records) => store.prepare(records),
+      view: {
+        typeOf: (alias) => store.entries.get(alias)?.type ?? null,
+        columnsOf: (table) => {
+          const e = store.entries.get(table);
+          return e?.type === 'ts' ? e.table.columns : null;
+        },
+      },
+      checkpoints: {
+        dir: checkpointsDir(this.dataDir),
+        take: async (n, flushed) => {
+          const snapshot = takeSnapshot(store, n);
+          if (flushed !== undefined) await flushed;
+          await checkpointer.write(n, snapshot);
+        },
+        load: () => checkpointer.load(store),
+        lease: () => checkpointer.reads.lease(),
+      },
+      memory: {
+        limit: store.context.budget.limit,
+        admit: (bytes, hasWaited) => this.pressure.admit(bytes, hasWaited),
+        afterApply: () => this.pressure.afterWrite(),
+      },
+      disk: this.disk,
+      parts: (request, names, signal) => this.runPart(request, names, signal),
+      counters: this.counters,
+    };
+  }
+
   /**
    * In a cluster: resolves once this node has applied every write acknowledged anywhere before the
    * call (the server awaits it before a request reads). Null on a single node: nothing to wait for.
    */
   readBarrier(): Promise<void> | null {
-    return this.replication?.readBarrier() ?? null;
+    return this.log.readBarrier();
   }
 
   /**
-   * What makes room in the memory budget: a checkpoint (the tails sealed first when asked), after
-   * which the data it wrote may leave memory — the local one, or on a replica the replication's.
+   * What makes room in the memory budget: a checkpoint of the log (the tails sealed first when
+   * asked), after which the data it wrote may leave memory.
    */
   private relieve(sealTails: boolean): Promise<void> {
-    if (this.replication === null && this.replicaRelief === null) return this.checkpoints.relieve(sealTails);
     if (sealTails) for (const e of this.store.entries.values()) if (e.type === 'ts') e.table.sealTails();
-    return this.replicaRelief?.() ?? Promise.resolve();
+    return this.log.relieve();
   }
 
   /** In a cluster: runs parts of a SELECT that another node was asked, once caught up with the logs. */
@@ -258,7 +236,7 @@ export class Database {
 
   /** False while a cluster node is still catching up with the log (readiness says 503). */
   get isCaughtUp(): boolean {
-    return this.replication?.isCaughtUp ?? true;
+    return this.log.isCaughtUp;
   }
 
   /**
@@ -271,25 +249,11 @@ export class Database {
     this.isClosed = true;
     if (this.sweepTimer !== null) clearInterval(this.sweepTimer);
     this.disk.close();
-    this.checkpoints.stop();
-    if (this.replication !== null) {
-      for (const e of this.store.entries.values()) if (e.type === 'ts') e.table.stopCompaction();
-      try {
-        await this.replication.close();
-      } finally {
-        await this.releaseLock().catch(() => undefined);
-      }
-      return;
-    }
     // Late runs not yet compacted are checkpointed as they are; the next open compacts them.
     for (const e of this.store.entries.values()) if (e.type === 'ts') e.table.stopCompaction();
     try {
-      await this.checkpoints.settle();
-      if (!this.wal.hasFailed) await this.checkpoints.run();
-    } catch (e) {
-      throw storageFailure(e, 'the checkpoint on close failed');
+      await this.log.close();
     } finally {
-      await this.wal.close();
       await this.checkpointer.reads.close().catch(() => undefined);
       await this.releaseLock().catch(() => undefined);
     }
@@ -538,8 +502,7 @@ export class Database {
     const c = this.counters;
     return {
       rowsIngested: c.rowsIngested,
-      walBytes: this.wal.bytesWritten,
-      walFsyncs: this.wal.syncRounds,
+      ...this.log.figures(),
       checkpoints: c.checkpoints,
       checkpointSeconds: c.checkpointSeconds,
       lastCheckpointSeconds: c.lastCheckpointSeconds,
@@ -549,7 +512,6 @@ export class Database {
       queryFailures: c.queryFailures,
       memory: this.store.context.budget.figures,
       disk: this.disk.figures(),
-      replication: this.replication?.figures() ?? null,
     };
   }
 
@@ -575,21 +537,13 @@ export class Database {
    */
   async checkpoint(): Promise<void> {
     this.checkOpen();
-    if (this.replication !== null) {
-      // A replica's checkpoint is the cluster's: tagged with the log positions, shared, streams trimmed.
-      await this.replication.checkpoint();
-      return;
-    }
-    try {
-      await this.checkpoints.run();
-    } catch (e) {
-      throw storageFailure(e, 'the checkpoint failed');
-    }
+    // On a cluster node the checkpoint is the cluster's: tagged with the log positions, shared, streams trimmed.
+    await this.log.checkpoint();
   }
 
-  /** True once a WAL write failed: the database then refuses writes. */
+  /** True once the log failed (a WAL write, or following a cluster's stream): the database then refuses writes. */
   get hasFailed(): boolean {
-    return this.wal.hasFailed || this.replication?.failure != null;
+    return this.log.failure !== null;
   }
 
   /**
@@ -623,7 +577,7 @@ export class Database {
    * retention size (engine/lifecycle/). Returns the entries removed.
    */
   async sweep(): Promise<number> {
-    if (this.isClosed || this.wal.hasFailed || this.isSweeping) return 0;
+    if (this.isClosed || this.hasFailed || this.isSweeping) return 0;
     this.isSweeping = true;
     try {
       const now = nowSeconds();
@@ -656,7 +610,7 @@ export class Database {
       return;
     }
     for (const op of ops) if (op.kind === 'dropShards') this.options.log?.(`table '${op.table}': shards before ${new Date(Number(op.before / 1_000_000n)).toISOString()} removed`);
-    if (this.replication === null) this.checkpoints.run().catch((e) => this.options.log?.(`checkpoint after removing shards failed: ${(e as Error).message}`));
+    this.log.relieve().catch((e) => this.options.log?.(`checkpoint after removing shards failed: ${(e as Error).message}`));
   }
 
   // ---- lookups -----------------------------------------------------------------------------

@@ -2,12 +2,10 @@
 // GET /metrics and readiness read it. Counters only grow; the engine parts that do the work bump
 // them (the write path, the WAL writer, the checkpoint scheduler, queries). The memory budget's
 // figures (memory/memory-budget.ts) and the disk's (durability/disk-guard.ts) are what they are now.
-import type { DiskFigures } from './durability/disk-guard.js';
 import type { MemoryFigures } from './memory/index.js';
-import type { ReplicationFigures } from './replication.js';
 
 export interface EngineFigures {
-  /** Rows applied by writes (inserts, line protocol, remote write), replay not counted. */
+  /** Rows of acknowledged writes (inserts, line protocol, remote write), replay not counted. */
   readonly rowsIngested: number;
   /** Bytes appended to the WAL, and fdatasync rounds (one serves every writer waiting then). */
   readonly walBytes: number;
@@ -68,4 +66,39 @@ export class EngineCounters {
     this.checkpointSeconds += seconds;
     this.lastCheckpointSeconds = seconds;
   }
+}
+
+/** A cluster node's figures now, for each log it follows (engine/cluster/). */
+export interface ReplicationFigures {
+  readonly logs: readonly LogFigures[];
+}
+
+export interface LogFigures {
+  readonly name: string;
+  /** The highest sequence applied here. */
+  readonly appliedSeq: number;
+  /** Messages the consumer had not delivered yet (null until its first delivery or count). */
+  readonly pending: number | null;
+  /** Parts of this node's appends published again after an attempt went unanswered or was refused. */
+  readonly publishRetries: number;
+  /** Of those, the ones answered "duplicate" without a sequence (the first attempt not stored yet). */
+  readonly unstoredDuplicates: number;
+}
+
+export type DiskState = 'ok' | 'full' | 'failed';
+
+/** The disk now, as `db.figures().disk`, readiness and `/metrics` report it. */
+export interface DiskFigures {
+  /** `ok`; `full`: below the floor or out of space (writes that add data refused); `failed`: a log write or fsync failed (writes refused until a restart). */
+  readonly state: DiskState;
+  /** Free bytes of the data directory's file system (statfs, for unprivileged users) less what svc wrote since the last poll. */
+  readonly free: number;
+  /** Size of that file system, in bytes. */
+  readonly total: number;
+  /** The floor: below it writes that add data are refused. */
+  readonly floor: number;
+  /** Requests refused for want of space since the database opened: writes (on a cluster node, reads too). */
+  readonly refusals: number;
+  /** ENOSPC (or EDQUOT) errors a log append or a checkpoint met. */
+  readonly noSpaceErrors: number;
 }

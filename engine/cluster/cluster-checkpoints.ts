@@ -14,13 +14,14 @@
 // numbering: written here only, so that what they hold may leave memory (`relieve`). An upload
 // holds a lease on the folder's files, so checkpoints written meanwhile delete none it reads.
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { JetStreamManager } from '@nats-io/jetstream';
 import type { KV } from '@nats-io/kv';
 import type { ObjectStore } from '@nats-io/obj';
-import { manifestName, readManifest } from '../durability/checkpoint/manifest.js';
+import { checkpointFiles, isDataFile } from '../durability/checkpoint/checkpoint-folder.js';
+import { readManifest } from '../durability/checkpoint/manifest.js';
 import type { Manifest } from '../durability/checkpoint/manifest.js';
-import type { ReplicaCheckpoints } from '../replication.js';
+import type { LogCheckpoints } from '../log/database-log.js';
 import type { LogFollower } from './log-follower.js';
 import type { NodeRegistry } from './node-registry.js';
 
@@ -40,7 +41,7 @@ const OBJECT_STALL_MS = 5_000;
 /** What the catalog bucket says of the newest checkpoint. */
 export interface CheckpointTag {
   readonly node: string;
-  /** The checkpoint's number (its manifest is `<12 digits>.manifest`). */
+  /** The checkpoint's number (its files are named after it: checkpoint-folder.ts). */
   readonly n: number;
   /** Object names of its files, each `<node>/<file name>`. */
   readonly files: readonly string[];
@@ -69,7 +70,7 @@ export class ClusterCheckpoints {
     private readonly kv: KV,
     private readonly store: ObjectStore,
     private readonly jsm: JetStreamManager,
-    private readonly local: ReplicaCheckpoints,
+    private readonly local: LogCheckpoints,
     private readonly registry: NodeRegistry,
     private readonly log: (message: string) => void,
     private readonly stallMs = OBJECT_STALL_MS,
@@ -181,7 +182,7 @@ export class ClusterCheckpoints {
   /** Uploads checkpoint n and announces it; resolves with whether the catalog now names it. */
   private async publish(n: number, positions: Record<string, number>): Promise<boolean> {
     const doc = await this.manifestOf(n);
-    const named = [manifestName(n), ...((await readdir(this.local.dir)).includes('FORMAT') ? ['FORMAT'] : []), ...Object.keys(doc.files)];
+    const named = await checkpointFiles(this.local.dir, n, Object.keys(doc.files));
     const files: string[] = [];
     let bytes = 0;
     for (const name of named) {
@@ -190,7 +191,7 @@ export class ClusterCheckpoints {
       const data = await readFile(join(this.local.dir, name));
       bytes += data.length;
       // Data files never change once written; the manifest and the marker are small.
-      if (this.uploaded.has(object) && name.endsWith('.manifest') === false && name !== 'FORMAT') continue;
+      if (this.uploaded.has(object) && isDataFile(name)) continue;
       await this.store.putBlob({ name: object }, data);
       this.uploaded.add(object);
     }
@@ -215,7 +216,7 @@ export class ClusterCheckpoints {
 
   /** The manifest of checkpoint `n` in this node's folder. */
   private manifestOf(n: number): Promise<Manifest> {
-    return readManifest(dirname(this.local.dir), n, (path) => new Error(`checkpoint manifest ${path} is damaged`));
+    return readManifest(this.local.dir, n, (path) => new Error(`checkpoint manifest ${path} is damaged`));
   }
 
   /**

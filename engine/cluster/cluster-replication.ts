@@ -1,4 +1,4 @@
-// One svc node of a cluster on NATS JetStream: the Replication of its database (replication.ts).
+// One svc node of a cluster on NATS JetStream: the log of its database (engine/log/database-log.ts).
 // At start it checks every reachable NATS server's version (refusing < 2.10.23), opens the
 // catalog bucket (KV: the cluster's config, alias claims, node reports), makes sure the streams
 // exist (svc_meta and one per table group, R3), and follows them all from the start: the whole
@@ -19,7 +19,8 @@ import { Objm } from '@nats-io/obj';
 import type { KV } from '@nats-io/kv';
 import { SvcError } from '../errors.js';
 import type { WalRecord } from '../durability/wal/records.js';
-import type { ReplicaDisk, ReplicaMemory, ReplicaState, ReplicaView, Replication, ReplicationFigures } from '../replication.js';
+import type { DatabaseLog, DatabaseLogFigures, LogMemory, LogState, StateView } from '../log/database-log.js';
+import type { ReplicationFigures } from '../figures.js';
 import type { PartPlacement } from '../query/index.js';
 import { CHECKPOINT_BUCKET, ClusterCheckpoints } from './cluster-checkpoints.js';
 import { StaleWrite } from '../write/write-path.js';
@@ -81,26 +82,36 @@ interface Followed {
   readonly subject: string | null;
 }
 
-export class ClusterReplication implements Replication {
+export class ClusterReplication implements DatabaseLog {
   private readonly followers = new Map<string, Followed>();
   private readonly logs = new Map<string, JetStreamLog>();
   private isClosed = false;
   /** Entries the log refused (entry-check.ts), by `stream:sequence`, until their writer here looks. */
   private readonly refused = new Map<string, string>();
+  readonly nodeId: string;
+  /** Entries are applied when they come back from the streams, in their order (WriteLog). */
+  readonly isAppliedAtCommit = false;
+  // Set by open: the connection, the catalog bucket, and the groups the cluster's config names.
+  private nc!: NatsConnection;
+  private js!: JetStreamClient;
+  private jsm!: JetStreamManager;
+  private kv!: KV;
+  private claims!: AliasClaims;
+  registry!: NodeRegistry;
+  groups = 0;
+  serves: readonly number[] = [];
 
-  private constructor(
-    readonly nodeId: string,
-    private readonly nc: NatsConnection,
-    private readonly js: JetStreamClient,
-    private readonly jsm: JetStreamManager,
-    private readonly kv: KV,
-    readonly groups: number,
-    readonly serves: readonly number[],
-    private readonly claims: AliasClaims,
-    readonly registry: NodeRegistry,
-  ) {}
+  /** A node of the cluster `options` names, as the log of a database (Database.openReplicated opens it). */
+  constructor(private readonly options: ClusterOptions) {
+    this.nodeId = options.nodeId;
+  }
 
-  static async start(options: ClusterOptions, state: ReplicaState): Promise<ClusterReplication> {
+  /**
+   * Joins the cluster: checks the NATS servers, opens the catalog bucket and the streams, loads
+   * the newest checkpoint into `state` and follows every stream from the sequence after it.
+   */
+  async open(state: LogState): Promise<void> {
+    const { options } = this;
     const groups = options.groups ?? 1;
     if (!(Number.isInteger(groups) && groups >= 1 && groups <= 1024)) throw new SvcError('InvalidArgument', `the number of table groups must be 1 to 1024, got ${groups}`);
     const steps = new StartSteps(options.log);
@@ -109,40 +120,40 @@ export class ClusterReplication implements Replication {
     const nc = await steps.run('connect', () => connect({ servers: [...options.servers], name: `svc ${options.nodeId}`, maxReconnectAttempts: -1, reconnectTimeWait: 250, timeout: 10_000 }), 0);
     try {
       const replicas = options.replicas ?? Math.min(3, options.servers.length);
-      const js = jetstream(nc);
+      this.nc = nc;
+      this.js = jetstream(nc);
       // Short API timeouts: a request that went to a leader just killed is asked again soon,
       // instead of waiting out the connection's 10 s.
       const jsm = await steps.run('jetstream', () => jetstreamManager(nc, { timeout: API_TIMEOUT_MS }));
+      this.jsm = jsm;
       // No direct gets: a replica may answer those from behind (a claim or the checkpoint tag just
       // written read as missing); every read of the catalog goes to the bucket's leader.
       const kv = await steps.run('catalog bucket', () => new Kvm(nc).create(CATALOG_BUCKET, { replicas, history: 1, allow_direct: false }));
+      this.kv = kv;
       const objects = await steps.run('checkpoint bucket', () => new Objm(nc).create(CHECKPOINT_BUCKET, { replicas }));
       const config = await steps.run('config', () => clusterConfig(kv, groups));
       const serves = options.serveGroups ?? Array.from({ length: config.groups }, (_, g) => g);
       for (const g of serves) {
         if (!(Number.isInteger(g) && g >= 0 && g < config.groups)) throw new SvcError('InvalidArgument', `group ${g} does not exist: this cluster has groups 0 to ${config.groups - 1}`);
       }
-      let self: ClusterReplication | null = null;
-      const registry = new NodeRegistry(kv, () => self!.report(options));
-      self = new ClusterReplication(options.nodeId, nc, js, jsm, kv, config.groups, serves, new AliasClaims(kv, options.nodeId), registry);
-      self.logLine = options.log;
-      self.parts = new QueryParts(nc, options.nodeId, config.groups, serves, registry, state.parts, nc.info!.max_payload);
-      const checkpoints = new ClusterCheckpoints(options.nodeId, kv, objects, jsm, state.checkpoints, registry, options.log ?? (() => undefined));
-      self.checkpoints = checkpoints;
-      // Memory pressure here (applying entries, or a write) is relieved by a checkpoint of this replica.
-      state.memory.relieveWith(() => checkpoints.relieve(self!.followerMap()));
+      this.groups = config.groups;
+      this.serves = serves;
+      this.claims = new AliasClaims(kv, options.nodeId);
+      const registry = new NodeRegistry(kv, () => this.report());
+      this.registry = registry;
+      this.parts = new QueryParts(nc, options.nodeId, config.groups, serves, registry, state.parts, nc.info!.max_payload);
+      // From here on memory pressure (applying entries, or a write) is relieved by a checkpoint of this replica.
+      this.checkpoints = new ClusterCheckpoints(options.nodeId, kv, objects, jsm, state.checkpoints, registry, options.log ?? (() => undefined));
       // Reported before the logs are opened: a report with nothing applied yet keeps the other
       // nodes from trimming a stream below what this node is about to follow.
       await steps.run('node report', () => registry.start());
-      await self.open(replicas, nc.info!.max_payload, state, steps);
+      await this.follow(replicas, nc.info!.max_payload, state, steps);
       options.log?.(steps.summary());
-      self.parts.start();
-      self.startCheckpoints(options.checkpointBytes ?? DEFAULT_CHECKPOINT_BYTES);
-      const started = self;
-      void started.whenCaughtUp(3_600_000).then((isCaughtUp) => {
-        if (isCaughtUp) options.log?.(`caught up with the cluster's logs: ${started.replayFigures()}`);
+      this.parts.start();
+      this.startCheckpoints(options.checkpointBytes ?? DEFAULT_CHECKPOINT_BYTES);
+      void this.whenCaughtUp(3_600_000).then((isCaughtUp) => {
+        if (isCaughtUp) options.log?.(`caught up with the cluster's logs: ${this.replayFigures()}`);
       });
-      return self;
     } catch (e) {
       await nc.close().catch(() => undefined);
       throw unavailable(e);
@@ -236,7 +247,7 @@ export class ClusterReplication implements Replication {
    * the write is validated again (an IF NOT EXISTS create then just goes on; a plain one fails
    * with AliasAlreadyExists, as on a single node).
    */
-  private async claimCreate(name: string, view: ReplicaView): Promise<void> {
+  private async claimCreate(name: string, view: StateView): Promise<void> {
     try {
       await this.claims.claim(name, 'ts', true, view.typeOf(name));
     } catch (e) {
@@ -255,12 +266,12 @@ export class ClusterReplication implements Replication {
     const failure = this.failure;
     if (failure !== null) throw failure;
     // A node whose disk is full applies nothing: it cannot answer as of every acknowledged write.
-    if (this.disk?.whenSpace() != null) throw this.disk.refusal();
+    if (this.disk?.whenSpace() != null) throw this.disk.refusal(true);
     // A stream electing a new leader answers nothing for a few seconds: ask again until it does.
     await Promise.all([...this.followers].map(async ([stream, { follower, subject }]) => {
       let last: number | null = null;
       // A barrier that waits long is said in the log while it waits: what it waits for, and where.
-      const slow = setTimeout(() => this.logLine?.(`read barrier: stream ${stream}: ${last === null ? 'no last sequence from the leader' : `sequence ${last} not applied here`} after ${SLOW_BARRIER_MS} ms (applied ${follower.appliedSeq}, pending ${follower.pending}, consumer replaced ${follower.reopens} times)`), SLOW_BARRIER_MS);
+      const slow = setTimeout(() => this.options.log?.(`read barrier: stream ${stream}: ${last === null ? 'no last sequence from the leader' : `sequence ${last} not applied here`} after ${SLOW_BARRIER_MS} ms (applied ${follower.appliedSeq}, pending ${follower.pending}, consumer replaced ${follower.reopens} times)`), SLOW_BARRIER_MS);
       try {
         last = await retrying(() => (subject === null ? this.jsm.streams.info(stream).then((si) => si.state.last_seq) : this.lastOfSubject(stream, subject)), BARRIER_DEADLINE_MS)
           .catch((e: unknown) => { throw unavailable(e); });
@@ -298,9 +309,14 @@ export class ClusterReplication implements Replication {
   private startCheckpoints(everyBytes: number): void {
     if (this.serves.length !== this.groups) return;
     this.checkpointTimer = setInterval(() => {
-      void this.checkpoints!.maybeTake(this.followerMap(), everyBytes).catch((e: unknown) => this.logLine?.(`checkpoint failed: ${(e as Error).message}`));
+      void this.checkpoints!.maybeTake(this.followerMap(), everyBytes).catch((e: unknown) => this.options.log?.(`checkpoint failed: ${(e as Error).message}`));
     }, CHECKPOINT_CHECK_MS);
     this.checkpointTimer.unref();
+  }
+
+  /** Memory pressure: a checkpoint of this replica, written here only (ClusterCheckpoints.relieve). */
+  relieve(): Promise<void> {
+    return this.checkpoints?.relieve(this.followerMap()) ?? Promise.resolve();
   }
 
   /** Takes a checkpoint now (Database.checkpoint()): false when this node does not hold every group. */
@@ -333,14 +349,14 @@ export class ClusterReplication implements Replication {
     await this.nc.close().catch(() => undefined);
   }
 
-  private view: ReplicaView | null = null;
-  private disk: ReplicaDisk | null = null;
+  private view: StateView | null = null;
+  private disk: LogState['disk'] | null = null;
   private parts: QueryParts | null = null;
   private checkpoints: ClusterCheckpoints | null = null;
   private checkpointTimer: NodeJS.Timeout | null = null;
-  private logLine: ((message: string) => void) | undefined;
 
-  private async open(replicas: number, maxPayload: number, state: ReplicaState, steps: StartSteps): Promise<void> {
+  /** Opens the streams and follows each from the sequence after the newest checkpoint's tag. */
+  private async follow(replicas: number, maxPayload: number, state: LogState, steps: StartSteps): Promise<void> {
     const { view, memory, disk } = state;
     this.view = view;
     this.disk = disk;
@@ -394,7 +410,7 @@ export class ClusterReplication implements Replication {
    * is applied past the budget, by one entry. While checkpoints fail (a full disk) it waits and
    * asks again, its stream lagging (api/cluster says `unstable`), rather than run out of memory.
    */
-  private async admitted(first: Promise<void>, bytes: number, memory: ReplicaMemory, follower: LogFollower): Promise<void> {
+  private async admitted(first: Promise<void>, bytes: number, memory: LogMemory, follower: LogFollower): Promise<void> {
     let wait: Promise<void> | null = first;
     for (let attempt = 0; wait !== null && !this.isClosed; attempt++) {
       try {
@@ -402,11 +418,11 @@ export class ClusterReplication implements Replication {
       } catch (e) {
         if ((e as Error).cause === undefined) {
           // Nothing more can leave memory (MemoryPressure tried): one entry goes past the budget.
-          if (bytes > memory.limit) await this.checkpoints!.relieve(this.followerMap()).catch(() => undefined);
-          this.logLine?.(`stream ${follower.stream}: sequence ${follower.appliedSeq + 1} applied past the memory budget: ${(e as Error).message}`);
+          if (bytes > memory.limit) await this.relieve().catch(() => undefined);
+          this.options.log?.(`stream ${follower.stream}: sequence ${follower.appliedSeq + 1} applied past the memory budget: ${(e as Error).message}`);
           return;
         }
-        if (attempt % 30 === 0) this.logLine?.(`stream ${follower.stream}: waiting for memory to apply sequence ${follower.appliedSeq + 1}: ${(e as Error).message}`);
+        if (attempt % 30 === 0) this.options.log?.(`stream ${follower.stream}: waiting for memory to apply sequence ${follower.appliedSeq + 1}: ${(e as Error).message}`);
         await new Promise((r) => setTimeout(r, 1_000));
       }
       wait = memory.admit(bytes, true);
@@ -416,9 +432,9 @@ export class ClusterReplication implements Replication {
   /** Waits for disk space before the next entry of `follower`'s stream is applied, saying so in the log. */
   private async spaceFor(space: Promise<void>, follower: LogFollower): Promise<void> {
     const at = follower.appliedSeq + 1;
-    this.logLine?.(`stream ${follower.stream}: the disk is below its floor (--min-free-disk): applying paused at sequence ${at} until space is freed`);
+    this.options.log?.(`stream ${follower.stream}: the disk is below its floor (--min-free-disk): applying paused at sequence ${at} until space is freed`);
     await space;
-    this.logLine?.(`stream ${follower.stream}: disk space is back: applying from sequence ${at}`);
+    this.options.log?.(`stream ${follower.stream}: disk space is back: applying from sequence ${at}`);
   }
 
   private log(stream: string, subject: string): JetStreamLog {
@@ -439,7 +455,12 @@ export class ClusterReplication implements Replication {
     return m?.seq ?? 0;
   }
 
-  figures(): ReplicationFigures {
+  figures(): DatabaseLogFigures {
+    return { walBytes: 0, walFsyncs: 0, replication: this.replicationFigures() };
+  }
+
+  /** How far this node has applied each log, and how its appends went (GET /metrics). */
+  private replicationFigures(): ReplicationFigures {
     const appends = [...this.logs.values()];
     const logs = [...this.followers].map(([name, { follower }]) => {
       const mine = appends.filter((log) => log.stream === name);
@@ -454,8 +475,9 @@ export class ClusterReplication implements Replication {
     return { logs };
   }
 
-  private async report(options: ClusterOptions): Promise<NodeReport> {
-    const { logs } = this.figures();
+  private async report(): Promise<NodeReport> {
+    const { options } = this;
+    const { logs } = this.replicationFigures();
     const pending = logs.reduce((n, l) => n + (l.pending ?? 0), 0);
     return {
       id: this.nodeId,

@@ -9,10 +9,10 @@
 // unchecked by default, its author has to say what a replica must find before applying it.
 import type { WalRecord, WalRecordKind } from '../durability/wal/records.js';
 import type { ColumnDef } from '../types.js';
-import type { ReplicaView } from '../replication.js';
+import type { StateView } from '../log/database-log.js';
 
 /** Why the entry cannot be applied on the state `view` shows, or null when it can. */
-export function entryConflict(records: readonly WalRecord[], view: ReplicaView): string | null {
+export function entryConflict(records: readonly WalRecord[], view: StateView): string | null {
   const tables = new EntryTables(view);
   for (const r of records) {
     // A kind this node does not know (written by a newer svc) cannot be applied here: stop, rather than diverge.
@@ -32,7 +32,7 @@ export function entryConflict(records: readonly WalRecord[], view: ReplicaView):
 class EntryTables {
   private readonly changed = new Map<string, readonly ColumnDef[] | null>();
 
-  constructor(private readonly view: ReplicaView) {}
+  constructor(private readonly view: StateView) {}
 
   /** The columns of table `name` (null: no such table). */
   columnsOf(name: string): readonly ColumnDef[] | null {

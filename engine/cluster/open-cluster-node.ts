@@ -6,7 +6,7 @@ import { ClusterReplication } from './cluster-replication.js';
 import type { ClusterOptions } from './cluster-replication.js';
 
 export async function openClusterNode(options: OpenOptions, cluster: ClusterOptions): Promise<{ db: Database; cluster: ClusterReplication }> {
-  let replication: ClusterReplication | null = null;
-  const db = await Database.openReplicated(options, async (state) => (replication = await ClusterReplication.start(cluster, state)));
-  return { db, cluster: replication! };
+  const replication = new ClusterReplication(cluster);
+  const db = await Database.openReplicated(options, replication);
+  return { db, cluster: replication };
 }

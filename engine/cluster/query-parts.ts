@@ -21,7 +21,7 @@ import { Packr } from 'msgpackr';
 import { SvcError } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
 import type { PartPlacement, PartRequest, QueryResult, SelectPart } from '../query/index.js';
-import type { PartRunner } from '../replication.js';
+import type { PartRunner } from '../log/database-log.js';
 import type { NodeRegistry, NodeReport } from './node-registry.js';
 import { decodeResult, encodeResult } from './result-codec.js';
 import { groupOf } from './table-groups.js';

@@ -7,7 +7,7 @@
 // run its tables' parts of queries (query-parts.ts); the others follow only its `.ddl` subject, so
 // every node knows every table and its schema without holding its rows.
 import type { WalRecord } from '../durability/wal/records.js';
-import type { ReplicaView } from '../replication.js';
+import type { StateView } from '../log/database-log.js';
 import { assertNever } from '../catalog/entry-store.js';
 
 export const META_STREAM = 'svc_meta';
@@ -33,7 +33,7 @@ export function groupOf(table: string, groups: number): number {
 }
 
 /** The stream a record belongs to: its table's group (-1 = the meta stream). */
-export function recordGroup(r: WalRecord, groups: number, view: ReplicaView): number {
+export function recordGroup(r: WalRecord, groups: number, view: StateView): number {
   switch (r.kind) {
     case 'TableCreate':
     case 'TableAddColumns':

@@ -15,24 +15,7 @@
 // below it, writable again by itself.)
 import { statfs } from 'node:fs/promises';
 import { SvcError } from '../errors.js';
-
-export type DiskState = 'ok' | 'full' | 'failed';
-
-/** The disk now, as `db.figures().disk`, readiness and `/metrics` report it. */
-export interface DiskFigures {
-  /** `ok`; `full`: below the floor or out of space (writes that add data refused); `failed`: a log write or fsync failed (writes refused until a restart). */
-  readonly state: DiskState;
-  /** Free bytes of the data directory's file system (statfs, for unprivileged users) less what svc wrote since the last poll. */
-  readonly free: number;
-  /** Size of that file system, in bytes. */
-  readonly total: number;
-  /** The floor: below it writes that add data are refused. */
-  readonly floor: number;
-  /** Requests refused for want of space since the database opened: writes (on a cluster node, reads too). */
-  readonly refusals: number;
-  /** ENOSPC (or EDQUOT) errors a log append or a checkpoint met. */
-  readonly noSpaceErrors: number;
-}
+import type { DiskFigures, DiskState } from '../figures.js';
 
 /** What the writers of the data directory (WAL, checkpoints) tell the guard: narrow on purpose. */
 export interface SpaceWatch {

@@ -280,21 +280,6 @@ export function dataBytes(d: Data): number {
   return (d.values?.byteLength ?? 0) + (d.valueOffsets?.byteLength ?? 0) + (d.nullBitmap?.byteLength ?? 0);
 }
 
-/** An all-null column of `n` rows (a column added to the table after a batch was written). */
-export function nullColumnData(type: DataType, columnType: ColumnType, n: number, dictionary: Vector | null): Data {
-  const nullBitmap = new Uint8Array(((n + 63) >> 6) << 3);
-  const base = { type, length: n, nullCount: n, nullBitmap };
-  switch (columnType) {
-    case 'DOUBLE': return makeData({ ...base, data: new Float64Array(n) } as never);
-    case 'INT64':
-    case 'TIMESTAMP': return makeData({ ...base, data: new BigInt64Array(n) } as never);
-    case 'STRING':
-    case 'BLOB': return makeData({ ...base, valueOffsets: new Int32Array(n + 1), data: new Uint8Array(0) } as never);
-    case 'SYMBOL': return makeData({ ...base, data: new Int32Array(n), dictionary: dictionary! } as never);
-    case 'BOOLEAN': return makeData({ ...base, data: new Uint8Array(nullBitmap.length) } as never);
-  }
-}
-
 /** Statistics of an all-null column of `n` rows (as batch-stats.ts computes them: no value sums to 0). */
 function allNullStats(type: ColumnType, n: number): ColumnStats {
   const sum = type === 'DOUBLE' ? 0 : type === 'INT64' ? 0n : null;

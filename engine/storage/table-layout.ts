@@ -2,11 +2,10 @@
 // seal size, the size of the last sealed tail (how large to make the next one) and the memory
 // budget its data is counted in. The schema only grows (ALTER TABLE … ADD COLUMN, ingest
 // protocols): columns are appended, never changed; a batch written before a column existed reads
-// it as all null (nullData, through the batch door: sealed-batch.ts).
+// it as all null (nullData, asked through the batch door: sealed-batch.ts).
 import type { Data, Schema } from 'apache-arrow';
 import type { MemoryBudget } from '../memory/index.js';
-import { arrowSchema } from './arrow-schema.js';
-import { nullColumnData } from './sealed-batch.js';
+import { arrowSchema, nullColumnData } from './arrow-schema.js';
 import { SymbolDictionary } from './symbol-dictionary.js';
 import type { ColumnDef } from '../types.js';
 

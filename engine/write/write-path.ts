@@ -1,8 +1,9 @@
-// The one owner of every write: validate once → WAL → apply → acknowledge when durable, whatever
-// produced the write (the embedded API, the query language, an ingest protocol). The records of
-// one write are logged as one WAL payload and applied together, so a write is replayed whole or
-// not at all. Validation, the log append and the apply happen in one synchronous step, so the
-// catalog a write was checked against is the one it changes; the append writes the records
+// The one owner of every write: validate once → log → apply → acknowledge when durable, whatever
+// produced the write (the embedded API, the query language, an ingest protocol) and whichever log
+// the database was given (engine/log/: the local WAL, or a cluster's streams). The records of one
+// write are logged as one payload and applied together, so a write is replayed whole or not at
+// all. On the local WAL, validation, the append and the apply happen in one synchronous step, so
+// the catalog a write was checked against is the one it changes; the append writes the records
 // before it returns and only the fdatasync is awaited, so a writer overlaps its next CPU work
 // with the disk, and a write that fails changes nothing in memory. While the disk is below its
 // floor (durability/disk-guard.ts) a write that adds data is refused first, before anything is
@@ -10,7 +11,6 @@
 import type { EntryStore } from '../catalog/entry-store.js';
 import { nowSeconds } from '../catalog/expiry.js';
 import type { DiskGuard } from '../durability/disk-guard.js';
-import type { RecordLog } from '../durability/wal/record-log.js';
 import type { WalRecord } from '../durability/wal/records.js';
 import { SvcError } from '../errors.js';
 import type { MemoryPressure } from './memory-pressure.js';
@@ -20,20 +20,23 @@ import type { TableRows, WriteOp } from './write-ops.js';
 import type { EngineCounters } from '../figures.js';
 
 /**
- * Where records go: the local WAL (WalWriter), or any log that takes them the same way — the
- * log's one interface, RecordLog (durability/wal/record-log.ts): `append` writes the records of
- * one write as one unit and resolves once they are durable (it throws when they could not be
- * written: nothing of them is in the log); `hasFailed` once the log stopped.
+ * The log as the write path sees it (the database's log, engine/log/database-log.ts: the local
+ * WAL or a cluster's streams). `commit` takes the records of one write as one unit and resolves
+ * once they are durable and applied here. The local WAL writes and applies them before it
+ * returns; a replicated log applies them when they come back from the log, in its order, and
+ * rejects with StaleWrite when the state they were validated against had moved on.
  */
-export type WriteLog = Pick<RecordLog, 'append' | 'hasFailed'>;
-
-/**
- * A cluster's log (engine/replication.ts): `commit` appends the records and resolves once they have
- * come back and been applied here, in the log's order — the write path then applies nothing itself.
- */
-export interface ReplicatedLog {
+export interface WriteLog {
   commit(records: readonly WalRecord[]): Promise<void>;
-  readBarrier(): Promise<void>;
+  /** Resolves once this node has applied every write acknowledged anywhere before the call; null: nothing to wait for. */
+  readBarrier(): Promise<void> | null;
+  /** Set once the log failed for good: every write is then refused with it. */
+  readonly failure: Error | null;
+  /**
+   * True when a commit is applied as it is logged (the local WAL); false for a log that applies
+   * only what comes back from it (a cluster's), which applies nothing while the disk is full.
+   */
+  readonly isAppliedAtCommit: boolean;
 }
 
 /** A write validated against a state the log had moved past: validate it again (cluster only). */
@@ -43,33 +46,16 @@ export class StaleWrite extends Error {
 
 const MAX_STALE_ATTEMPTS = 30;
 
-/** What the write path tells the checkpoint scheduler. */
-export interface WriteObserver {
-  /**
-   * After each write; `isSpaceWanted`: the disk is below its floor and the write removed data,
-   * whose disk space a checkpoint gives back (it lets the WAL that holds the data go).
-   */
-  afterWrite(isSpaceWanted?: boolean): void;
-}
-
 export class WritePath {
-  private replicated: ReplicatedLog | null = null;
-
   constructor(
     private readonly store: EntryStore,
-    private readonly wal: WriteLog,
-    private readonly checkpoints: WriteObserver,
+    private readonly log: WriteLog,
     private readonly counters: EngineCounters,
     /** Null: no memory budget to keep (a catalog of tests without a database). */
     private readonly pressure: MemoryPressure | null = null,
     /** Null: no disk floor to keep. */
     private readonly disk: Pick<DiskGuard, 'isFull' | 'refusal'> | null = null,
   ) {}
-
-  /** From now on writes go to a cluster's log instead of the local WAL (Database.openReplicated). */
-  replicate(log: ReplicatedLog): void {
-    this.replicated = log;
-  }
 
   /**
    * Applies `ops` as one atomic write, durable when the promise resolves. Resolves, per op,
@@ -99,64 +85,48 @@ export class WritePath {
     const removals = removalsOf(ops);
     if (removals.length > 0) await this.store.prepare(removals);
     try {
-      return await this.validated(ops);
+      return await this.committed(ops);
     } finally {
       if (removals.length > 0) this.store.unprepare(removals);
     }
   }
 
-  private async validated(ops: readonly WriteOp[]): Promise<boolean[]> {
-    if (this.replicated !== null) {
-      const changes = await this.writeReplicated(this.replicated, ops);
-      this.pressure?.afterWrite();
-      return changes;
-    }
-    const { records, changes } = validateOps(this.store, ops, nowSeconds());
-    if (records.length === 0) return changes;
-    // Throws when the records could not be written (StorageFull, StorageFailed): nothing applied.
-    const durable = this.wal.append(records);
-    for (const r of records) {
-      this.store.apply(r);
-      if (r.kind === 'TableInsert') this.counters.rowsIngested += r.batch.ts.length;
-    }
-    // While the disk is full only removals get here (checkStorage).
-    this.checkpoints.afterWrite(this.disk?.isFull === true);
-    this.pressure?.afterWrite();
-    await durable;
-    return changes;
-  }
-
   /**
    * Refuses a write the storage cannot take now, before anything is logged: any write once the log
-   * stopped; while the disk is below its floor, one that adds data — or, on a cluster node, any
-   * write, because the node cannot apply the log (its own entries included) until space is back.
+   * stopped; while the disk is below its floor, one that adds data — or, on a log that applies only
+   * what comes back from it (a cluster node's), any write, because the node cannot apply the log
+   * (its own entries included) until space is back.
    */
   private checkStorage(ops: readonly WriteOp[]): void {
-    if (this.wal.hasFailed) throw new SvcError('StorageFailed', 'the database stopped accepting writes after a storage failure; restart it to replay the write-ahead log');
+    const { failure } = this.log;
+    if (failure !== null) throw failure;
     if (this.disk?.isFull !== true) return;
-    const isReplica = this.replicated !== null;
+    const isReplica = !this.log.isAppliedAtCommit;
     if (isReplica || !isAllowedWhileFull(ops)) throw this.disk.refusal(isReplica);
   }
 
-  /**
-   * In a cluster this node's state may be behind the log when a write is validated: another node's
-   * create or schema change may land first. The log then refuses the entry (StaleWrite, the same
-   * decision on every node), and the write is validated again once this node has caught up.
-   */
-  private async writeReplicated(log: ReplicatedLog, ops: readonly WriteOp[]): Promise<boolean[]> {
+  private async committed(ops: readonly WriteOp[]): Promise<boolean[]> {
+    // In a cluster this node's state may be behind the log when a write is validated: another
+    // node's create or schema change may land first. The log then refuses the entry (StaleWrite,
+    // the same decision on every node), and the write is validated again once caught up.
     for (let attempt = 1; ; attempt++) {
+      // Validation and the commit in one synchronous step: the local WAL applies the records
+      // before it returns, so the catalog a write was checked against is the one it changes.
       const { records, changes } = validateOps(this.store, ops, nowSeconds());
       if (records.length === 0) return changes;
+      const committed = this.log.commit(records);
+      this.pressure?.afterWrite();
       try {
-        await log.commit(records);
-        for (const r of records) if (r.kind === 'TableInsert') this.counters.rowsIngested += r.batch.ts.length;
-        return changes;
+        await committed;
       } catch (e) {
         if (!(e instanceof StaleWrite)) throw e;
         if (attempt >= MAX_STALE_ATTEMPTS) throw new SvcError('ClusterUnavailable', `the write met concurrent changes to the same tables ${attempt} times: ${e.message}`);
-        await log.readBarrier();
+        await this.log.readBarrier();
         await new Promise((r) => setTimeout(r, Math.min(500, 10 * attempt)));
+        continue;
       }
+      for (const r of records) if (r.kind === 'TableInsert') this.counters.rowsIngested += r.batch.ts.length;
+      return changes;
     }
   }
 }

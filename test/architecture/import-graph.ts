@@ -1,7 +1,7 @@
 // The import graph of the repository's source folders, read from the TypeScript sources as text
 // (type-only imports count: they are dependencies too), and the two questions DESIGN.md's layout
-// asks of it: which imports cross a forbidden boundary, and which sibling folders import each
-// other in a circle.
+// asks of it: which imports cross a forbidden boundary, and which sibling folders and files import
+// each other in a circle.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, sep } from 'node:path';
 
@@ -66,11 +66,11 @@ export function isUnder(path: string, folder: string): boolean {
 }
 
 /**
- * Sibling folders that import each other in a circle. For every folder, its sub-folders (each
- * with everything below it) are the nodes and an import from a file of one into a file of
- * another is an edge; the folder's own files are its door and its shared leaves, so they are not
- * nodes. Each strongly connected set of two or more sub-folders is one circle, reported as
- * `parent: a ↔ b [↔ …]` (names sorted).
+ * Sibling folders and files that import each other in a circle. For every folder, its
+ * sub-folders (each with everything below it) and its own files are the nodes, and an import
+ * from a file of one into a file of another is an edge (type-only imports included). Each
+ * strongly connected set of two or more nodes is one circle, reported as `parent: a ↔ b [↔ …]`
+ * (names sorted; a file keeps its `.ts`).
  */
 export function folderCycles(imports: readonly Import[]): string[] {
   const edges = new Map<string, Map<string, Set<string>>>();
@@ -78,10 +78,11 @@ export function folderCycles(imports: readonly Import[]): string[] {
     if (isPackage) continue;
     const a = from.split('/');
     const b = to.split('/');
-    // The deepest folder holding both files, and the sub-folders of it each file lies in.
+    // The deepest folder holding both files, and what of it each file lies in: a sub-folder, or
+    // the file itself when it lies in that folder directly.
     let depth = 0;
     while (depth < a.length - 1 && depth < b.length - 1 && a[depth] === b[depth]) depth++;
-    if (depth >= a.length - 1 || depth >= b.length - 1) continue;
+    if (a[depth] === b[depth]) continue; // a file importing itself
     const parent = a.slice(0, depth).join('/');
     const graph = edges.get(parent) ?? new Map<string, Set<string>>();
     edges.set(parent, graph);

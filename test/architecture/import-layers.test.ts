@@ -1,6 +1,7 @@
 // Imports go one way, `server → engine → grammar` (DESIGN.md, Layout): the server imports only
 // engine/index.ts, nothing in engine/ or grammar/ imports server/, grammar/ imports nothing of
-// ours, and no two sibling folders import each other (directly or round a circle).
+// ours, and no two siblings — folders, or files beside them — import each other (directly or
+// round a circle).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -57,7 +58,7 @@ describe('import layers of the source folders', () => {
     });
   }
 
-  it('has no circle between sibling folders beyond the known ones', () => {
+  it('has no circle between sibling folders and files beyond the known ones', () => {
     assert.deepEqual(folderCycles(IMPORTS), [...KNOWN_CYCLES].sort());
   });
 });
@@ -82,7 +83,15 @@ describe('the import reader itself', () => {
     { name: 'a one-way chain', imports: [rel('x/a/1.ts', 'x/b/1.ts'), rel('x/b/1.ts', 'x/c/1.ts')], cycles: [] },
     { name: 'two siblings importing each other', imports: [rel('x/a/1.ts', 'x/b/1.ts'), rel('x/b/deep/2.ts', 'x/a/3.ts')], cycles: ['x: a ↔ b'] },
     { name: 'a circle of three', imports: [rel('a/1.ts', 'b/1.ts'), rel('b/1.ts', 'c/1.ts'), rel('c/1.ts', 'a/2.ts')], cycles: ['.: a ↔ b ↔ c'] },
-    { name: 'a folder and its own files', imports: [rel('x/door.ts', 'x/a/1.ts'), rel('x/a/1.ts', 'x/door.ts')], cycles: [] },
+    { name: 'a door and the folder it opens', imports: [rel('x/door.ts', 'x/a/1.ts'), rel('x/a/1.ts', 'x/leaf.ts'), rel('x/b/1.ts', 'x/leaf.ts')], cycles: [] },
+    { name: 'a folder importing the file that imports it', imports: [rel('x/door.ts', 'x/a/1.ts'), rel('x/a/1.ts', 'x/door.ts')], cycles: ['x: a ↔ door.ts'] },
+    { name: 'two files beside each other', imports: [rel('x/y/a.ts', 'x/y/b.ts'), rel('x/y/b.ts', 'x/y/a.ts'), rel('x/y/a.ts', 'x/y/a.ts')], cycles: ['x/y: a.ts ↔ b.ts'] },
+    // engine/ before the log interface: figures.ts → replication.ts → query/catalog.ts → write/ → figures.ts.
+    {
+      name: 'root files in a circle through sibling folders',
+      imports: [rel('e/figures.ts', 'e/replication.ts'), rel('e/replication.ts', 'e/query/catalog.ts'), rel('e/query/catalog.ts', 'e/write/index.ts'), rel('e/write/write-path.ts', 'e/figures.ts'), rel('e/database.ts', 'e/figures.ts')],
+      cycles: ['e: figures.ts ↔ query ↔ replication.ts ↔ write'],
+    },
     { name: 'a circle one level down', imports: [rel('x/y/a/1.ts', 'x/y/b/1.ts'), rel('x/y/b/1.ts', 'x/y/a/1.ts'), rel('x/z.ts', 'x/y/a/1.ts')], cycles: ['x/y: a ↔ b'] },
   ];
   for (const { name, imports, cycles } of graphs) {

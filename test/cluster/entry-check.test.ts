@@ -6,14 +6,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { entryConflict } from '../../engine/cluster/entry-check.js';
 import type { WalRecord, WalRecordKind } from '../../engine/durability/wal/records.js';
-import type { ReplicaView } from '../../engine/replication.js';
+import type { StateView } from '../../engine/log/database-log.js';
 import type { ColumnDef } from '../../engine/types.js';
 
 const V: ColumnDef[] = [{ name: 'v', type: 'DOUBLE' }];
 const VK: ColumnDef[] = [{ name: 'v', type: 'DOUBLE' }, { name: 'k', type: 'INT64' }];
 
 /** A replica holding table `t` (column v DOUBLE), blob `b` and tag `g`. */
-const VIEW: ReplicaView = {
+const VIEW: StateView = {
   typeOf: (alias) => ({ t: 'ts', b: 'blob', g: 'tag' } as const)[alias as 't' | 'b' | 'g'] ?? null,
   columnsOf: (table) => (table === 't' ? V : null),
 };

@@ -7,7 +7,8 @@ import { cp, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Database } from '../../engine/database.js';
-import { checkpointsDir, listManifests, readManifest } from '../../engine/durability/checkpoint/manifest.js';
+import { checkpointsDir, listManifests } from '../../engine/durability/checkpoint/checkpoint-folder.js';
+import { readManifest } from '../../engine/durability/checkpoint/manifest.js';
 import { BATCH_ROWS, canonical, expectedSensorRows, FIXTURE_DIR, fixtureAnswers } from './checkpoint-fixture.js';
 import { readRows, tempDir } from './helpers.js';
 
@@ -16,8 +17,8 @@ async function recorded(): Promise<unknown> {
 }
 
 async function newestManifest(dir: string) {
-  const seq = (await listManifests(dir)).at(-1)!;
-  return readManifest(dir, seq, (p) => new Error(`damaged ${p}`));
+  const seq = (await listManifests(checkpointsDir(dir))).at(-1)!;
+  return readManifest(checkpointsDir(dir), seq, (p) => new Error(`damaged ${p}`));
 }
 
 function open(dir: string): Promise<Database> {

@@ -18,7 +18,8 @@ import { Database } from '../../engine/database.js';
 import { fieldSpan, firstBuffers } from '../../engine/durability/checkpoint/ipc-layout.js';
 import { arrowSchema } from '../../engine/storage/arrow-schema.js';
 import { ioLimits } from '../../engine/durability/io-limits.js';
-import { checkpointsDir, listManifests, readManifest, writeManifest } from '../../engine/durability/checkpoint/manifest.js';
+import { checkpointsDir, listManifests } from '../../engine/durability/checkpoint/checkpoint-folder.js';
+import { readManifest, writeManifest } from '../../engine/durability/checkpoint/manifest.js';
 import type { Manifest } from '../../engine/durability/checkpoint/manifest.js';
 import { batchRows, blobOf, TABLE } from './checkpoint-crash-child.js';
 import { BATCH_ROWS as FIXTURE_BATCH_ROWS, FIXTURE_DIR, fixtureAnswers } from './checkpoint-fixture.js';
@@ -38,8 +39,8 @@ async function state(db: Database): Promise<unknown> {
 }
 
 async function latestManifest(dataDir: string): Promise<Manifest> {
-  const seq = (await listManifests(dataDir)).at(-1)!;
-  return readManifest(dataDir, seq, (p) => new Error(`damaged ${p}`));
+  const seq = (await listManifests(checkpointsDir(dataDir))).at(-1)!;
+  return readManifest(checkpointsDir(dataDir), seq, (p) => new Error(`damaged ${p}`));
 }
 
 async function withLimits<T>(limits: Partial<typeof ioLimits>, run: () => Promise<T>): Promise<T> {
@@ -242,11 +243,11 @@ describe('incremental checkpoints', () => {
     const expected = await state(db);
     await db.close();
     // The same checkpoint as version 2 wrote it: the blob frames first in the entries list.
-    const seq = (await listManifests(dataDir)).at(-1)!;
-    const m = await readManifest(dataDir, seq, (p) => new Error(`damaged ${p}`));
+    const seq = (await listManifests(checkpointsDir(dataDir))).at(-1)!;
+    const m = await readManifest(checkpointsDir(dataDir), seq, (p) => new Error(`damaged ${p}`));
     assert.deepEqual(Object.values(m.blobs ?? {}), [[]]);
     const { blobs, ...rest } = m;
-    await writeManifest(dataDir, seq, { ...rest, version: 2, entries: [...Object.keys(blobs ?? {}), ...m.entries] });
+    await writeManifest(checkpointsDir(dataDir), seq, { ...rest, version: 2, entries: [...Object.keys(blobs ?? {}), ...m.entries] });
     db = await Database.open({ dataDir, sweepIntervalMs: 0 });
     try {
       assert.deepEqual(await state(db), expected);
@@ -266,8 +267,8 @@ describe('incremental checkpoints', () => {
     // The format 5 fixture as version 4 wrote it: column checksums crc32c, places untagged.
     const dataDir = await tempDir();
     await cp(FIXTURE_DIR, dataDir, { recursive: true });
-    const seq = (await listManifests(dataDir)).at(-1)!;
-    const m = await readManifest(dataDir, seq, (p) => new Error(`damaged ${p}`));
+    const seq = (await listManifests(checkpointsDir(dataDir))).at(-1)!;
+    const m = await readManifest(checkpointsDir(dataDir), seq, (p) => new Error(`damaged ${p}`));
     const files = new Map<string, Buffer>();
     const tables = await Promise.all(m.tables.map(async (t) => {
       const types = arrowSchema(t.columns).fields.map((f) => f.type);
@@ -287,7 +288,7 @@ describe('incremental checkpoints', () => {
         })),
       };
     }));
-    await writeManifest(dataDir, seq, { ...m, version: 4, tables });
+    await writeManifest(checkpointsDir(dataDir), seq, { ...m, version: 4, tables });
     const damagedCopy = await tempDir();
     await cp(dataDir, damagedCopy, { recursive: true });
     const options = { sweepIntervalMs: 0, batchRows: FIXTURE_BATCH_ROWS, memoryLimit: 1024 * 1024 };
@@ -379,7 +380,8 @@ describe('checkpoint crash', () => {
           setTimeout(() => { child.kill('SIGKILL'); resolve(); }, randInt(rand, 150, 700));
         });
       });
-      const [, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('exit', (c, s) => resolve([c, s])));
+      // 'close', not 'exit': the child's last ack lines may still be in the pipe when it has exited.
+      const [, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
       assert.equal(signal, 'SIGKILL', `the child exited on its own: ${err}`);
       for (const line of out.split('\n')) {
         if (!line.startsWith('ack ')) continue;

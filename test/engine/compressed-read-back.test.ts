@@ -9,7 +9,8 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Database } from '../../engine/database.js';
-import { checkpointsDir, listManifests, readManifest } from '../../engine/durability/checkpoint/manifest.js';
+import { checkpointsDir, listManifests } from '../../engine/durability/checkpoint/checkpoint-folder.js';
+import { readManifest } from '../../engine/durability/checkpoint/manifest.js';
 import type { ColumnDef } from '../../engine/types.js';
 import { canonical, doubleBits } from './checkpoint-fixture.js';
 import { SPECIAL_DOUBLES } from './codecs/inputs.js';
@@ -63,7 +64,7 @@ describe('encoded checkpoint columns', () => {
   for (const compression of [true, false]) {
     it(`read back bit-exactly after every batch was evicted (compression ${compression ? 'on' : 'off'})`, async () => {
       const { dir, expected, bits } = await written(compression);
-      const manifest = await readManifest(dir, (await listManifests(dir)).at(-1)!, (p) => new Error(p));
+      const manifest = await readManifest(checkpointsDir(dir), (await listManifests(checkpointsDir(dir))).at(-1)!, (p) => new Error(p));
       const codecs = new Set(manifest.tables[0].batches.flatMap((b) => b.columns!.map(([codec]) => codec)));
       // The SYMBOL column y makes 5 series of 200 rows a batch: the batches are in series-major order.
       if (compression) for (const codec of ['float64', 'int64', 'series', 'boolean', 'bytes']) assert.ok(codecs.has(codec as never), `${codec} in ${[...codecs]}`);
@@ -103,7 +104,7 @@ describe('encoded checkpoint columns', () => {
     await db.insert('m', rows(0, 1000, true, 5n)); // late rows: a run
     const expected = readRows(db, 'm');
     await db.close();
-    const manifest = await readManifest(dir, (await listManifests(dir)).at(-1)!, (p) => new Error(p));
+    const manifest = await readManifest(checkpointsDir(dir), (await listManifests(checkpointsDir(dir))).at(-1)!, (p) => new Error(p));
     assert.ok(manifest.tables[0].batches.some((b) => b.order !== undefined));
     db = await Database.open({ ...options, memoryLimit: 1024 * 1024 });
     try {

@@ -69,7 +69,8 @@ async function runChild(dataDir: string, firstId: number, seed: number, walBytes
       else failure ??= `unexpected line from the child: ${line}`;
     }
   });
-  const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('exit', (c, s) => resolve([c, s])));
+  // 'close', not 'exit': the child's last ack lines may still be in the pipe when it has exited.
+  const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
   if (timer !== null) clearTimeout(timer);
   clearTimeout(watchdog);
   if (failure !== null) assert.fail(failure);

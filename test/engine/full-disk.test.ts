@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Database } from '../../engine/database.js';
 import type { SpaceWatch } from '../../engine/durability/disk-guard.js';
-import { checkpointsDir, listManifests } from '../../engine/durability/checkpoint/manifest.js';
+import { checkpointsDir, listManifests } from '../../engine/durability/checkpoint/checkpoint-folder.js';
 import { replayWal } from '../../engine/durability/wal/wal-replay.js';
 import type { WalRecord } from '../../engine/durability/wal/records.js';
 import { WalWriter } from '../../engine/durability/wal/wal-writer.js';
@@ -170,19 +170,19 @@ describe('ENOSPC on a small tmpfs', { skip: noTmpfs ?? false }, () => {
       const rows = (from: number, n: number) => ({ $timestamp: BigInt64Array.from({ length: n }, (_, i) => BigInt(from + i)), v: Float64Array.from({ length: n }, (_, i) => from + i) });
       await db.insert('t', rows(0, 10_000));
       await db.checkpoint();
-      const [first] = await listManifests(dataDir);
+      const [first] = await listManifests(checkpointsDir(dataDir));
       await db.insert('t', rows(10_000, 200_000));
       const before = (await readdir(checkpointsDir(dataDir))).sort();
       const filler = await fillDisk(root, 256 * 1024);
       await expectCode(() => db.checkpoint(), 'StorageFull', /no space left on device/);
       assert.deepEqual((await readdir(checkpointsDir(dataDir))).sort(), before, 'the failed checkpoint left files behind');
-      assert.deepEqual(await listManifests(dataDir), [first]);
+      assert.deepEqual(await listManifests(checkpointsDir(dataDir)), [first]);
       assert.ok(db.figures().disk.noSpaceErrors >= 1);
       assert.equal(db.figures().checkpointFailures, 1);
       assert.equal(readRows(db, 't').length, 210_000);
       await rm(filler);
       // Retried on its own (after ~2 s): a newer manifest, and the WAL it covers gone.
-      for (let i = 0; (await listManifests(dataDir)).at(-1) === first; i++) {
+      for (let i = 0; (await listManifests(checkpointsDir(dataDir))).at(-1) === first; i++) {
         assert.ok(i < 150, 'the failed checkpoint was not retried within 15 s');
         await new Promise((r) => setTimeout(r, 100));
       }

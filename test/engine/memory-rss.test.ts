@@ -9,7 +9,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { listManifests, readManifest } from '../../engine/durability/checkpoint/manifest.js';
+import { checkpointsDir, listManifests } from '../../engine/durability/checkpoint/checkpoint-folder.js';
+import { readManifest } from '../../engine/durability/checkpoint/manifest.js';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { BATCH, GROUP_FROM, STAR_FROM } from './memory-child.js';
@@ -125,7 +126,7 @@ describe('memory budget of a real process', () => {
     const wal = await bytesIn(join(dataDir, 'wal'), () => true);
     const tableBytes = await bytesIn(checkpoints, (n) => n.endsWith('.cols'));
     // Columns are encoded on disk: what counts against the budget is their size once read back.
-    const manifest = await readManifest(dataDir, (await listManifests(dataDir)).at(-1)!, (p) => new Error(p));
+    const manifest = await readManifest(checkpointsDir(dataDir), (await listManifests(checkpointsDir(dataDir))).at(-1)!, (p) => new Error(p));
     const readBackBytes = manifest.tables.flatMap((t) => t.batches.flatMap((b) => b.columns!.map((c) => c[3]))).reduce((a, b) => a + b, 0);
     assert.ok(readBackBytes > BUDGET, `the checkpoints hold ${readBackBytes} bytes of table data once read back (${tableBytes} on disk)`);
     const reopened = await runChild(['reopen', dataDir, String(BUDGET)], 60_000);

@@ -9,12 +9,12 @@ import { copyFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Database } from '../../engine/database.js';
-import type { ReplicaState } from '../../engine/replication.js';
+import type { LogState } from '../../engine/log/database-log.js';
 import type { WalRecord } from '../../engine/durability/wal/records.js';
 import { tempDir } from './helpers.js';
 import { keysIn, stubReplica } from './stub-replica.js';
 
-async function replica(): Promise<{ db: Database; state: ReplicaState }> {
+async function replica(): Promise<{ db: Database; state: LogState }> {
   return stubReplica(join(await tempDir('svc-replica-'), 'node'));
 }
 
@@ -24,7 +24,7 @@ function rows(from: number, n: number): WalRecord {
   return { kind: 'TableInsert', name: 't', batch: { ts, columns: [{ type: 'INT64', values: k, nulls: null }] } };
 }
 
-async function copyCheckpoints(from: ReplicaState, to: ReplicaState): Promise<void> {
+async function copyCheckpoints(from: LogState, to: LogState): Promise<void> {
   for (const name of await readdir(from.checkpoints.dir)) await copyFile(join(from.checkpoints.dir, name), join(to.checkpoints.dir, name));
 }
 

@@ -1,24 +1,24 @@
 // A replicated database (Database.openReplicated, the seam a cluster node uses) with no cluster
 // behind it: the test is its log, handing records to `state.apply` and calling its checkpoints.
 import { Database } from '../../engine/database.js';
-import type { Replication, ReplicaState } from '../../engine/replication.js';
+import type { DatabaseLog, LogState } from '../../engine/log/database-log.js';
 
-export async function stubReplica(dataDir: string): Promise<{ db: Database; state: ReplicaState }> {
-  let state: ReplicaState | null = null;
-  const replication: Replication = {
+export async function stubReplica(dataDir: string): Promise<{ db: Database; state: LogState }> {
+  let state: LogState | null = null;
+  const log: DatabaseLog = {
+    open: async (s) => { state = s; },
     commit: async () => undefined,
     readBarrier: async () => undefined,
     checkpoint: async () => false,
+    relieve: async () => undefined,
     isCaughtUp: true,
+    isAppliedAtCommit: false,
     placement: null,
     failure: null,
-    figures: () => ({ logs: [] }),
+    figures: () => ({ walBytes: 0, walFsyncs: 0, replication: { logs: [] } }),
     close: async () => undefined,
   };
-  const db = await Database.openReplicated({ dataDir }, async (s) => {
-    state = s;
-    return replication;
-  });
+  const db = await Database.openReplicated({ dataDir }, log);
   return { db, state: state! };
 }
 

@@ -17,7 +17,8 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { crc32c } from '@node-rs/crc32';
 import { Database } from '../../engine/database.js';
-import { listManifests, readManifest } from '../../engine/durability/checkpoint/manifest.js';
+import { checkpointsDir, listManifests } from '../../engine/durability/checkpoint/checkpoint-folder.js';
+import { readManifest } from '../../engine/durability/checkpoint/manifest.js';
 import type { Manifest } from '../../engine/durability/checkpoint/manifest.js';
 import { copyAside, expectCode, prng, randInt, readRows, tempDir } from './helpers.js';
 import type { Row } from './helpers.js';
@@ -328,7 +329,7 @@ describe('checkpoint damaged', () => {
   // read, and changes no answer; every byte of a blob file belongs to some blob's frame.
   it('a flipped byte in any checkpoint file → CheckpointCorrupt naming the file, at open or when the data it damages is read', async () => {
     const rand = prng(7);
-    const manifest = await readManifest(base, (await listManifests(base)).at(-1)!, (p) => new Error(`damaged ${p}`));
+    const manifest = await readManifest(checkpointsDir(base), (await listManifests(checkpointsDir(base))).at(-1)!, (p) => new Error(`damaged ${p}`));
     for (const name of files) {
       const original = await readFile(join(base, 'checkpoints', name));
       const positions = new Set([0, 3, 4, Math.floor(original.length / 2), original.length - 1]);

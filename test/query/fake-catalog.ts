@@ -2,7 +2,7 @@
 // tails, late-row merges) and the real write path, without a WAL or a data directory. Small
 // `batchRows` makes many batches.
 import { EntryStore } from '../../engine/catalog/entry-store.js';
-import { WalWriter } from '../../engine/durability/wal/wal-writer.js';
+import type { WalRecord } from '../../engine/durability/wal/records.js';
 import { unboundedContext } from '../../engine/storage/storage-context.js';
 import { toTableRows } from '../../engine/write/columnar-input.js';
 import type { ColumnarBatch } from '../../engine/write/columnar-input.js';
@@ -20,7 +20,9 @@ export class FakeCatalog implements QueryCatalog {
 
   constructor(batchRows = 8) {
     this.store = new EntryStore(unboundedContext(batchRows), removalOfStatement);
-    this.writes = new WritePath(this.store, new WalWriter('', 0, 'none'), { afterWrite: () => undefined }, new EngineCounters());
+    // No WAL: a commit is applied at once, as the local log applies it once written.
+    const log = { commit: async (records: readonly WalRecord[]) => { for (const r of records) this.store.apply(r); }, readBarrier: () => null, failure: null, isAppliedAtCommit: true };
+    this.writes = new WritePath(this.store, log, new EngineCounters());
   }
 
   table(name: string): Table | undefined {

@@ -1,16 +1,15 @@
-// When checkpoints run: one at a time, each after the one before, on demand (close, db.checkpoint())
-// and in the background once the WAL written since the last one passes `checkpointWalBytes`.
-// A checkpoint rotates the WAL and snapshots the state in one synchronous step, writes the
-// snapshot, then deletes the WAL segments it covers. One that fails (a full disk, typically) is
-// tried again after a pause that doubles up to RETRY_MAX_MS: its WAL is still there, and the next
-// threshold may be far off. While the disk is below its floor a removal asks for one at once:
-// the space of removed data comes back only when the WAL that holds it is deleted.
-import type { EntryStore } from '../../catalog/entry-store.js';
+// When the local log's checkpoints run: one at a time, each after the one before, on demand
+// (close, db.checkpoint(), memory pressure) and in the background once the WAL written since the
+// last one passes `checkpointWalBytes`. A checkpoint rotates the WAL and snapshots the state in one
+// synchronous step, writes the snapshot once the WAL before it is durable, then deletes the WAL
+// segments it covers. One that fails (a full disk, typically) is tried again after a pause that
+// doubles up to RETRY_MAX_MS: its WAL is still there, and the next threshold may be far off.
+// While the disk is below its floor a removal asks for one at once: the space of removed data
+// comes back only when the WAL that holds it is deleted.
 import type { Durability } from '../../types.js';
 import type { WalWriter } from '../wal/wal-writer.js';
 import type { EngineCounters } from '../../figures.js';
-import { removeWalBefore, takeSnapshot } from './checkpoint.js';
-import type { Checkpointer } from './checkpoint.js';
+import { removeWalBefore } from './checkpoint.js';
 
 export interface CheckpointPolicy {
   readonly durability: Durability;
@@ -21,6 +20,12 @@ export interface CheckpointPolicy {
 /** The first retry after a failed checkpoint, and the longest pause between retries. */
 const RETRY_MS = 2_000;
 const RETRY_MAX_MS = 30_000;
+
+/**
+ * Snapshots the state at once as checkpoint `n` and writes it once `flushed` has resolved
+ * (LogCheckpoints.take, engine/log/database-log.ts).
+ */
+export type TakeCheckpoint = (n: number, flushed: Promise<void>) => Promise<void>;
 
 export class CheckpointScheduler {
   private running: Promise<void> | null = null;
@@ -33,24 +38,17 @@ export class CheckpointScheduler {
   constructor(
     private readonly dataDir: string,
     private readonly wal: WalWriter,
-    private readonly store: EntryStore,
-    private readonly checkpointer: Checkpointer,
+    private readonly take: TakeCheckpoint,
     private readonly policy: CheckpointPolicy,
     private readonly counters: EngineCounters,
   ) {}
-
-  get isRunning(): boolean {
-    return this.running !== null;
-  }
 
   /** Takes a checkpoint after any running one; resolves once it is durable and its WAL deleted. */
   run(): Promise<void> {
     const previous = this.running ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(() => this.counters.timeCheckpoint(async () => {
       const walStart = this.wal.rotate();
-      const snapshot = takeSnapshot(this.store, walStart);
-      await this.wal.drain();
-      await this.checkpointer.write(walStart, snapshot);
+      await this.take(walStart, this.wal.drain());
       await removeWalBefore(this.dataDir, walStart);
     }));
     this.running = next;
@@ -81,15 +79,6 @@ export class CheckpointScheduler {
   /** Resolves once no checkpoint runs (whether the running one succeeded is its caller's concern). */
   async settle(): Promise<void> {
     while (this.running !== null) await this.running.catch(() => undefined);
-  }
-
-  /**
-   * A checkpoint for memory pressure: it makes the batches and blobs held in memory evictable.
-   * `sealTails`: the tails are sealed first, so their rows become batches it writes too.
-   */
-  relieve(sealTails: boolean): Promise<void> {
-    if (sealTails) for (const e of this.store.entries.values()) if (e.type === 'ts') e.table.sealTails();
-    return this.run();
   }
 
   /**

@@ -45,20 +45,14 @@ import { readEntryFile, writeEntryFiles } from './entries-file.js';
 import type { EntryItem } from './entries-file.js';
 import type { BatchPlace } from './stored-arrow-batch.js';
 import type { ColumnDef, ColumnStats, ColumnType, TimeToLive } from '../../types.js';
-import { checkpointName, checkpointsDir, listManifests, manifestName, OWNED_NAME, readManifest, writeManifest } from './manifest.js';
+import { readManifest, writeManifest } from './manifest.js';
+import { blobFileName, checkpointsDir, entriesFileName, FORMAT_MARKER, isEarlierLayout, isOwned, isTableFile, isWrittenBy, listManifests, manifestName, tableFileName, writeFormatMarker, writerOf } from './checkpoint-folder.js';
 import type { BatchRef, BlobItem, DataFile, Manifest, TableManifest } from './manifest.js';
 import { StoredEntryBlob } from './stored-blob.js';
 import { BlobContent } from '../../catalog/blob-content.js';
 import { StoredArrowBatch } from './stored-arrow-batch.js';
 import { StoredColumnBatch } from './stored-column-batch.js';
 import { crc32 } from '@node-rs/crc32';
-
-/**
- * Written once the first manifest is durable and never removed: with it, a directory without a
- * manifest has lost one (damage), and without it, data files there are leftovers of a first
- * checkpoint that a crash cut short (deleted).
- */
-const FORMAT_MARKER = 'FORMAT';
 
 /** A shard's batches start a new data file when the file under way holds 1/SHARD_FILE_SHARE of the cap. */
 const SHARD_FILE_SHARE = 16;
@@ -124,7 +118,11 @@ export class Checkpointer {
   private readonly persistedBlobs = new WeakMap<BlobEntry, BlobLocation>();
   /** The data files the newest durable manifest names. */
   private files: Record<string, DataFile> = {};
-  /** FORMAT_MARKER is known to exist. */
+  /**
+   * FORMAT_MARKER is known to exist. It is written once the first manifest is durable and never
+   * removed: with it, a folder without a manifest has lost one (damage), and without it, data
+   * files there are leftovers of a first checkpoint that a crash cut short (deleted).
+   */
   private hasMarker = false;
   /** The newest checkpoint loaded or written here (null before either). */
   private newestSeq: number | null = null;
@@ -140,21 +138,21 @@ export class Checkpointer {
   /** Loads the newest checkpoint into `store` and returns the WAL segment to replay from. */
   async load(store: EntryStore): Promise<number> {
     const dir = checkpointsDir(this.dataDir);
-    const seq = (await listManifests(this.dataDir)).at(-1);
+    const seq = (await listManifests(dir)).at(-1);
     const names = await readdir(dir);
     this.hasMarker = names.includes(FORMAT_MARKER);
     if (seq === undefined) {
       if (this.hasMarker) {
         throw new SvcError('CheckpointCorrupt', `the checkpoint manifest in ${dir} is missing; the write-ahead log it covered is gone, so restore the data directory from a backup`);
       }
-      if (names.some((n) => /^\d{12}$/.test(n))) {
+      if (names.some(isEarlierLayout)) {
         throw new SvcError('CheckpointCorrupt', `the checkpoint in ${dir} has the layout of an earlier svc version, which this one does not read`);
       }
       // No checkpoint ever completed here: data files are leftovers of a first one cut short.
       await this.removeUnnamed(null);
       return 0;
     }
-    const manifest = await readManifest(this.dataDir, seq, damaged);
+    const manifest = await readManifest(dir, seq, damaged);
     const sumOf = (name: string): DataFile => {
       const sum = manifest.files[name];
       if (sum === undefined) throw damaged(join(dir, name));
@@ -228,16 +226,12 @@ export class Checkpointer {
 
   /** Deletes every file checkpoint `seq` wrote (its manifest was never renamed into place). */
   private async removeAttempt(seq: number): Promise<void> {
-    const prefix = checkpointName(seq);
     const dir = checkpointsDir(this.dataDir);
-    for (const name of await readdir(dir)) {
-      if (name.startsWith(`${prefix}-`) || name === `${manifestName(seq)}.tmp`) await rm(join(dir, name), { force: true });
-    }
+    for (const name of await readdir(dir)) if (isWrittenBy(name, seq)) await rm(join(dir, name), { force: true });
   }
 
   private async writeFiles(seq: number, snap: Snapshot): Promise<void> {
     const dir = checkpointsDir(this.dataDir);
-    const prefix = checkpointName(seq);
     const files: Record<string, DataFile> = {};
     const placed: [SealedBatch, StoredColumnBatch][] = [];
     const isKept = this.keptFiles(snap);
@@ -250,7 +244,7 @@ export class Checkpointer {
       let groupBytes = 0;
       const flush = async () => {
         if (group.length === 0) return;
-        const file = `${prefix}-${fileCount++}.cols`;
+        const file = tableFileName(seq, fileCount++);
         head ??= encodeHead(dictionaries.map((d) => (d === null ? null : d.toArray() as string[])));
         const { places, ...sum } = await writeColumnFile(join(dir, file), head, encodedBatches(group.map((i) => batches[i]), columns, this.compress));
         this.space?.charge(sum.size);
@@ -285,21 +279,20 @@ export class Checkpointer {
       await flush();
       tables.push({ name: table.name, columns: [...columns], shardSize: table.shardSize, ...(ttl === null ? {} : { ttl }), batches: refs });
     }
-    const { blobs, blobItems, placedBlobs } = await this.writeBlobs(snap, prefix, files, isKept);
+    const { blobs, blobItems, placedBlobs } = await this.writeBlobs(snap, seq, files, isKept);
     const entries: string[] = [];
-    for (const { path, sum } of await writeEntryFiles(snap.entries, (n) => join(dir, `${prefix}-e${n}.bin`))) {
+    for (const { path, sum } of await writeEntryFiles(snap.entries, (n) => join(dir, entriesFileName(seq, n)))) {
       const name = path.slice(dir.length + 1);
       entries.push(name);
       files[name] = { ...sum, rows: 0, ends: [], crcs: [] };
     }
-    for (const name of Object.keys(files)) if (name.startsWith(prefix) && !name.endsWith('.arrows')) this.space?.charge(files[name].size);
+    for (const name of Object.keys(files)) if (isWrittenBy(name, seq) && !isTableFile(name)) this.space?.charge(files[name].size);
     // The new files' names must be durable before a manifest names them.
     await syncDir(dir);
     const manifest: Manifest = { version: 6, walStart: snap.walStart, files, blobs, blobItems, entries, tables };
-    await writeManifest(this.dataDir, seq, manifest);
+    await writeManifest(dir, seq, manifest);
     if (!this.hasMarker) {
-      await writeSynced(join(dir, FORMAT_MARKER), 'svc checkpoints, format 2\n');
-      await syncDir(dir);
+      await writeFormatMarker(dir);
       this.hasMarker = true;
     }
     for (const [batch, at] of placed) batch.markStored(at);
@@ -318,7 +311,7 @@ export class Checkpointer {
    * manifest's blob directory), and where the new blobs went (remembered once the manifest is
    * durable).
    */
-  private async writeBlobs(snap: Snapshot, prefix: string, files: Record<string, DataFile>, isKept: (file: string) => boolean) {
+  private async writeBlobs(snap: Snapshot, seq: number, files: Record<string, DataFile>, isKept: (file: string) => boolean) {
     const dir = checkpointsDir(this.dataDir);
     const live = new Map<string, Map<number, SnapshotBlob>>();
     const liveIn = (file: string): Map<number, SnapshotBlob> => {
@@ -334,7 +327,7 @@ export class Checkpointer {
       liveIn(at.file).set(at.index, b);
     }
     const placedBlobs = new Map<BlobEntry, BlobLocation>();
-    const written = await writeEntryFiles(blobItemsOf(fresh), (n) => join(dir, `${prefix}-b${n}.bin`));
+    const written = await writeEntryFiles(blobItemsOf(fresh), (n) => join(dir, blobFileName(seq, n)));
     let k = 0;
     for (const { path, sum, ends } of written) {
       const file = path.slice(dir.length + 1);
@@ -384,7 +377,7 @@ export class Checkpointer {
     return (file) => {
       const known = this.files[file];
       if (known === undefined) return false;
-      const whole = file.endsWith('.bin') ? known.size : known.rows;
+      const whole = isTableFile(file) ? known.rows : known.size;
       return 2 * (live.get(file) ?? 0) >= whole;
     };
   }
@@ -427,7 +420,7 @@ export class Checkpointer {
   private async restoreTable(table: Table, t: TableManifest, sumOf: (name: string) => DataFile): Promise<void> {
     const { dictionaries } = table.layout;
     if (dictionaries.some((d) => d !== null) && t.batches.length > 0) {
-      const newest = t.batches.reduce((a, b) => (b.file.slice(0, 12) > a.file.slice(0, 12) ? b : a)).file;
+      const newest = t.batches.reduce((a, b) => (writerOf(b.file) > writerOf(a.file) ? b : a)).file;
       const path = join(checkpointsDir(this.dataDir), newest);
       if (newest.endsWith('.cols')) setDictionaries(table, await readHead(path, sumOf(newest), () => damaged(path)));
       else await readArrowFile(path, sumOf(newest), (i) => i === 0, (batch) => takeDictionaries(table, [batch]), () => damaged(path));
@@ -489,7 +482,7 @@ export class Checkpointer {
   private async removeUnnamed(seq: number | null): Promise<void> {
     const keep = seq === null ? null : manifestName(seq);
     const names = await readdir(checkpointsDir(this.dataDir));
-    await this.reads.remove(names.filter((name) => OWNED_NAME.test(name) && name !== keep && this.files[name] === undefined));
+    await this.reads.remove(names.filter((name) => isOwned(name) && name !== keep && this.files[name] === undefined));
   }
 }
 
@@ -568,16 +561,6 @@ function takeDictionaries(table: Table, batches: readonly (RecordBatch | undefin
       if (dict !== undefined && (longest === null || dict.length > longest.length)) longest = dict;
     }
     dictionaries[c] = new SymbolDictionary(longest === null ? [] : (longest.toArray() as string[]));
-  }
-}
-
-async function writeSynced(path: string, text: string): Promise<void> {
-  const fh = await open(path, 'w');
-  try {
-    await fh.writeFile(text);
-    await fh.sync();
-  } finally {
-    await fh.close();
   }
 }
 

@@ -15,6 +15,7 @@ import {
 } from '../../codecs/index.js';
 import type { ByteWriter } from '../../codecs/index.js';
 import { columnLayout, layoutOfBytes } from './column-layout.js';
+import type { ColumnParts } from './column-layout.js';
 import { gathered, scatter, symbolsOfSeries } from './series-layout.js';
 import type { RowOrder } from './series-layout.js';
 import type { ColumnType } from '../../types.js';
@@ -30,15 +31,6 @@ export type ColumnCodec = 'raw' | 'float64' | 'int64' | 'symbol' | 'boolean' | '
  * a raw read does not (a raw column is read straight into its buffer).
  */
 const MIN_SAVING = 0.15;
-
-/** A column's buffers as views of exactly `rows` values (STRING/BLOB offsets rebased to 0). */
-export interface ColumnParts {
-  readonly validity: Uint8Array | null;
-  /** DOUBLE/INT64/TIMESTAMP/SYMBOL values, BOOLEAN value bits; null for STRING/BLOB. */
-  readonly values: Float64Array | BigInt64Array | Int32Array | Uint8Array | null;
-  readonly offsets: Int32Array | null;
-  readonly bytes: Uint8Array | null;
-}
 
 function partsOf(data: Data, type: ColumnType, rows: number): ColumnParts {
   const validity = data.nullCount > 0 ? (data.nullBitmap as Uint8Array).subarray(0, Math.ceil(rows / 8)) : null;

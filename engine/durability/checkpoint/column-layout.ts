@@ -7,6 +7,15 @@ import { makeData } from 'apache-arrow';
 import type { Data, DataType, Vector } from 'apache-arrow';
 import type { ColumnType } from '../../types.js';
 
+/** A column's buffers as views of exactly `rows` values (STRING/BLOB offsets rebased to 0). */
+export interface ColumnParts {
+  readonly validity: Uint8Array | null;
+  /** DOUBLE/INT64/TIMESTAMP/SYMBOL values, BOOLEAN value bits; null for STRING/BLOB. */
+  readonly values: Float64Array | BigInt64Array | Int32Array | Uint8Array | null;
+  readonly offsets: Int32Array | null;
+  readonly bytes: Uint8Array | null;
+}
+
 function pad8(n: number): number {
   return Math.ceil(n / 8) * 8;
 }

@@ -1,8 +1,8 @@
-// The MANIFEST of a checkpoint: `checkpoints/<12-digit seq>.manifest`, a crc32c-prefixed msgpack
-// document naming every file the checkpoint keeps (with size and crc32c) — files written by
-// earlier checkpoints included — and the first WAL segment to replay after it. The newest
+// The MANIFEST of a checkpoint (its name and folder: checkpoint-folder.ts), a crc32c-prefixed
+// msgpack document naming every file the checkpoint keeps (with size and crc32c) — files written
+// by earlier checkpoints included — and the first WAL segment to replay after it. The newest
 // manifest is the database; data files no manifest names are leftovers, deleted.
-import { open, readdir, readFile, rename } from 'node:fs/promises';
+import { open, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32c } from '@node-rs/crc32';
 import { Packr } from 'msgpackr';
@@ -11,6 +11,7 @@ import { syncDir } from '../wal/wal-writer.js';
 import type { FileSum } from './file-sums.js';
 import type { BatchPlace } from './stored-arrow-batch.js';
 import type { ColumnPlace, RegionPlace } from './column-file.js';
+import { manifestName } from './checkpoint-folder.js';
 
 // useBigIntExtension: an INT64 column's exact sum statistic may exceed 64 bits.
 const packr = new Packr({ int64AsType: 'bigint', useRecords: false, moreTypes: false, useBigIntExtension: true });
@@ -78,32 +79,8 @@ export interface Manifest {
   readonly tables: TableManifest[];
 }
 
-export function checkpointsDir(dataDir: string): string {
-  return join(dataDir, 'checkpoints');
-}
-
-/** The name of checkpoint `seq` (the WAL segment it starts replay from); data files start with it. */
-export function checkpointName(seq: number): string {
-  return String(seq).padStart(12, '0');
-}
-
-export function manifestName(seq: number): string {
-  return `${checkpointName(seq)}.manifest`;
-}
-
-const MANIFEST_NAME = /^(\d{12})\.manifest$/;
-/** Names the checkpoint code writes in checkpoints/; anything else there is left alone. */
-export const OWNED_NAME = /^\d{12}(\.manifest|-.+\.(arrows|cols|bin))(\.tmp)?$/;
-
-/** Numbers of complete (renamed) manifests, ascending. */
-export async function listManifests(dataDir: string): Promise<number[]> {
-  const names = await readdir(checkpointsDir(dataDir)).catch(() => [] as string[]);
-  return names.flatMap((n) => MANIFEST_NAME.exec(n)?.[1] ?? []).map(Number).sort((a, b) => a - b);
-}
-
-/** Writes the manifest atomically: temporary file, fsync, rename, fsync of the directory. */
-export async function writeManifest(dataDir: string, seq: number, manifest: Manifest): Promise<void> {
-  const dir = checkpointsDir(dataDir);
+/** Writes the manifest of checkpoint `seq` into folder `dir` atomically: temporary file, fsync, rename, fsync of the directory. */
+export async function writeManifest(dir: string, seq: number, manifest: Manifest): Promise<void> {
   const final = join(dir, manifestName(seq));
   const body = packr.pack({ ...manifest, tables: manifest.tables.map((t) => ({ ...t, batches: t.batches.map((b) => ({ ...b, stats: b.stats.map(packStats) })) })) });
   const framed = Buffer.alloc(body.length + 4);
@@ -121,8 +98,9 @@ export async function writeManifest(dataDir: string, seq: number, manifest: Mani
   await syncDir(dir);
 }
 
-export async function readManifest(dataDir: string, seq: number, damaged: (path: string) => Error): Promise<Manifest> {
-  const path = join(checkpointsDir(dataDir), manifestName(seq));
+/** The manifest of checkpoint `seq` in folder `dir`; `damaged` makes the error for a bad one. */
+export async function readManifest(dir: string, seq: number, damaged: (path: string) => Error): Promise<Manifest> {
+  const path = join(dir, manifestName(seq));
   const raw = await readFile(path);
   if (raw.length < 4 || (crc32c(raw.subarray(4)) >>> 0) !== raw.readUInt32LE(0)) throw damaged(path);
   const manifest = packr.unpack(raw.subarray(4)) as Manifest;

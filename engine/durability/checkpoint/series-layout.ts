@@ -3,8 +3,8 @@
 // order is time-order row rowsAt[p]); a SYMBOL column of such a batch is its series table.
 import type { SeriesOrder } from '../../codecs/index.js';
 import type { ColumnType } from '../../types.js';
-import type { ColumnParts } from './column-codec.js';
 import { columnLayout, layoutOfBytes } from './column-layout.js';
+import type { ColumnParts } from './column-layout.js';
 
 /** A batch in series-major order, as its read-back needs it: the rows at each position, and SYMBOL codes per series. */
 export interface RowOrder {

@@ -1,8 +1,9 @@
-// The log is an interface: the engine appends its records to a RecordLog and acknowledges a write
-// once `append` resolves. Two implementations take the same records: the local WAL (WalWriter:
-// numbered segment files, group commit, single node) and a JetStream stream (engine/cluster/: one
-// replicated stream per table group, a cluster of svc nodes). Both frame records the same way
-// (frame.ts), and replay of either feeds the same apply (EntryStore.apply).
+// The append side of a log: records go to a RecordLog, and a write is acknowledged once `append`
+// resolves. Two implementations take the same records: the local WAL (WalWriter: numbered segment
+// files, group commit, single node) and a JetStream stream (engine/cluster/: one replicated stream
+// per table group, a cluster of svc nodes). Both frame records the same way (frame.ts), and
+// replay of either feeds the same apply (EntryStore.apply). The database sees either through the
+// one log it is given at open (engine/log/database-log.ts).
 import type { WalRecord } from './records.js';
 
 /** Where an append landed: a number that grows with every append of one log. */

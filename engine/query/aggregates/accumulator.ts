@@ -3,7 +3,7 @@
 // is fed segments: one group's rows of one batch, in time order. Families that can, also take a
 // whole batch from its statistics without reading values.
 import type { ColumnStats } from '../../types.js';
-import type { ValueType } from '../plan/plan-expr.js';
+import type { ValueType } from '../plan/value-type.js';
 import type { SegmentList } from '../vector/segment-list.js';
 import type { Rows, Vec } from '../vector/vec.js';
 import { i64Vec, setValid } from '../vector/vec.js';

@@ -2,7 +2,8 @@
 // time of its row. Segments arrive in time order, so `first` is set once and `last` overwritten.
 // Only the first and last valid rows of a segment are read; statistics name those rows directly.
 import type { ColumnStats } from '../../types.js';
-import type { Scalar, ValueType } from '../plan/plan-expr.js';
+import type { Scalar } from '../plan/plan-expr.js';
+import type { ValueType } from '../plan/value-type.js';
 import { scalarAt } from '../vector/scalars.js';
 import type { Rows, Vec } from '../vector/vec.js';
 import { isValidAt } from '../vector/vec.js';

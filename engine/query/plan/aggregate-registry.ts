@@ -1,7 +1,7 @@
 // The aggregates of SPEC §6: which accumulator family computes each, which input types it takes
 // and what type it returns. Aggregates of one family over the same argument share one
 // accumulator (sum and avg share the sum; variance and kurtosis share the moments).
-import type { ValueType } from './plan-expr.js';
+import type { ValueType } from './value-type.js';
 
 export const AGGREGATE_NAMES = [
   'count', 'first', 'last', 'min', 'max', 'sum', 'avg', 'arithmetic_mean', 'harmonic_mean',

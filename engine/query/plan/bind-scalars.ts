@@ -7,8 +7,9 @@ import { roundDouble, roundInt64, UNARY_DOUBLE } from '../vector/scalar-math.js'
 import type { NewId } from './bind-operators.js';
 import { constant } from './bind-operators.js';
 import type { ScalarName } from './functions.js';
-import type { PlanExpr, Scalar, ValueType } from './plan-expr.js';
-import { isTextType } from './plan-expr.js';
+import type { PlanExpr, Scalar } from './plan-expr.js';
+import type { ValueType } from './value-type.js';
+import { isTextType } from './value-type.js';
 
 /** Digits `round` accepts: beyond them a double has nothing left to round. */
 const MAX_DIGITS = 308;

@@ -16,7 +16,7 @@ import type { AggregateCollector } from './aggregate-collector.js';
 import type { ColumnScope } from './column-scope.js';
 import { bindArith, bindCompare, bindIn, bindLogic, bindNegate, bindNot, bindRegex, bindShift, constant } from './bind-operators.js';
 import type { PlanExpr } from './plan-expr.js';
-import { VALUE_TYPES } from './plan-expr.js';
+import { VALUE_TYPES } from './value-type.js';
 
 /** What group context may read: the bucket, the grouped columns, and the aggregates. */
 export interface GroupScope {

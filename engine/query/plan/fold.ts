@@ -1,7 +1,8 @@
 // Constant folding: operations on two constants are computed once at plan time, with exactly the
 // semantics of the executor's kernels (so `now - 1h` or `2 + 3` cost nothing per row).
 import { compareValues, satisfies } from './value-order.js';
-import type { ArithOp, CompareOp, Scalar, ValueType } from './plan-expr.js';
+import type { ArithOp, CompareOp, Scalar } from './plan-expr.js';
+import type { ValueType } from './value-type.js';
 
 /** `a op b` for non-null constants, in the result type the planner chose. */
 export function foldArith(op: ArithOp, type: ValueType, a: Scalar, b: Scalar): Scalar {

@@ -3,17 +3,10 @@
 // finished aggregates, grouped columns and bucket starts. Per-run buffers live elsewhere (the
 // executor's scratch pool, keyed by `id`), so a plan can run many times.
 import type { DurationValue } from '../../../grammar/index.js';
-import type { ColumnType } from '../../types.js';
 import type { Scalar } from '../vector/vec.js';
 import type { ScalarName } from './functions.js';
 import type { ValueSet } from './value-set.js';
-
-/**
- * Types of values while a query runs. `symbol` behaves as `string`; `bool` only in conditions.
- * `boolean` is a BOOLEAN column's value (or TRUE/FALSE): held as 0/1 doubles, it compares with
- * `=` and `!=` only and takes count, first, last, min, max and distinct_count.
- */
-export type ValueType = 'double' | 'int64' | 'timestamp' | 'string' | 'blob' | 'symbol' | 'boolean' | 'bool' | 'null';
+import type { ValueType } from './value-type.js';
 
 /** A single value (defined with the vectors that hold values, a leaf every layer may import). */
 export type { Scalar } from '../vector/vec.js';
@@ -54,21 +47,3 @@ export type PlanExpr =
   | Node & { readonly kind: 'scalar'; readonly fn: ScalarName; readonly args: readonly PlanExpr[] }
   /** The value of row-sequence call `slot` (cumsum, delta, …) at each position, computed in order. */
   | Node & { readonly kind: 'sequence'; readonly slot: number };
-
-/** The value type of each column type. */
-export const VALUE_TYPES: Readonly<Record<ColumnType, ValueType>> = {
-  DOUBLE: 'double', INT64: 'int64', TIMESTAMP: 'timestamp', STRING: 'string', BLOB: 'blob', SYMBOL: 'symbol', BOOLEAN: 'boolean',
-};
-
-export function isNumericType(t: ValueType): boolean {
-  return t === 'double' || t === 'int64' || t === 'timestamp';
-}
-
-export function isTextType(t: ValueType): boolean {
-  return t === 'string' || t === 'symbol';
-}
-
-/** Strings, symbols and blobs: the types regex operators accept. */
-export function isBytesType(t: ValueType): boolean {
-  return t === 'string' || t === 'symbol' || t === 'blob';
-}

@@ -7,7 +7,8 @@ import type { ColumnType } from '../../types.js';
 import type { AccumulatorFamily, AggregateName } from './aggregate-registry.js';
 import type { SequenceFn } from './functions.js';
 import type { ResultType } from '../result.js';
-import type { PlanExpr, ValueType } from './plan-expr.js';
+import type { PlanExpr } from './plan-expr.js';
+import type { ValueType } from './value-type.js';
 
 /** [from, to) in nanoseconds: start-inclusive, end-exclusive. */
 export interface TimeRange {

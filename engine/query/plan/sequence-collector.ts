@@ -3,7 +3,8 @@
 // advances once per row.
 import { exprKey } from './expr-key.js';
 import type { SequenceFn } from './functions.js';
-import type { PlanExpr, ValueType } from './plan-expr.js';
+import type { PlanExpr } from './plan-expr.js';
+import type { ValueType } from './value-type.js';
 import type { SequenceSpec } from './plan-types.js';
 
 export class SequenceCollector {

@@ -2,7 +2,13 @@
 // arrays, int64 as the two 32-bit words of each slot, booleans as bytes, strings and symbols as
 // references (a symbol's string is the series' own, shared by every row of the series). A row a
 // column was not written at is null: the null mask starts all set and a write clears its byte.
-import type { IngestColumn, IngestType } from './ingest-batch.js';
+import type { ColumnValues } from '../../../engine/index.js';
+
+/** The column types a protocol's values take. */
+export type IngestType = 'DOUBLE' | 'INT64' | 'STRING' | 'SYMBOL' | 'BOOLEAN';
+
+/** One column of a table's rows, in the engine's column form (the write path takes it as it is). */
+export type IngestColumn = ColumnValues;
 
 const INITIAL_ROWS = 256;
 

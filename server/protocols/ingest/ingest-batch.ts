@@ -3,13 +3,8 @@
 // new. Column types are checked as values arrive — against the table's schema when the table
 // exists, else against the first value of the request — so a request that passes parsing can be
 // applied whole (every line or none).
-import type { ColumnValues } from '../../../engine/index.js';
 import { ColumnBuilder } from './column-builder.js';
-
-export type IngestType = 'DOUBLE' | 'INT64' | 'STRING' | 'SYMBOL' | 'BOOLEAN';
-
-/** One column of a table's rows, in the engine's column form (the write path takes it as it is). */
-export type IngestColumn = ColumnValues;
+import type { IngestColumn, IngestType } from './column-builder.js';
 
 export interface IngestTable {
   readonly name: string;

@@ -3,7 +3,7 @@
 // the plain arrays of a ResultColumn. Plain ranges of doubles and int64 are copied in bulk
 // (`TypedArray.set`, no BigInt per value); a permutation copies int64 through 32-bit halves. The
 // null flags exist only once a null arrives.
-import type { ValueType } from '../../plan/plan-expr.js';
+import type { ValueType } from '../../plan/value-type.js';
 import { scalarAt } from '../../vector/scalars.js';
 import type { Rows, Vec } from '../../vector/vec.js';
 import { int64Halves } from '../../vector/vec.js';

@@ -12,7 +12,8 @@
 import { addDuration, bucketStart } from '../../../../grammar/index.js';
 import type { DurationValue } from '../../../../grammar/index.js';
 import { limitError } from '../../limits.js';
-import type { Scalar, ValueType } from '../../plan/plan-expr.js';
+import type { Scalar } from '../../plan/plan-expr.js';
+import type { ValueType } from '../../plan/value-type.js';
 import type { AggregatePlan, FillPlan, TablePlan, TimeRange } from '../../plan/plan-types.js';
 import { scalarAt } from '../../vector/scalars.js';
 import type { Vec } from '../../vector/vec.js';
