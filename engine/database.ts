@@ -181,6 +181,7 @@ export class Database {
     return {
       apply: (r) => store.apply(r),
       prepare: (records) => store.prepare(records),
+      unprepare: (records) => store.unprepare(records),
       view: {
         typeOf: (alias) => store.entries.get(alias)?.type ?? null,
         columnsOf: (table) => {

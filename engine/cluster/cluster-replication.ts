@@ -369,6 +369,7 @@ export class ClusterReplication implements DatabaseLog {
         const conflict = entryConflict(records, view);
         if (conflict !== null) {
           // Refused alike on every node; the writer (if it is this node) validates again.
+          state.unprepare(records);
           this.refused.set(`${stream}:${seq}`, conflict);
           if (this.refused.size > 10_000) this.refused.delete(this.refused.keys().next().value!);
           return;
@@ -377,12 +378,16 @@ export class ClusterReplication implements DatabaseLog {
         memory.afterApply();
       };
       // Disk and budget first: while space is short, or a checkpoint makes room in memory, the
-      // follower waits, its consumer paused.
-      const admit = (bytes: number): Promise<void> | null => {
+      // follower waits, its consumer paused. Then a DELETE's removal is prepared (rows read back,
+      // replacement batches built), so the synchronous apply only swaps batches.
+      const admit = (bytes: number, records: readonly WalRecord[]): Promise<void> | null => {
         const space = disk.whenSpace();
-        if (space !== null) return this.spaceFor(space, follower).then(() => admit(bytes) ?? undefined);
+        if (space !== null) return this.spaceFor(space, follower).then(() => admit(bytes, records) ?? undefined);
         const wait = memory.admit(bytes);
-        return wait === null ? null : this.admitted(wait, bytes, memory, follower);
+        const isRemoval = records.some((r) => r.kind === 'RowsDelete');
+        if (wait === null) return isRemoval ? state.prepare(records) : null;
+        const admitted = this.admitted(wait, bytes, memory, follower);
+        return isRemoval ? admitted.then(() => state.prepare(records)) : admitted;
       };
       const follower = new LogFollower(this.js, stream, (tag?.positions[stream] ?? 0) + 1, applyEntry, subject, admit);
       this.followers.set(stream, { follower, subject });

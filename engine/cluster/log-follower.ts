@@ -22,7 +22,7 @@ export type ApplyEntry = (records: WalRecord[], seq: number, bytes: number) => v
  * Null when an entry of `bytes` may be applied now, else a promise to wait for first (memory): the
  * follower then takes no further message until it resolves — its consumer, not the stream, waits.
  */
-export type AdmitEntry = (bytes: number) => Promise<void> | null;
+export type AdmitEntry = (bytes: number, records: readonly WalRecord[]) => Promise<void> | null;
 
 /** A consumer that delivers nothing this long while someone waits is replaced. */
 const STALL_MS = 1_500;
@@ -222,7 +222,7 @@ export class LogFollower {
         const body = this.reassembler.push({ seq: m.seq, timeMs: m.info.timestampNanos / 1e6, headers: m.headers, data: m.data });
         if (body !== null) {
           const records = framesOf(body).flatMap((payload) => decodeRecords(payload));
-          const waiting = this.admit(body.length);
+          const waiting = this.admit(body.length, records);
           if (waiting !== null) {
             // Applied once admitted, even if the consumer was replaced meanwhile (the new one
             // starts after the sequence set below).

@@ -47,6 +47,8 @@ export interface LogState {
   apply(record: WalRecord): void;
   /** The work before a payload's records are applied that may wait (a DELETE reading rows back from disk). */
   prepare(records: readonly WalRecord[]): Promise<void>;
+  /** Drops what prepare() did for records that will not be applied (a replica refused their entry). */
+  unprepare(records: readonly WalRecord[]): void;
   /** Reads it. */
   readonly view: StateView;
   /** Writes and loads its checkpoints. */

@@ -6,7 +6,8 @@
 //   node, with a token issued by another node;
 // - a kill matrix under write load through every node: the NATS stream leader, a NATS follower and
 //   an svc node are SIGKILLed and restarted: 0 acknowledged rows lost, 0 duplicated, every node
-//   holds the same rows after;
+//   holds the same rows after — while DELETEs run through every node and a TTL removes shards
+//   (log entries: every node removes the same rows);
 // - a 4th node joins under load and catches up;
 // - pointed at Debian 12's nats-server 2.9.10, svc_rest refuses to start.
 import assert from 'node:assert/strict';
@@ -22,6 +23,7 @@ import { tempDir } from '../engine/helpers.js';
 import { keysIn, stubReplica } from '../engine/stub-replica.js';
 import { missingNatsServer, NatsCluster, natsServerPath } from './nats-cluster.js';
 import { SvcNode } from './svc-nodes.js';
+import { timeText } from '../query/query-model.js';
 
 const missing = missingNatsServer();
 
@@ -43,6 +45,77 @@ async function leaderOf(nats: NatsCluster, stream: string): Promise<number> {
 /** Sorted keys of table `t` as a node holds them. */
 async function keysOn(node: SvcNode, table: string): Promise<number[]> {
   return (await node.column(`SELECT k FROM ${table}`, 'k')).map(Number).sort((a, b) => a - b);
+}
+
+const MICRO = 1_000n;
+const MINUTE = 60_000_000_000n;
+
+/**
+ * The lifecycle's share of the kill matrix: table `life` (TTL 1h, 10-minute shards) gets rows
+ * through every node — most 20 minutes old (kept), some 3 hours old (past the TTL: hidden, and
+ * their shards removed by the sweeps' dropShards entries) — while DELETEs of ranges of
+ * acknowledged rows go through every node. At the end every node holds the same rows; a row an
+ * acknowledged DELETE targeted is gone, a kept row no DELETE targeted is there, no old row shows.
+ */
+function lifecycleLoad(nodes: readonly SvcNode[]) {
+  const start = BigInt(Date.now()) * 1_000_000n;
+  const fresh = start - 20n * MINUTE;
+  const old = start - 180n * MINUTE;
+  const timeOf = (k: number, isOld: boolean): bigint => (isOld ? old : fresh) + BigInt(k) * MICRO;
+  const acked: number[] = [];
+  const ackedOld: number[] = [];
+  const gone = new Set<number>();
+  const maybe: [number, number][] = [];
+  const targeted: [number, number][] = [];
+  let next = 0;
+  let round = 0;
+  const running = (): SvcNode | null => {
+    for (let i = 0; i < nodes.length; i++) {
+      const n = nodes[round++ % nodes.length];
+      if (n.isRunning) return n;
+    }
+    return null;
+  };
+  return {
+    create: () => nodes[0].query('CREATE TABLE life (k INT64) SHARD_SIZE 10min TTL 1h'),
+    async insert(isStopped: () => boolean): Promise<void> {
+      while (!isStopped()) {
+        const node = running();
+        if (node === null) { await new Promise((r) => setTimeout(r, 20)); continue; }
+        const isOld = Math.random() < 0.2;
+        const keys = Array.from({ length: 5 }, () => next++);
+        const values = keys.map((k) => `(${timeOf(k, isOld)}, ${k})`).join(', ');
+        const r = await node.request('POST', '/api/query', { query: `INSERT INTO life ($timestamp, k) VALUES ${values}` }, 40_000).catch(() => null);
+        if (r?.status === 200) (isOld ? ackedOld : acked).push(...keys);
+      }
+    },
+    async delete(isStopped: () => boolean): Promise<void> {
+      while (!isStopped()) {
+        await new Promise((r) => setTimeout(r, 300));
+        const node = running();
+        if (node === null || acked.length < 40) continue;
+        const sorted = [...acked].sort((a, b) => a - b);
+        const i = Math.floor(Math.random() * (sorted.length - 20));
+        const [a, b] = [sorted[i], sorted[i + 19]];
+        const before = sorted.slice(i, i + 20);
+        targeted.push([a, b]);
+        const text = `DELETE FROM life IN RANGE(${timeText(timeOf(a, false))}, ${timeText(timeOf(b, false) + 1n)})`;
+        const r = await node.request('POST', '/api/query', { query: text }, 40_000).catch(() => null);
+        if (r?.status === 200) for (const k of before) gone.add(k);
+        else maybe.push([a, b]);
+      }
+    },
+    async check(): Promise<string> {
+      const holdings = await Promise.all(nodes.map((n) => keysOn(n, 'life')));
+      for (const [i, h] of holdings.entries()) assert.deepEqual(h, holdings[0], `life: ${nodes[i].id} differs from ${nodes[0].id}`);
+      const held = new Set(holdings[0]);
+      assert.deepEqual([...gone].filter((k) => held.has(k)), [], 'life: rows an acknowledged DELETE took are back');
+      assert.deepEqual(ackedOld.filter((k) => held.has(k)), [], 'life: rows past the TTL show');
+      const isTargeted = (k: number) => targeted.some(([a, b]) => k >= a && k <= b);
+      assert.deepEqual(acked.filter((k) => !isTargeted(k) && !held.has(k)), [], 'life: acknowledged rows no DELETE targeted are missing');
+      return `life: ${acked.length + ackedOld.length} rows acknowledged (${ackedOld.length} past the TTL), ${targeted.length} DELETEs (${maybe.length} unsure), ${holdings[0].length} rows held by every node`;
+    },
+  };
 }
 
 describe('cluster: 3 nats-servers + 3 svc nodes', { skip: missing ?? false }, () => {
@@ -181,8 +254,10 @@ describe('cluster: 3 nats-servers + 3 svc nodes', { skip: missing ?? false }, ()
     }
   });
 
-  it('kill matrix under write load (NATS leader, NATS follower, an svc node): 0 acknowledged rows lost or duplicated, all nodes equal', async (t) => {
+  it('kill matrix under write load (NATS leader, NATS follower, an svc node), DELETE and TTL in the workload: 0 acknowledged rows lost or duplicated, all nodes equal', async (t) => {
     await nodes[0].query('CREATE TABLE load (k INT64)');
+    const life = lifecycleLoad(nodes);
+    await life.create();
     const acked = new Set<number>();
     const unsure = new Set<number>();
     const lastErrors: string[] = [];
@@ -212,7 +287,7 @@ describe('cluster: 3 nats-servers + 3 svc nodes', { skip: missing ?? false }, ()
       const problems = nodes.map((n) => `${n.id}: ${n.server.stderr().split('\n').filter((l) => l !== '' && !l.includes('"status":200') && !l.includes('"event":"query"')).slice(-5).join(' | ')}`);
       assert.ok(acked.size >= want, `writes stalled: ${acked.size} of ${want} rows acknowledged; last errors: ${lastErrors.slice(-5).join('; ')}; ${problems.join('; ')}`);
     };
-    const writers = Array.from({ length: 6 }, () => writer());
+    const writers = [...Array.from({ length: 6 }, () => writer()), life.insert(() => stop), life.delete(() => stop)];
     const stream = (await nodes[0].request('GET', '/api/cluster')).status === 200 ? `svc_g${groupOf('load', 2)}` : '';
     try {
       await until(200);
@@ -279,6 +354,7 @@ describe('cluster: 3 nats-servers + 3 svc nodes', { skip: missing ?? false }, ()
     }
     for (const [i, h] of holdings.entries()) assert.deepEqual(h, holdings[0], `${nodes[i].id} differs from ${nodes[0].id}`);
     t.diagnostic(`${acked.size} rows acknowledged, ${unsure.size} unsure (their node died or the answer was an error), ${holdings[0].length} held by every node; ${nats.extraRestarts} NATS restarts repeated`);
+    t.diagnostic(await life.check());
   });
 
   it('a 4th node joins under write load and catches up', async () => {
