@@ -37,6 +37,8 @@ import { MemoryPressure } from './write/memory-pressure.js';
 import { WritePath } from './write/write-path.js';
 import type { WriteOp } from './write/write-ops.js';
 import type { Replication, ReplicationFactory } from './replication.js';
+import { exportQuery } from './transfer/index.js';
+import type { ExportOptions, ExportStream } from './transfer/index.js';
 
 export type { OpenOptions } from './open-options.js';
 
@@ -472,6 +474,21 @@ export class Database {
     }
     for (const c of t.columns) batch[c.name] = rows.map((r) => r[c.name] ?? null);
     await this.insert(name, batch);
+  }
+
+  // ---- data in and out (engine/transfer/) ----------------------------------------------------
+
+  /**
+   * Exports a SELECT's result as a file's bytes, streamed: CSV (RFC 4180, a header line), NDJSON,
+   * an Arrow IPC stream or Parquet. A result of any size holds a chunk at a time: the query
+   * builds the next chunk once the last is read. `deadlineMs` bounds the wait for each chunk.
+   * @example
+   * const out = createWriteStream('stocks.parquet');
+   * for await (const bytes of db.export('SELECT * FROM stocks', { format: 'parquet' })) out.write(bytes);
+   */
+  export(query: string, options: ExportOptions): ExportStream {
+    this.checkOpen();
+    return exportQuery(this.catalog, query, options, this.options.queryLimits);
   }
 
   // ---- queries -----------------------------------------------------------------------------

@@ -32,3 +32,5 @@ export async function openClusterNode(options: import('./database.js').OpenOptio
   const { openClusterNode: open } = await import('./cluster/index.js');
   return open(options, cluster);
 }
+export { EXPORT_FORMATS, exportFormat, packPieces, PieceSink, resultColumn, rowTimeColumn } from './transfer/index.js';
+export type { ExportFormat, ExportOptions, ExportStream } from './transfer/index.js';

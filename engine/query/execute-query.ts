@@ -13,12 +13,15 @@ import type { QuerySignal } from './exec/run/run-context.js';
 import type { QueryLimits } from './limits.js';
 import { DEFAULT_QUERY_LIMITS, resolveLimits } from './limits.js';
 import { toSyntaxError } from './query-errors.js';
-import type { QueryResult } from './result.js';
+import type { QueryResult, ResultType } from './result.js';
+import type { ResultSink } from './exec/operators/row-operator.js';
+import { planSelectCached } from './plan/plan-cache.js';
+import type { SelectPlan } from './plan/plan-types.js';
 import { runAlter, runCreate, runDrop } from './statements/run-ddl.js';
 import { runFind } from './statements/run-find.js';
 import { runInsert } from './statements/run-insert.js';
 import { runPlacedSelect } from './statements/run-placed-select.js';
-import { runSelect } from './statements/run-select.js';
+import { runSelect, streamSelect } from './statements/run-select.js';
 import { runShow } from './statements/run-show.js';
 
 /** Query texts above this many UTF-8 bytes are refused (SPEC §8: 413). */
@@ -90,7 +93,45 @@ export function executePart(catalog: QueryCatalog, text: string, names: readonly
   return execute(catalog, text, { ...options, readOnly: true }, defaults, new Set(names));
 }
 
+/**
+ * Runs the SELECT `text` as a stream (engine/transfer/'s export): `start` is given the result's
+ * shape — each result table's name and output columns, before any row — and returns the sink that
+ * takes the rows in chunks, each resolved before the next is built (backpressure). Plain rows in
+ * time order are never held whole; results that must be (ORDER BY, aggregates, a cluster's parts
+ * run elsewhere) are built under the query limits and handed over in one piece per table. The
+ * deadline bounds the wait for each chunk. Other statements are refused with InvalidArgument.
+ * @example
+ * await streamQuery(db, 'SELECT * FROM t', {}, DEFAULT_QUERY_LIMITS, (shape) => async (chunk) => write(chunk));
+ */
+export async function streamQuery(catalog: QueryCatalog, text: string, options: QueryOptions, defaults: QueryLimits, start: (shape: ResultShape) => ResultSink): Promise<void> {
+  const run = await prepare(catalog, text, options, defaults, null);
+  const { ast } = run;
+  if (ast.kind !== 'Select') throw new SvcError('InvalidArgument', 'only a SELECT can be exported', { position: 0 });
+  const shapeOf = (plan: SelectPlan): ResultShape => ({
+    tables: plan.tables.map((t) => ({ name: t.name, columns: t.outputs.filter((o) => !o.isHidden).map((o) => ({ name: o.name, type: o.type })) })),
+  });
+  if (catalog.placement === undefined) {
+    await streamSelect(ast, catalog, run.nowNs, run.ctx, (plan) => start(shapeOf(plan)));
+    return;
+  }
+  const sink = start(shapeOf(planSelectCached(ast, catalog, run.nowNs, run.ctx.limits)));
+  const result = await runPlacedSelect(ast, catalog, run.nowNs, run.ctx, text, null);
+  for (const table of result.tables) await sink(table);
+}
+
+/** The result tables a streamed SELECT will give: names and output columns, known before any row. */
+export interface ResultShape {
+  readonly tables: readonly { readonly name: string; readonly columns: readonly { readonly name: string; readonly type: ResultType }[] }[];
+}
+
 async function execute(catalog: QueryCatalog, text: string, options: QueryOptions, defaults: QueryLimits, only: ReadonlySet<string> | null): Promise<QueryResult> {
+  const run = await prepare(catalog, text, options, defaults, only);
+  const handler = HANDLERS[run.ast.kind] as (ast: Statement, run: Run) => QueryResult | Promise<QueryResult>;
+  return handler(run.ast, run);
+}
+
+/** Checks the text and options, parses, and makes the run of one statement. */
+async function prepare(catalog: QueryCatalog, text: string, options: QueryOptions, defaults: QueryLimits, only: ReadonlySet<string> | null): Promise<Run & { readonly ast: Statement }> {
   if (typeof text !== 'string') throw new SvcError('InvalidArgument', 'a query must be a string');
   if (text.length > MAX_QUERY_BYTES / 3 && Buffer.byteLength(text, 'utf8') > MAX_QUERY_BYTES) {
     throw new SvcError('QueryTooLarge', `the query text is over ${MAX_QUERY_BYTES} bytes`);
@@ -118,8 +159,7 @@ async function execute(catalog: QueryCatalog, text: string, options: QueryOption
   if (options.signal?.aborted === true) throw new SvcError('QueryCancelled', 'the query was cancelled before it started');
   if (only !== null && ast.kind !== 'Select') throw new SvcError('InvalidArgument', 'only a SELECT runs in parts');
   const nowNs = options.now ?? BigInt(Date.now()) * 1_000_000n;
-  const handler = HANDLERS[ast.kind] as (ast: Statement, run: Run) => QueryResult | Promise<QueryResult>;
-  return handler(ast, { catalog, nowNs, ctx, text, only });
+  return { ast, catalog, nowNs, ctx, text, only };
 }
 
 /** Texts longer than this are parsed in slices (~50 µs of parsing per 10 characters of a wide WHERE). */
