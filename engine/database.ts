@@ -2,7 +2,7 @@
 // operations and handed to the write path (engine/write/), which validates, logs, applies and
 // acknowledges them; checkpoints run on the scheduler. Reads see the in-memory state; expired
 // entries are absent.
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { page, sortAliases } from './catalog/alias-page.js';
 import type { AliasPage, PageOptions } from './catalog/alias-page.js';
@@ -37,8 +37,8 @@ import { MemoryPressure } from './write/memory-pressure.js';
 import { WritePath } from './write/write-path.js';
 import type { WriteOp } from './write/write-ops.js';
 import type { Replication, ReplicationFactory } from './replication.js';
-import { exportQuery } from './transfer/index.js';
-import type { ExportOptions, ExportStream } from './transfer/index.js';
+import { exportQuery, importOps } from './transfer/index.js';
+import type { ExportOptions, ExportStream, ImportOptions, ImportResult } from './transfer/index.js';
 
 export type { OpenOptions } from './open-options.js';
 
@@ -489,6 +489,24 @@ export class Database {
   export(query: string, options: ExportOptions): ExportStream {
     this.checkOpen();
     return exportQuery(this.catalog, query, options, this.options.queryLimits);
+  }
+
+  /**
+   * Imports a CSV or Parquet file (its bytes, or a path) into `table` as one atomic write: the
+   * table is created from the file's columns when missing (its time column is `$timestamp` or
+   * `timestamp`), columns it lacks are added, and every row is inserted — or, when a row does not
+   * fit (the error names its row and column), nothing is stored.
+   * @example
+   * await db.import('trades', './trades.parquet', { format: 'parquet' }); // { table, rows, isCreated }
+   */
+  async import(table: string, source: Uint8Array | string, options: ImportOptions): Promise<ImportResult> {
+    this.checkOpen();
+    const bytes = typeof source === 'string' ? await readFile(source) : source;
+    const e = this.liveEntry(table);
+    if (e !== undefined && e.type !== 'ts') throw incompatible(table, e.type, 'ts');
+    const { ops, rows } = importOps(table, bytes, options, e?.table.columns ?? null);
+    await this.write(ops);
+    return { table, rows, isCreated: e === undefined };
   }
 
   // ---- queries -----------------------------------------------------------------------------

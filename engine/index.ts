@@ -33,4 +33,4 @@ export async function openClusterNode(options: import('./database.js').OpenOptio
   return open(options, cluster);
 }
 export { EXPORT_FORMATS, exportFormat, packPieces, PieceSink, resultColumn, rowTimeColumn } from './transfer/index.js';
-export type { ExportFormat, ExportOptions, ExportStream } from './transfer/index.js';
+export type { ExportFormat, ExportOptions, ExportStream, ImportFormat, ImportOptions, ImportResult } from './transfer/index.js';

@@ -6,3 +6,5 @@ export { EXPORT_FORMATS, exportFormat } from './export-formats.js';
 export type { ExportFormat } from './export-formats.js';
 export { resultColumn, rowTimeColumn } from './arrow-columns.js';
 export { packPieces, PieceSink } from './ipc-pieces.js';
+export { importOps } from './import/import-table.js';
+export type { ImportFormat, ImportOptions, ImportResult } from './import/import-table.js';
