@@ -37,8 +37,8 @@ import { MemoryPressure } from './write/memory-pressure.js';
 import { WritePath } from './write/write-path.js';
 import type { WriteOp } from './write/write-ops.js';
 import type { Replication, ReplicationFactory } from './replication.js';
-import { exportQuery, importOps } from './transfer/index.js';
-import type { ExportOptions, ExportStream, ImportOptions, ImportResult } from './transfer/index.js';
+import { backupDatabase, exportQuery, importOps } from './transfer/index.js';
+import type { BackupResult, ExportOptions, ExportStream, ImportOptions, ImportResult } from './transfer/index.js';
 
 export type { OpenOptions } from './open-options.js';
 
@@ -507,6 +507,20 @@ export class Database {
     const { ops, rows } = importOps(table, bytes, options, e?.table.columns ?? null);
     await this.write(ops);
     return { table, rows, isCreated: e === undefined };
+  }
+
+  /**
+   * Writes a consistent copy of the database into `dir` (new or empty) while it serves: a
+   * checkpoint, its files hard-linked (or copied), the WAL written since. A database opened on
+   * `dir` holds every write acknowledged before the call. Single node only: a cluster's backup is
+   * its JetStream streams and object store (docs/export-import.md).
+   * @example
+   * await db.backup('/backups/svc-2026-11-27'); // { dir, checkpoint, walSegments, files, bytes, linked }
+   */
+  async backup(dir: string): Promise<BackupResult> {
+    this.checkOpen();
+    if (this.replication !== null) throw new SvcError('InvalidArgument', "a cluster node's data is its cluster's: back up JetStream's streams and object store (docs/export-import.md)");
+    return backupDatabase({ dataDir: this.dataDir, checkpoint: (then) => this.checkpoints.run(then), lease: () => this.checkpointer.reads.lease() }, dir);
   }
 
   // ---- queries -----------------------------------------------------------------------------

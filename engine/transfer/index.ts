@@ -8,3 +8,5 @@ export { resultColumn, rowTimeColumn } from './arrow-columns.js';
 export { packPieces, PieceSink } from './ipc-pieces.js';
 export { importOps } from './import/import-table.js';
 export type { ImportFormat, ImportOptions, ImportResult } from './import/import-table.js';
+export { backupDatabase } from './backup.js';
+export type { BackupResult } from './backup.js';

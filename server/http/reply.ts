@@ -27,7 +27,7 @@ const SLICE_MS = 8;
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 201: 'Created', 204: 'No Content', 302: 'Found', 304: 'Not Modified', 308: 'Permanent Redirect', 400: 'Bad Request',
-  401: 'Unauthorized', 404: 'Not Found', 405: 'Method Not Allowed', 413: 'Payload Too Large',
+  401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 413: 'Payload Too Large',
   422: 'Unprocessable Entity', 500: 'Internal Server Error', 503: 'Service Unavailable',
 };
 

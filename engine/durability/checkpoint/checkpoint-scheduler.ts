@@ -31,16 +31,22 @@ export class CheckpointScheduler {
     return this.running !== null;
   }
 
-  /** Takes a checkpoint after any running one; resolves once it is durable and its WAL deleted. */
-  run(): Promise<void> {
+  /**
+   * Takes a checkpoint after any running one; resolves once it is durable and its WAL deleted.
+   * `then` runs after it, before any other checkpoint starts (a backup copies the WAL written
+   * since, which the next checkpoint would delete), with the checkpoint's number.
+   */
+  run(then?: (seq: number) => Promise<void>): Promise<void> {
     const previous = this.running ?? Promise.resolve();
+    let seq = 0;
     const next = previous.catch(() => undefined).then(() => this.counters.timeCheckpoint(async () => {
       const walStart = this.wal.rotate();
+      seq = walStart;
       const snapshot = takeSnapshot(this.store, walStart);
       await this.wal.drain();
       await this.checkpointer.write(walStart, snapshot);
       await removeWalBefore(this.dataDir, walStart);
-    }));
+    }).then(() => then?.(seq)));
     this.running = next;
     void next.finally(() => { if (this.running === next) this.running = null; }).catch(() => undefined);
     return next;
