@@ -2,9 +2,10 @@
 // the footer and decodes each page — every encoding and codec it knows: PLAIN, dictionaries,
 // RLE, the DELTA encodings, BYTE_STREAM_SPLIT; Snappy, gzip, … — and the values land here, page
 // by page, in typed arrays with a null mask, one batch per row group. Its row assembly (a JS
-// array per column, nulls spliced in value by value) is skipped: that is what made a plain
-// `parquetRead` several times slower on files where every column is OPTIONAL, as DuckDB, pyarrow
-// and svc write them. Flat columns only (no lists, maps or structs).
+// array per column, nulls spliced in value by value) is skipped, and v1 pages of PLAIN values
+// or dictionary indexes are cut here into typed arrays (flatPage): the JS arrays hyparquet fills
+// a value at a time made a plain `parquetRead` several times slower on files where every column
+// is OPTIONAL, as DuckDB, pyarrow and svc write them. Flat columns only (no lists, maps, structs).
 // Types: INT64/INT32 (and the integer logical types) → INT64; TIMESTAMP of any unit, DATE and
 // INT96 → TIMESTAMP (nanoseconds); DOUBLE, FLOAT, DECIMAL → DOUBLE; BOOLEAN; strings (STRING,
 // UTF8, ENUM, JSON) → STRING, or SYMBOL when the footer's `svc:columns` (an svc export) says
@@ -13,10 +14,12 @@ import { parquetMetadata, parquetSchema } from 'hyparquet';
 import { decompressPage, readDataPage, readDataPageV2 } from 'hyparquet/src/datapage.js';
 import { parquetHeader } from 'hyparquet/src/column.js';
 import { readPlain } from 'hyparquet/src/plain.js';
+import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
 import { getTreePath, isFlatColumn } from 'hyparquet/src/schema.js';
-import type { ColumnDecoder, DecodedArray, FileMetaData, SchemaElement } from 'hyparquet/src/types.js';
+import type { ColumnDecoder, DataPageHeader, DecodedArray, FileMetaData, SchemaElement } from 'hyparquet/src/types.js';
 import { SvcError } from '../../errors.js';
 import type { ColumnType } from '../../types.js';
+import { bits64 } from '../../storage/column-values.js';
 import type { ColumnValues } from '../../storage/column-values.js';
 
 /** A column of the file as svc will hold it. */
@@ -40,7 +43,9 @@ const utf8 = new TextDecoder();
 export function readParquet(bytes: Uint8Array): ParquetFile {
   let metadata: FileMetaData;
   try {
-    metadata = parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+    // A buffer of the file alone is read as it is; a view into a larger one is copied out.
+    const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    metadata = parquetMetadata(whole as ArrayBuffer);
   } catch (e) {
     throw new SvcError('InvalidArgument', `the body is not a Parquet file: ${(e as Error).message}`);
   }
@@ -125,12 +130,11 @@ function readChunk(bytes: Uint8Array, decoder: ColumnDecoder, column: FileColumn
       dictionary = readPlain(plain, decoder.type, header.dictionary_page_header!.num_values, decoder.element.type_length);
       continue;
     }
-    let page: { definitionLevels: number[] | undefined; dataPage: DecodedArray; encoding: string; count: number };
+    let page: Page;
     if (header.type === 'DATA_PAGE') {
       const daph = header.data_page_header!;
       const raw = decompressPage(body, Number(header.uncompressed_page_size), decoder.codec, undefined);
-      const { definitionLevels, dataPage } = readDataPage(raw, daph, decoder);
-      page = { definitionLevels, dataPage, encoding: daph.encoding, count: daph.num_values };
+      page = flatPage(raw, daph, decoder) ?? { ...readDataPage(raw, daph, decoder), encoding: daph.encoding, count: daph.num_values };
     } else if (header.type === 'DATA_PAGE_V2') {
       const daph = header.data_page_header_v2!;
       const { definitionLevels, dataPage } = readDataPageV2(body, header, decoder);
@@ -140,6 +144,63 @@ function readChunk(bytes: Uint8Array, decoder: ColumnDecoder, column: FileColumn
     out.page(page.count, page.definitionLevels, values);
   }
   return out.values();
+}
+
+/** A data page decoded: its definition levels (none or empty: no null; 0 = null) and present values. */
+interface Page {
+  readonly definitionLevels: ArrayLike<number> | undefined;
+  readonly dataPage: DecodedArray;
+  readonly encoding: string;
+  readonly count: number;
+}
+
+/**
+ * A v1 data page of a flat column whose values are PLAIN or dictionary indexes, decoded into
+ * typed arrays: hyparquet's readDataPage puts the definition levels and the indexes into JS
+ * arrays, a value at a time, which was most of an import's time. Null for other pages (hyparquet
+ * decodes those).
+ */
+function flatPage(raw: Uint8Array, daph: DataPageHeader, decoder: ColumnDecoder): Page | null {
+  const isDictionary = daph.encoding === 'PLAIN_DICTIONARY' || daph.encoding === 'RLE_DICTIONARY';
+  if (daph.encoding !== 'PLAIN' && !isDictionary) return null;
+  const reader = { view: new DataView(raw.buffer, raw.byteOffset, raw.byteLength), offset: 0 };
+  let levels: Uint8Array | undefined;
+  let present = daph.num_values;
+  if (decoder.element.repetition_type === 'OPTIONAL' && !isAllPresent(reader, daph.num_values)) {
+    levels = new Uint8Array(daph.num_values);
+    readRleBitPackedHybrid(reader, 1, levels);
+    present = 0;
+    for (let i = 0; i < levels.length; i++) present += levels[i];
+    if (present === daph.num_values) levels = undefined;
+  }
+  let dataPage: DecodedArray;
+  if (!isDictionary) dataPage = readPlain(reader, decoder.type, present, decoder.element.type_length);
+  else {
+    const width = reader.view.getUint8(reader.offset++);
+    dataPage = new Int32Array(present);
+    if (width > 0) readRleBitPackedHybrid(reader, width, dataPage, raw.byteLength - reader.offset);
+  }
+  return { definitionLevels: levels, dataPage, encoding: daph.encoding, count: daph.num_values };
+}
+
+/**
+ * True (and the reader moved past the levels) when a page's definition levels are one RLE run of
+ * 1s over every row — a page without nulls, as writers encode it — so nothing needs decoding.
+ */
+function isAllPresent(reader: { view: DataView; offset: number }, rows: number): boolean {
+  const { view, offset } = reader;
+  if (offset + 6 > view.byteLength) return false;
+  const length = view.getUint32(offset, true);
+  let header = 0;
+  let shift = 0;
+  let at = offset + 4;
+  for (let b = 0x80; b & 0x80 && at < offset + 4 + length; shift += 7) {
+    b = view.getUint8(at++);
+    header += (b & 0x7f) * 2 ** shift;
+  }
+  if (header % 2 !== 0 || header / 2 !== rows || at + 1 !== offset + 4 + length || view.getUint8(at) !== 1) return false;
+  reader.offset = offset + 4 + length;
+  return true;
 }
 
 /** The values of one column chunk, filled page by page. */
@@ -161,11 +222,11 @@ class ColumnOut {
   }
 
   /** A page of `count` rows: definition levels (empty: no null) and its present values. */
-  page(count: number, levels: number[] | undefined, values: { plain: DecodedArray } | { indices: DecodedArray; dictionary: DecodedArray }): void {
+  page(count: number, levels: ArrayLike<number> | undefined, values: { plain: DecodedArray } | { indices: DecodedArray; dictionary: DecodedArray }): void {
     const at = this.filled;
     // A flat OPTIONAL column's levels are 1 (a value) or 0 (null); none when the page has no null.
     const hasNulls = levels !== undefined && levels.length > 0;
-    if (!hasNulls && 'plain' in values && this.bulk(at, count, values.plain)) {
+    if ('plain' in values && this.bulk(at, count, values.plain, hasNulls ? levels : undefined)) {
       this.filled += count;
       return;
     }
@@ -181,12 +242,26 @@ class ColumnOut {
     this.filled += count;
   }
 
-  /** Copies a page without nulls whose values already have the column's array type; false when they do not. */
-  private bulk(at: number, count: number, plain: DecodedArray): boolean {
+  /**
+   * Copies a page whose values already have the column's array type (doubles, int64, times in
+   * nanoseconds) in one go, or spread over the rows its levels say have one; false for others.
+   */
+  private bulk(at: number, count: number, plain: DecodedArray, levels: ArrayLike<number> | undefined): boolean {
     const out = this.numbers;
-    if (out instanceof Float64Array && plain instanceof Float64Array) out.set(plain.subarray(0, count), at);
-    else if (out instanceof BigInt64Array && plain instanceof BigInt64Array && (this.column.type === 'INT64' || this.toNs === NANOS)) out.set(plain.subarray(0, count), at);
-    else return false;
+    const isSame = (out instanceof Float64Array && plain instanceof Float64Array)
+      || (out instanceof BigInt64Array && plain instanceof BigInt64Array && (this.column.type === 'INT64' || this.toNs === NANOS));
+    if (!isSame) return false;
+    if (levels === undefined) {
+      out.set(plain.subarray(0, count) as never, at);
+      return true;
+    }
+    // 64-bit values moved as float64 bits (column-values.ts bits64): no BigInt per value.
+    const to = bits64(out);
+    const from = bits64(plain as Float64Array | BigInt64Array);
+    for (let i = 0, k = 0; i < count; i++) {
+      if (levels[i] === 0) this.nulls[at + i] = 1;
+      else to[at + i] = from[k++];
+    }
     return true;
   }
 
