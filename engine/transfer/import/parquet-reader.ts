@@ -16,7 +16,8 @@ import { parquetHeader } from 'hyparquet/src/column.js';
 import { readPlain } from 'hyparquet/src/plain.js';
 import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
 import { getTreePath, isFlatColumn } from 'hyparquet/src/schema.js';
-import type { ColumnDecoder, DataPageHeader, DecodedArray, FileMetaData, SchemaElement } from 'hyparquet/src/types.js';
+import * as snappy from 'snappy';
+import type { ColumnDecoder, Compressors, DataPageHeader, DecodedArray, FileMetaData, SchemaElement } from 'hyparquet/src/types.js';
 import { SvcError } from '../../errors.js';
 import type { ColumnType } from '../../types.js';
 import { bits64 } from '../../storage/column-values.js';
@@ -36,6 +37,8 @@ export interface ParquetFile {
 }
 
 const NS_PER_DAY = 86_400_000_000_000n;
+/** Snappy pages (DuckDB's and pyarrow's default) through the native snappy package, not hyparquet's JS one. */
+const COMPRESSORS: Compressors = { SNAPPY: (input) => snappy.uncompressSync(input, { asBuffer: true }) as Buffer };
 const JULIAN_EPOCH_DAY = 2_440_588n;
 const utf8 = new TextDecoder();
 
@@ -72,6 +75,7 @@ export function readParquet(bytes: Uint8Array): ParquetFile {
             schemaPath: path,
             type: meta.type,
             codec: meta.codec,
+            compressors: COMPRESSORS,
             parsers: undefined as never,
           } as unknown as ColumnDecoder;
           const start = Number(meta.dictionary_page_offset ?? meta.data_page_offset);
@@ -125,7 +129,7 @@ function readChunk(bytes: Uint8Array, decoder: ColumnDecoder, column: FileColumn
     const body = bytes.subarray(reader.offset, reader.offset + header.compressed_page_size);
     reader.offset += header.compressed_page_size;
     if (header.type === 'DICTIONARY_PAGE') {
-      const page = decompressPage(body, Number(header.uncompressed_page_size), decoder.codec, undefined);
+      const page = decompressPage(body, Number(header.uncompressed_page_size), decoder.codec, COMPRESSORS);
       const plain = { view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 };
       dictionary = readPlain(plain, decoder.type, header.dictionary_page_header!.num_values, decoder.element.type_length);
       continue;
@@ -133,7 +137,7 @@ function readChunk(bytes: Uint8Array, decoder: ColumnDecoder, column: FileColumn
     let page: Page;
     if (header.type === 'DATA_PAGE') {
       const daph = header.data_page_header!;
-      const raw = decompressPage(body, Number(header.uncompressed_page_size), decoder.codec, undefined);
+      const raw = decompressPage(body, Number(header.uncompressed_page_size), decoder.codec, COMPRESSORS);
       page = flatPage(raw, daph, decoder) ?? { ...readDataPage(raw, daph, decoder), encoding: daph.encoding, count: daph.num_values };
     } else if (header.type === 'DATA_PAGE_V2') {
       const daph = header.data_page_header_v2!;

@@ -3,14 +3,16 @@
 // per column per chunk of at most PAGE_ROWS rows, definition levels RLE/bit-packed, values PLAIN
 // — doubles and int64 straight from the chunk's typed arrays, no copy when the page has no null —
 // SYMBOL columns dictionary-encoded (a PLAIN dictionary page per column chunk, RLE_DICTIONARY
-// indices bit-packed), pages Snappy-compressed or not. Row groups of ROW_GROUP_ROWS rows are the
+// indices bit-packed), pages Snappy-compressed (the native snappy package, on libuv's thread
+// pool while the next pages are encoded: the row group's bytes are awaited when it is written)
+// or not. Row groups of ROW_GROUP_ROWS rows are the
 // only thing held before writing. Types: `$timestamp` and TIMESTAMP columns INT64
 // TIMESTAMP(NANOS, UTC), INT64 and counts INT64, DOUBLE, BOOLEAN, STRING and SYMBOL BYTE_ARRAY
 // STRING, BLOB BYTE_ARRAY. The footer's key-value metadata `svc:columns` keeps svc's column types
 // (SYMBOL vs STRING), which svc's import reads back.
 // Why not a library: hyparquet-writer converts value by value and parquet-wasm copies the data
 // into WebAssembly memory through Arrow IPC; docs/export-import.md has the measurements.
-import * as snappy from 'snappyjs';
+import * as snappy from 'snappy';
 import type { ResultColumn } from '../../query/result.js';
 import type { ExportChunk, ExportSchema, ExportType } from '../export-schema.js';
 import type { FormatWriter } from '../formats/format-writer.js';
@@ -38,9 +40,13 @@ const ENC = { PLAIN: 0, RLE: 3, RLE_DICTIONARY: 8 } as const;
 const CODEC = { none: 0, snappy: 1 } as const;
 const PAGE = { DATA: 0, DICTIONARY: 2 } as const;
 
+/** A data page gathered for the row group: its header's fields, and its body once compressed. */
 interface Page {
-  readonly header: Uint8Array;
-  readonly body: readonly Uint8Array[];
+  readonly rows: number;
+  readonly encoding: number;
+  readonly uncompressed: number;
+  /** The stored bytes: compressed on libuv's thread pool while the next pages are encoded. */
+  readonly body: readonly Uint8Array[] | Promise<readonly Uint8Array[]>;
 }
 
 /** One column's part of the row group being gathered. */
@@ -66,24 +72,41 @@ export function parquetWriter(schema: ExportSchema, options: ParquetOptions = {}
   const rowGroups: ThriftStruct[] = [];
   let state = columns.map((c) => newState(c.type));
 
-  const flushGroup = (): Uint8Array[] => {
+  const flushGroup = async (): Promise<Uint8Array[]> => {
     if (rows === 0) return [];
     const out: Uint8Array[] = [];
     const chunks: ThriftStruct[] = [];
     let groupBytes = 0;
-    columns.forEach((c, k) => {
-      const s = state[k];
+    const groupRows = rows;
+    const groupState = state;
+    rows = 0;
+    state = columns.map((c) => newState(c.type));
+    for (let k = 0; k < columns.length; k++) {
+      const c = columns[k];
+      const s = groupState[k];
       const start = offset;
       let dictionaryOffset: number | undefined;
       if (s.dictionary !== null) {
         dictionaryOffset = offset;
         const page = dictionaryPage(s.words, compression);
         s.uncompressed += page.uncompressed;
-        s.compressed += page.page.header.length + sum(page.page.body);
-        for (const piece of [page.page.header, ...page.page.body]) { out.push(piece); offset += piece.length; }
+        s.compressed += page.page.length;
+        out.push(page.page);
+        offset += page.page.length;
       }
       const dataOffset = offset;
-      for (const page of s.pages) for (const piece of [page.header, ...page.body]) { out.push(piece); offset += piece.length; }
+      for (const page of s.pages) {
+        const body = await page.body;
+        const header = encodeStruct({
+          1: i32(PAGE.DATA),
+          2: i32(page.uncompressed),
+          3: i32(sum(body)),
+          5: struct({ 1: i32(page.rows), 2: i32(page.encoding), 3: i32(ENC.RLE), 4: i32(ENC.RLE) }),
+        });
+        s.uncompressed += header.length + page.uncompressed;
+        s.compressed += header.length + sum(body);
+        for (const piece of [header, ...body]) { out.push(piece); offset += piece.length; }
+      }
       groupBytes += s.uncompressed;
       chunks.push({
         2: i64(start),
@@ -100,11 +123,9 @@ export function parquetWriter(schema: ExportSchema, options: ParquetOptions = {}
           12: struct({ 3: i64(s.nulls) }),
         }),
       });
-    });
-    rowGroups.push({ 1: list('struct', chunks), 2: i64(groupBytes), 3: i64(rows) });
-    totalRows += rows;
-    rows = 0;
-    state = columns.map((c) => newState(c.type));
+    }
+    rowGroups.push({ 1: list('struct', chunks), 2: i64(groupBytes), 3: i64(groupRows) });
+    totalRows += groupRows;
     return out;
   };
 
@@ -114,18 +135,19 @@ export function parquetWriter(schema: ExportSchema, options: ParquetOptions = {}
       return [MAGIC];
     },
     write: (chunk: ExportChunk) => {
-      const out: Uint8Array[] = [];
+      let groups: Promise<Uint8Array[]>[] | null = null;
       for (let lo = 0; lo < chunk.rowCount;) {
         const hi = Math.min(chunk.rowCount, lo + PAGE_ROWS, lo + groupRows - rows);
         chunk.columns.forEach((col, k) => addPage(state[k], col, lo, hi, compression));
         rows += hi - lo;
         lo = hi;
-        if (rows >= groupRows) out.push(...flushGroup());
+        if (rows >= groupRows) (groups ??= []).push(flushGroup());
       }
-      return out;
+      // Most chunks only add pages: nothing to write yet, and nothing to wait for.
+      return groups === null ? [] : Promise.all(groups).then((all) => all.flat());
     },
-    end: () => {
-      const out = flushGroup();
+    end: async () => {
+      const out = await flushGroup();
       const footer = encodeStruct({
         1: i32(1),
         2: list('struct', [{ 4: binary('schema'), 5: i32(columns.length) }, ...columns.map(schemaElement)]),
@@ -186,31 +208,23 @@ function addPage(s: ColumnChunkState, col: ResultColumn, lo: number, hi: number,
     : plainValues(col, lo, hi, present);
   const body = [levels, ...values];
   const uncompressed = sum(body);
-  const stored = compression === 'snappy' ? [snappy.compress(concat(body, uncompressed))] : body;
-  const header = encodeStruct({
-    1: i32(PAGE.DATA),
-    2: i32(uncompressed),
-    3: i32(sum(stored)),
-    5: struct({ 1: i32(n), 2: i32(s.dictionary !== null ? ENC.RLE_DICTIONARY : ENC.PLAIN), 3: i32(ENC.RLE), 4: i32(ENC.RLE) }),
-  });
-  s.pages.push({ header, body: stored });
+  const stored = compression === 'snappy' ? snappy.compress(concat(body, uncompressed)).then((b) => [b]) : body;
+  s.pages.push({ rows: n, encoding: s.dictionary !== null ? ENC.RLE_DICTIONARY : ENC.PLAIN, uncompressed, body: stored });
   s.values += n;
   s.nulls += n - count;
-  s.uncompressed += header.length + uncompressed;
-  s.compressed += header.length + sum(stored);
 }
 
-/** The dictionary page of a SYMBOL column chunk: its values PLAIN. */
-function dictionaryPage(words: readonly string[], compression: ParquetCompression): { page: Page; uncompressed: number } {
+/** The dictionary page of a SYMBOL column chunk (header and body): its values PLAIN. */
+function dictionaryPage(words: readonly string[], compression: ParquetCompression): { page: Uint8Array; uncompressed: number } {
   const body = plainByteArrays(words.map((w) => Buffer.from(w, 'utf8')));
-  const stored = compression === 'snappy' ? snappy.compress(body) : body;
+  const stored = compression === 'snappy' ? snappy.compressSync(body) : body;
   const header = encodeStruct({
     1: i32(PAGE.DICTIONARY),
     2: i32(body.length),
     3: i32(stored.length),
     7: struct({ 1: i32(words.length), 2: i32(ENC.PLAIN) }),
   });
-  return { page: { header, body: [stored] }, uncompressed: header.length + body.length };
+  return { page: Buffer.concat([header, stored]), uncompressed: header.length + body.length };
 }
 
 /** Indexes (in lo..hi) of the non-null rows, or null when every row has a value. */
@@ -346,6 +360,7 @@ function sum(pieces: readonly Uint8Array[]): number {
   return n;
 }
 
+/** The pieces as one array (the piece itself when there is one). */
 function concat(pieces: readonly Uint8Array[], size: number): Uint8Array {
   if (pieces.length === 1) return pieces[0];
   const out = new Uint8Array(size);
