@@ -5,11 +5,11 @@ import { ENCODE_SUITE, LIVENESS_SUITE, SMALL_HTTP_SUITES } from './cases/http.js
 import type { CaseResult, Metric } from './harness.js';
 import { fmt, rate } from './report.js';
 import type { Target } from './report.js';
+import { DUCK_CSV, DUCK_IMPORT, DUCK_PARQUET, DUCK_PARQUET_RAW, SVC_CSV, SVC_IMPORT, SVC_PARQUET, SVC_PARQUET_RAW, TRANSFER_SUITE } from './cases/transfer.js';
 import { LATE_SINGLE_NAME, ORDER_NAMES } from './cases/out-of-order.js';
 import { ASOF_SUITE, DERIVATIVE_SUITE, FILL_SUITE, PARSE_SUITE } from './cases/language.js';
 import { CLUSTER_EMBEDDED, CLUSTER_LINE, CLUSTER_PAUSE, CLUSTER_REPLAY, CLUSTER_REST, CLUSTER_SUBSTRATE, CLUSTER_SUITE } from './cases/cluster.js';
 import { LTM_DAY, LTM_DUCK_DAY, LTM_DUCK_SCAN, LTM_INGEST, LTM_INGEST_MEMORY, LTM_QUERY_SUITE, LTM_READ, LTM_REOPEN, LTM_SCAN, LTM_SUITE } from './cases/larger-than-memory.js';
-import { DUCK_CSV, DUCK_IMPORT, DUCK_PARQUET, DUCK_PARQUET_RAW, SVC_CSV, SVC_IMPORT, SVC_PARQUET, SVC_PARQUET_RAW, TRANSFER_SUITE } from './cases/transfer.js';
 import { INFLUXD_CASE, INGEST_HTTP_SUITE, PARSER_CASE, PARSER_SUITE, REMOTE_WRITE_CASE, REMOTE_WRITE_SUITE, SHORT_PARSER_CASE, SVC_CASE, VM_CASE } from './cases/ingest-http.js';
 
 export function evaluateTargets(results: readonly CaseResult[], metrics: readonly Metric[]): Target[] {

@@ -4,6 +4,8 @@
 // entries are absent.
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { backupDatabase, exportQuery, importOps } from './transfer/index.js';
+import type { BackupResult, ExportOptions, ExportStream, ImportOptions, ImportResult } from './transfer/index.js';
 import { page, sortAliases } from './catalog/alias-page.js';
 import type { AliasPage, PageOptions } from './catalog/alias-page.js';
 import { TIMESTAMP_COLUMN } from './storage/arrow-schema.js';
@@ -37,8 +39,6 @@ import { MemoryPressure } from './write/memory-pressure.js';
 import { WritePath } from './write/write-path.js';
 import type { WriteOp } from './write/write-ops.js';
 import type { Replication, ReplicationFactory } from './replication.js';
-import { backupDatabase, exportQuery, importOps } from './transfer/index.js';
-import type { BackupResult, ExportOptions, ExportStream, ImportOptions, ImportResult } from './transfer/index.js';
 
 export type { OpenOptions } from './open-options.js';
 

@@ -87,6 +87,25 @@ function exportCase(name: string, file: string, run: () => Promise<unknown>, cou
   });
 }
 
+/** A CSV export case: `write` returns the bytes written, recorded as MB/s. */
+function csvCase(name: string, file: string, write: () => Promise<number>, vs: string[] = []): Case<void, void> {
+  return defineCase({
+    name,
+    rows: () => benchRows(),
+    vs,
+    run: async () => {
+      const started = performance.now();
+      const bytes = await write();
+      recordMetric(TRANSFER_SUITE, `${name}: MB/s`, bytes / 1e6 / ((performance.now() - started) / 1000), 'MB/s');
+    },
+    check: async () => {
+      const problems = rowProblems(await csvRows(path(file)));
+      await rm(path(file), { force: true });
+      return problems;
+    },
+  });
+}
+
 const duckCopy = (file: string, options: string) => async (): Promise<void> => {
   await fixture.duck!.connection.run(`COPY ${TABLE} TO '${path(file)}' (${options})`);
 };
@@ -120,34 +139,10 @@ export const transferSuite: Suite = {
     exportCase(DUCK_PARQUET, 'duck.parquet', duckCopy('duck.parquet', 'FORMAT parquet, COMPRESSION snappy'), parquetRows),
     exportCase(SVC_PARQUET_RAW, 'svc-raw.parquet', () => exportTo(path('svc-raw.parquet'), { format: 'parquet', compression: 'none' }), parquetRows, [DUCK_PARQUET_RAW]),
     exportCase(DUCK_PARQUET_RAW, 'duck-raw.parquet', duckCopy('duck-raw.parquet', 'FORMAT parquet, COMPRESSION uncompressed'), parquetRows),
-    defineCase({
-      name: SVC_CSV,
-      rows: () => benchRows(),
-      vs: [DUCK_CSV],
-      run: async () => {
-        const started = performance.now();
-        const bytes = await exportTo(path('svc.csv'), { format: 'csv' });
-        recordMetric(TRANSFER_SUITE, `${SVC_CSV}: MB/s`, bytes / 1e6 / ((performance.now() - started) / 1000), 'MB/s');
-      },
-      check: async () => {
-        const problems = rowProblems(await csvRows(path('svc.csv')));
-        await rm(path('svc.csv'), { force: true });
-        return problems;
-      },
-    }),
-    defineCase({
-      name: DUCK_CSV,
-      rows: () => benchRows(),
-      run: async () => {
-        const started = performance.now();
-        await duckCopy('duck.csv', 'FORMAT csv, HEADER')();
-        recordMetric(TRANSFER_SUITE, `${DUCK_CSV}: MB/s`, (await stat(path('duck.csv'))).size / 1e6 / ((performance.now() - started) / 1000), 'MB/s');
-      },
-      check: async () => {
-        const problems = rowProblems(await csvRows(path('duck.csv')));
-        await rm(path('duck.csv'), { force: true });
-        return problems;
-      },
+    csvCase(SVC_CSV, 'svc.csv', async () => exportTo(path('svc.csv'), { format: 'csv' }), [DUCK_CSV]),
+    csvCase(DUCK_CSV, 'duck.csv', async () => {
+      await duckCopy('duck.csv', 'FORMAT csv, HEADER')();
+      return (await stat(path('duck.csv'))).size;
     }),
     defineCase({
       name: SVC_IMPORT,

@@ -2,6 +2,9 @@
 // handler per statement kind (an exhaustive Record, so a new statement kind is a compile error
 // until it is handled).
 import { Buffer } from 'node:buffer';
+import type { ResultTable, ResultType } from './result.js';
+import type { ResultSink } from './exec/run/run-context.js';
+import { planSelectCached } from './plan/plan-cache.js';
 import { parseInSteps } from '../../grammar/index.js';
 import type { Statement } from '../../grammar/index.js';
 import { SvcError } from '../errors.js';
@@ -13,15 +16,12 @@ import type { QuerySignal } from './exec/run/run-context.js';
 import type { QueryLimits } from './limits.js';
 import { DEFAULT_QUERY_LIMITS, resolveLimits } from './limits.js';
 import { toSyntaxError } from './query-errors.js';
-import type { QueryResult, ResultType } from './result.js';
-import type { ResultSink } from './exec/operators/row-operator.js';
-import { planSelectCached } from './plan/plan-cache.js';
-import type { SelectPlan } from './plan/plan-types.js';
+import type { QueryResult } from './result.js';
 import { runAlter, runCreate, runDrop } from './statements/run-ddl.js';
 import { runFind } from './statements/run-find.js';
 import { runInsert } from './statements/run-insert.js';
 import { runPlacedSelect } from './statements/run-placed-select.js';
-import { runSelect, streamSelect } from './statements/run-select.js';
+import { runSelect } from './statements/run-select.js';
 import { runShow } from './statements/run-show.js';
 
 /** Query texts above this many UTF-8 bytes are refused (SPEC §8: 413). */
@@ -107,16 +107,23 @@ export async function streamQuery(catalog: QueryCatalog, text: string, options: 
   const run = await prepare(catalog, text, options, defaults, null);
   const { ast } = run;
   if (ast.kind !== 'Select') throw new SvcError('InvalidArgument', 'only a SELECT can be exported', { position: 0 });
-  const shapeOf = (plan: SelectPlan): ResultShape => ({
+  // The plan (cached: the run below plans the same text at the same now) gives the shape.
+  const plan = planSelectCached(ast, catalog, run.nowNs, run.ctx.limits);
+  const sink = start({
     tables: plan.tables.map((t) => ({ name: t.name, columns: t.outputs.filter((o) => !o.isHidden).map((o) => ({ name: o.name, type: o.type })) })),
   });
+  // The deadline bounds the wait for each chunk: it starts over after each hand-over.
+  const handOver = async (table: ResultTable): Promise<void> => {
+    await sink(table);
+    run.ctx.deadline.restart();
+  };
   if (catalog.placement === undefined) {
-    await streamSelect(ast, catalog, run.nowNs, run.ctx, (plan) => start(shapeOf(plan)));
+    run.ctx.sink = handOver;
+    await runSelect(ast, catalog, run.nowNs, run.ctx);
     return;
   }
-  const sink = start(shapeOf(planSelectCached(ast, catalog, run.nowNs, run.ctx.limits)));
   const result = await runPlacedSelect(ast, catalog, run.nowNs, run.ctx, text, null);
-  for (const table of result.tables) await sink(table);
+  for (const table of result.tables) await handOver(table);
 }
 
 /** The result tables a streamed SELECT will give: names and output columns, known before any row. */

@@ -15,7 +15,6 @@ import { runAggregate } from '../exec/operators/aggregate-operator.js';
 import type { RunContext } from '../exec/run/run-context.js';
 import { testsPerRow } from '../exec/kernels/eval-condition.js';
 import { runRows } from '../exec/operators/row-operator.js';
-import type { ResultSink } from '../exec/operators/row-operator.js';
 import { listBatches, rowsIn, sliceBatches } from '../exec/scan/scan-slices.js';
 import type { Listing, Slice } from '../exec/scan/scan-slices.js';
 import { columnsRead } from '../exec/scan/slice-reader.js';
@@ -32,26 +31,8 @@ export async function runSelect(ast: Select, catalog: QueryCatalog, nowNs: bigin
   return runPlan(planSelectCached(ast, catalog, nowNs, ctx.limits), ctx);
 }
 
-/**
- * Plans `ast` and hands the plan's result tables (their names and columns) to `start`, before any
- * row, then streams the rows to the sink `start` returns (runPlan).
- */
-export async function streamSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint, ctx: RunContext, start: (plan: SelectPlan) => ResultSink): Promise<void> {
-  const plan = planSelectCached(ast, catalog, nowNs, ctx.limits);
-  await runPlan(plan, ctx, start(plan));
-}
-
-/**
- * Runs the table plans of `plan` (a SELECT's, or some of them: run-placed-select.ts). With a
- * `sink` (a streamed export) the result tables go there instead, in chunks (row-operator.ts), each
- * handed over before the next is built; the deadline then starts over after each hand-over, as
- * it bounds the wait for one chunk, not the whole transfer.
- */
-export async function runPlan(plan: SelectPlan, ctx: RunContext, sink: ResultSink | null = null): Promise<QueryResult> {
-  const handOver = sink === null ? null : async (table: ResultTable): Promise<void> => {
-    await sink(table);
-    ctx.deadline.restart();
-  };
+/** Runs the table plans of `plan` (a SELECT's, or some of them: run-placed-select.ts). */
+export async function runPlan(plan: SelectPlan, ctx: RunContext): Promise<QueryResult> {
   const releases = plan.tables.flatMap((t) => (t.join === null ? [t.table] : t.join.sides.map((s) => s.table)).map((table) => table.context.leases.lease()));
   try {
     // Every table's batches for every range, listed in one synchronous step: one moment's data.
@@ -72,10 +53,10 @@ export async function runPlan(plan: SelectPlan, ctx: RunContext, sink: ResultSin
     const tables: ResultTable[] = [];
     for (let i = 0; i < plan.tables.length; i++) {
       const t = plan.tables[i];
-      const table = t.aggregate === null ? await runRows(t, ctx, snapshot[i], handOver) : await runAggregate(t, t.aggregate, ctx, snapshot[i]);
-      if (table === null) continue;
-      if (handOver === null) tables.push(table);
-      else await handOver(table);
+      const table = t.aggregate === null ? await runRows(t, ctx, snapshot[i]) : await runAggregate(t, t.aggregate, ctx, snapshot[i]);
+      // A streamed run (ctx.sink) hands its tables over, the rows' in chunks already.
+      if (table !== null && ctx.sink !== null) await ctx.sink(table);
+      else if (table !== null) tables.push(table);
     }
     return { kind: 'rows', tables, scannedRowsCount: ctx.scannedRowsCount };
   } finally {

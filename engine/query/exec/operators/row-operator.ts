@@ -6,9 +6,10 @@
 // Row-sequence functions (cumsum, delta, …) run over the kept rows in time order, state carried
 // from batch to batch and started over at each range; with GROUP BY columns, per partition, and
 // the rows then come out by range, key and time (so LIMIT cannot stop the scan early).
-// Streamed (a `sink`, engine/transfer/'s export): rows in scan order — no ORDER BY, no partitions —
-// are handed to the sink every STREAM_ROWS rows and the builders start over, so a result of any
-// size holds one chunk at a time; the result limits then bound a chunk, not the whole result.
+// Streamed (the run's `sink`, engine/transfer/'s export): rows in scan order — no ORDER BY, no
+// partitions — are handed to the sink every STREAM_ROWS rows and the builders start over, so a
+// result of any size holds one chunk at a time; the result limits then bound a chunk, not the
+// whole result.
 import type { TablePlan } from '../../plan/plan-types.js';
 import type { ResultTable } from '../../result.js';
 import { ColumnBuilder } from '../output/column-builder.js';
@@ -31,14 +32,12 @@ import { compareKeyLists } from '../output/group-output.js';
 /** Rows a streamed result hands to its sink at a time. */
 export const STREAM_ROWS = 64 * 1024;
 
-/** Takes one chunk of a streamed result; resolves when the next may be built. */
-export type ResultSink = (table: ResultTable) => Promise<void>;
-
 /**
  * `scans`: the snapshot's rows of each range of the plan (statements/run-select.ts): batch slices,
  * or an ASOF JOIN's merge.
  */
-export async function runRows(plan: TablePlan, ctx: RunContext, scans: readonly RangeRows[], sink: ResultSink | null = null): Promise<ResultTable | null> {
+export async function runRows(plan: TablePlan, ctx: RunContext, scans: readonly RangeRows[]): Promise<ResultTable | null> {
+  const { sink } = ctx;
   let times = new ColumnBuilder('timestamp');
   let columns = plan.outputs.map((o) => new ColumnBuilder(o.expr.type));
   const partitions = plan.partition.length === 0 ? null : new PartitionKeys(plan.partition);
