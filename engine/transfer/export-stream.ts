@@ -70,7 +70,7 @@ class Handoff implements AsyncIterator<Uint8Array> {
   private failure: { readonly error: unknown } | null = null;
   private starter: (() => Promise<void>) | null = null;
   /** The format's last bytes, taken once the query has handed over every row. */
-  onEnd: () => Uint8Array[] | Promise<Uint8Array[]> = () => [];
+  onEnd: () => Uint8Array[] = () => [];
 
   /** The query's signal: aborted once the consumer stopped, or the caller's own signal is. */
   readonly signal: QuerySignal;
@@ -91,8 +91,8 @@ class Handoff implements AsyncIterator<Uint8Array> {
   }
 
   /** Queues a chunk's bytes; resolves once the consumer has taken them (or rejects: it stopped). */
-  async hand(pieces: readonly Uint8Array[] | Promise<readonly Uint8Array[]>): Promise<void> {
-    this.put(await pieces);
+  async hand(pieces: readonly Uint8Array[]): Promise<void> {
+    this.put(pieces);
     while (this.queue.length > 0 && !this.isStopped) await new Promise<void>((resolve) => { this.wakeProducer = resolve; });
     if (this.isStopped) throw new SvcError('QueryCancelled', 'the export was stopped by its reader');
   }
@@ -101,8 +101,8 @@ class Handoff implements AsyncIterator<Uint8Array> {
     if (this.starter !== null) {
       const query = this.starter;
       this.starter = null;
-      query().then(() => this.onEnd()).then((last) => {
-        this.put(last);
+      query().then(() => {
+        this.put(this.onEnd());
         this.isDone = true;
       }, (error: unknown) => {
         this.failure = { error };

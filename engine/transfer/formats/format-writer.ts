@@ -7,13 +7,10 @@ import type { ExportChunk, ExportSchema } from '../export-schema.js';
 export interface FormatWriter {
   /** The file's first bytes (a header, a schema). */
   begin(): Uint8Array[];
-  /**
-   * The bytes of a chunk of rows (possibly none yet: a format that gathers rows), or a promise of
-   * them (work still running off the main thread, as Parquet's compression).
-   */
-  write(chunk: ExportChunk): Uint8Array[] | Promise<Uint8Array[]>;
+  /** The bytes of a chunk of rows (possibly none yet: a format that gathers rows). */
+  write(chunk: ExportChunk): Uint8Array[];
   /** The file's last bytes (rows gathered, a footer). */
-  end(): Uint8Array[] | Promise<Uint8Array[]>;
+  end(): Uint8Array[];
 }
 
 export type FormatWriterFactory = (schema: ExportSchema) => FormatWriter;

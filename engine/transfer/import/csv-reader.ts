@@ -9,7 +9,7 @@
 import { SvcError } from '../../errors.js';
 import type { ColumnValues } from '../../storage/column-values.js';
 import type { ColumnType } from '../../types.js';
-import type { FileColumn } from './parquet-reader.js';
+import type { FileColumn } from './file-column.js';
 import { parseTime } from './time-text.js';
 
 const SAMPLE_ROWS = 1000;

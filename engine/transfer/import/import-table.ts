@@ -12,7 +12,7 @@ import type { ColumnDef, ColumnType } from '../../types.js';
 import type { TableRows, WriteOp } from '../../write/index.js';
 import { readCsv } from './csv-reader.js';
 import { readParquet } from './parquet-reader.js';
-import type { FileColumn } from './parquet-reader.js';
+import type { FileColumn } from './file-column.js';
 
 export type ImportFormat = 'csv' | 'parquet';
 
@@ -94,4 +94,3 @@ function convert(col: ColumnValues, to: ColumnType): ColumnValues {
   throw new SvcError('InvalidArgument', `a ${col.type} column cannot go into a ${to} column`);
 }
 
-export type { FileColumn };

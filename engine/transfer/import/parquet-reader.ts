@@ -22,12 +22,7 @@ import { SvcError } from '../../errors.js';
 import type { ColumnType } from '../../types.js';
 import { bits64 } from '../../storage/column-values.js';
 import type { ColumnValues } from '../../storage/column-values.js';
-
-/** A column of the file as svc will hold it. */
-export interface FileColumn {
-  readonly name: string;
-  readonly type: ColumnType;
-}
+import type { FileColumn } from './file-column.js';
 
 export interface ParquetFile {
   readonly columns: readonly FileColumn[];
