@@ -56,15 +56,29 @@ export async function runRows(plan: TablePlan, ctx: RunContext, scans: readonly 
     ctx.budget.rows(0, rows);
     ColumnBuilder.preallocate([times, ...columns], rows);
   }
-  /** Streamed: hands the rows built so far (less those OFFSET skips) to the sink, and starts over. */
+  /**
+   * Streamed: hands the rows built so far (less those OFFSET skips) to the sink, and starts over
+   * with columns sized for a whole chunk, which `feed` fills exactly: a full chunk's arrays are
+   * then handed out as they are, never grown or copied.
+   */
   const handOut = async (): Promise<void> => {
     const skip = Math.max(0, Math.min(times.length, plan.offset - handedOut));
     const chunk = finishTable({ ...plan, orderBy: [], offset: skip, limit: null }, times, columns);
     handedOut += times.length;
     times = new ColumnBuilder('timestamp');
     columns = plan.outputs.map((o) => new ColumnBuilder(o.expr.type));
+    ColumnBuilder.preallocate([times, ...columns], Math.min(STREAM_ROWS, wanted - handedOut));
     ctx.budget.reset();
     if (chunk !== null) await sink!(chunk);
+  };
+  /** Streamed: takes rows lo..hi of a frame in pieces that fill each chunk to STREAM_ROWS, each full one handed out. */
+  const feed = async (frame: RowFrame, lo: number, hi: number, r: number): Promise<void> => {
+    while (lo < hi && kept() < wanted) {
+      const end = Math.min(hi, lo + STREAM_ROWS - times.length);
+      take(frame, { sel: null, lo, hi: end }, r);
+      lo = end;
+      if (times.length >= STREAM_ROWS) await handOut();
+    }
   };
   /** Filters a chunk of rows, runs the sequences over them and appends the kept ones. */
   const take = (frame: RowFrame, all: Rows, r: number): void => {
@@ -99,8 +113,8 @@ export async function runRows(plan: TablePlan, ctx: RunContext, scans: readonly 
         if (kept() >= wanted) continue;
         if (ctx.isDue()) await ctx.pause();
         ctx.deadline.check();
-        take(chunk.frame, { sel: null, lo: chunk.lo, hi: chunk.hi }, r);
-        if (isStreamed && times.length >= STREAM_ROWS) await handOut();
+        if (isStreamed) await feed(chunk.frame, chunk.lo, chunk.hi, r);
+        else take(chunk.frame, { sel: null, lo: chunk.lo, hi: chunk.hi }, r);
       }
       continue;
     }
@@ -114,8 +128,9 @@ export async function runRows(plan: TablePlan, ctx: RunContext, scans: readonly 
         if (ctx.isDue()) await ctx.pause();
         ctx.deadline.check();
         const loaded = reader.frame(k);
-        take(loaded instanceof BatchFrame ? loaded : await loaded, { sel: null, lo: slice.lo, hi: slice.hi }, r);
-        if (isStreamed && times.length >= STREAM_ROWS) await handOut();
+        const frame = loaded instanceof BatchFrame ? loaded : await loaded;
+        if (isStreamed) await feed(frame, slice.lo, slice.hi, r);
+        else take(frame, { sel: null, lo: slice.lo, hi: slice.hi }, r);
       }
     } finally {
       reader.close();
