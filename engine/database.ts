@@ -504,7 +504,9 @@ export class Database {
     const bytes = typeof source === 'string' ? await readFile(source) : source;
     const e = this.liveEntry(table);
     if (e !== undefined && e.type !== 'ts') throw incompatible(table, e.type, 'ts');
-    const { ops, rows } = importOps(table, bytes, options, e?.table.columns ?? null);
+    // The write validates the ops against the catalog as it is then (a table created or changed
+    // while the file was read is refused or checked there, like any write).
+    const { ops, rows } = await importOps(table, bytes, options, e?.table.columns ?? null);
     await this.write(ops);
     return { table, rows, isCreated: e === undefined };
   }

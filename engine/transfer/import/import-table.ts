@@ -35,7 +35,7 @@ const TIME_COLUMNS = ['$timestamp', 'timestamp'];
  * The write ops that import `bytes` into `table` (whose columns are `existing`, or null when
  * it does not exist), and the number of rows.
  */
-export function importOps(table: string, bytes: Uint8Array, options: ImportOptions, existing: readonly ColumnDef[] | null): { ops: WriteOp[]; rows: number } {
+export async function importOps(table: string, bytes: Uint8Array, options: ImportOptions, existing: readonly ColumnDef[] | null): Promise<{ ops: WriteOp[]; rows: number }> {
   const format = options?.format;
   if (format !== 'csv' && format !== 'parquet') throw new SvcError('InvalidArgument', `the import format must be csv or parquet, not ${JSON.stringify(format)}`);
   const typeOf = (name: string): ColumnType | undefined => (TIME_COLUMNS.includes(name) ? 'TIMESTAMP' : existing?.find((c) => c.name === name)?.type);
@@ -62,7 +62,7 @@ export function importOps(table: string, bytes: Uint8Array, options: ImportOptio
     if (added.length > 0) ops.push({ kind: 'addColumns', table, columns: added.map(({ name, type }) => ({ name, type })) });
   }
   let first = 1;
-  for (const group of file.groups) {
+  for await (const group of file.groups) {
     const time = group[timeAt] as Extract<ColumnValues, { values: BigInt64Array }>;
     if (time.nulls !== null) {
       const at = time.nulls.indexOf(1);
