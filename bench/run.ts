@@ -24,6 +24,7 @@ import { largerThanMemoryQuerySuite, largerThanMemorySuite } from './cases/large
 import { clusterFailoverSuite, clusterSkipReason, clusterSuite, releaseClusterFixture } from './cases/cluster.js';
 import { ingestHttpSuite, parserSuite, remoteWriteSuite } from './cases/ingest-http.js';
 import { lifecycleQuerySuite, lifecycleSuite } from './cases/lifecycle.js';
+import { transferSuite } from './cases/transfer.js';
 import { benchRows } from './data.js';
 import { codecsSuite } from './cases/codecs.js';
 import { footprintSuite } from './cases/footprint.js';
@@ -32,7 +33,7 @@ import type { CaseResult, Suite } from './harness.js';
 import { printMetrics, printTable, printTargets, writeJson } from './report.js';
 import { evaluateTargets } from './targets.js';
 
-const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, blobStorageSuite, largerThanMemorySuite, largerThanMemoryQuerySuite, codecsSuite, footprintSuite, ...querySuites, ...languageSuites, ...httpSuites, ...dashboardSuites, parserSuite, ingestHttpSuite, remoteWriteSuite, lifecycleSuite, lifecycleQuerySuite, ...(clusterSkipReason === null ? [clusterSuite, clusterFailoverSuite] : [])];
+const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, blobStorageSuite, largerThanMemorySuite, largerThanMemoryQuerySuite, codecsSuite, footprintSuite, ...querySuites, ...languageSuites, ...httpSuites, ...dashboardSuites, parserSuite, ingestHttpSuite, remoteWriteSuite, lifecycleSuite, lifecycleQuerySuite, transferSuite, ...(clusterSkipReason === null ? [clusterSuite, clusterFailoverSuite] : [])];
 const RESULTS_PATH = fileURLToPath(new URL('../../bench-results.json', import.meta.url));
 
 /** The suites to run, each reduced to its cases matching a filter (all when the suite name matches). */

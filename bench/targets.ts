@@ -6,6 +6,7 @@ import { ENCODE_SUITE, LIVENESS_SUITE, SMALL_HTTP_SUITES } from './cases/http.js
 import type { CaseResult, Metric } from './harness.js';
 import { fmt, rate } from './report.js';
 import type { Target } from './report.js';
+import { DUCK_CSV, DUCK_IMPORT, DUCK_PARQUET, DUCK_PARQUET_RAW, SVC_CSV, SVC_IMPORT, SVC_PARQUET, SVC_PARQUET_RAW, TRANSFER_SUITE } from './cases/transfer.js';
 import { LATE_SINGLE_NAME, ORDER_NAMES } from './cases/out-of-order.js';
 import { ASOF_SUITE, DERIVATIVE_SUITE, FILL_SUITE, PARSE_SUITE } from './cases/language.js';
 import { CLUSTER_EMBEDDED, CLUSTER_LINE, CLUSTER_PAUSE, CLUSTER_REPLAY, CLUSTER_REST, CLUSTER_SUBSTRATE, CLUSTER_SUITE } from './cases/cluster.js';
@@ -52,6 +53,16 @@ export function evaluateTargets(results: readonly CaseResult[], metrics: readonl
   if (blobFull !== undefined && blobIncremental !== undefined) {
     const share = blobIncremental.ms / blobFull.ms;
     add('blob checkpoint after 2 % changed blobs ≤ 5 % of a full one', `${fmt(blobIncremental.ms)} ms vs ${fmt(blobFull.ms)} ms = ${(share * 100).toFixed(1)} %`, share <= 0.05);
+  }
+
+  // Issue 29: Parquet export and import against DuckDB's COPY … TO and read_parquet, same run.
+  for (const [svc, duck, what] of [[SVC_PARQUET, DUCK_PARQUET, 'Parquet export (snappy)'], [SVC_PARQUET_RAW, DUCK_PARQUET_RAW, 'Parquet export (uncompressed)'], [SVC_IMPORT, DUCK_IMPORT, 'Parquet import']] as const) {
+    const x = get(TRANSFER_SUITE, svc)?.ratios[duck];
+    add(`${what} ≥ 1× ${duck}`, x === undefined ? null : `${x.toFixed(2)}×`, x === undefined ? null : x >= 1);
+  }
+  for (const name of [SVC_CSV, DUCK_CSV]) {
+    const m = metrics.find((k) => k.suite === TRANSFER_SUITE && k.name === `${name}: MB/s`);
+    add(`${name} MB/s`, m === undefined ? null : `${fmt(m.value)} MB/s`, 'info');
   }
 
   // Issue 17: HTTP line-protocol ingest against influxd and VictoriaMetrics (same run), the parser alone, remote write.

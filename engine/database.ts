@@ -3,7 +3,9 @@
 // to the database's log; the log (engine/log/: the local WAL with its checkpoints, or a cluster's
 // streams) was given at open, fed the state then, and owns durability, checkpoints, readiness and
 // its figures. Reads see the in-memory state; expired entries are absent.
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { backupDatabase, exportQuery, importOps } from './transfer/index.js';
+import type { BackupResult, ExportOptions, ExportStream, ImportOptions, ImportResult } from './transfer/index.js';
 import { page, sortAliases } from './catalog/alias-page.js';
 import type { AliasPage, PageOptions } from './catalog/alias-page.js';
 import { TIMESTAMP_COLUMN } from './storage/arrow-schema.js';
@@ -474,6 +476,56 @@ export class Database {
     }
     for (const c of t.columns) batch[c.name] = rows.map((r) => r[c.name] ?? null);
     await this.insert(name, batch);
+  }
+
+  // ---- data in and out (engine/transfer/) ----------------------------------------------------
+
+  /**
+   * Exports a SELECT's result as a file's bytes, streamed: CSV (RFC 4180, a header line), NDJSON,
+   * an Arrow IPC stream or Parquet. A result of any size holds a chunk at a time: the query
+   * builds the next chunk once the last is read. `deadlineMs` bounds the wait for each chunk.
+   * @example
+   * const out = createWriteStream('stocks.parquet');
+   * for await (const bytes of db.export('SELECT * FROM stocks', { format: 'parquet' })) out.write(bytes);
+   */
+  export(query: string, options: ExportOptions): ExportStream {
+    this.checkOpen();
+    return exportQuery(this.catalog, query, options, this.options.queryLimits);
+  }
+
+  /**
+   * Imports a CSV or Parquet file (its bytes, or a path) into `table` as one atomic write: the
+   * table is created from the file's columns when missing (its time column is `$timestamp` or
+   * `timestamp`), columns it lacks are added, and every row is inserted — or, when a row does not
+   * fit (the error names its row and column), nothing is stored.
+   * @example
+   * await db.import('trades', './trades.parquet', { format: 'parquet' }); // { table, rows, isCreated }
+   */
+  async import(table: string, source: Uint8Array | string, options: ImportOptions): Promise<ImportResult> {
+    this.checkOpen();
+    const bytes = typeof source === 'string' ? await readFile(source) : source;
+    const e = this.liveEntry(table);
+    if (e !== undefined && e.type !== 'ts') throw incompatible(table, e.type, 'ts');
+    // The write validates the ops against the catalog as it is then (a table created or changed
+    // while the file was read is refused or checked there, like any write).
+    const { ops, rows } = await importOps(table, bytes, options, e?.table.columns ?? null);
+    await this.write(ops);
+    return { table, rows, isCreated: e === undefined };
+  }
+
+  /**
+   * Writes a consistent copy of the database into `dir` (new or empty) while it serves: a
+   * checkpoint, its files hard-linked (or copied), the WAL written since. A database opened on
+   * `dir` holds every write acknowledged before the call. Single node only: a cluster's backup is
+   * its JetStream streams and object store (docs/export-import.md).
+   * @example
+   * await db.backup('/backups/svc-2026-11-27'); // { dir, checkpoint, walSegments, files, bytes, linked }
+   */
+  async backup(dir: string): Promise<BackupResult> {
+    this.checkOpen();
+    const { log } = this;
+    if (log.checkpointThen === undefined) throw new SvcError('InvalidArgument', "a cluster node's data is its cluster's: back up JetStream's streams and object store (docs/export-import.md)");
+    return backupDatabase({ dataDir: this.dataDir, checkpoint: (then) => log.checkpointThen!(then), lease: () => this.checkpointer.reads.lease() }, dir);
   }
 
   // ---- queries -----------------------------------------------------------------------------

@@ -4,7 +4,7 @@ export type { OpenOptions, BlobDescription, TableDescription, ChangeResult } fro
 export type { MemoryFigures } from './memory/index.js';
 export { defaultMemoryLimit, parseBytes } from './memory/index.js';
 export type { QueryLimits, QueryOptions, QuerySignal } from './query/index.js';
-export { DEFAULT_QUERY_LIMITS } from './query/index.js';
+export { DEFAULT_DEADLINE_MS, DEFAULT_QUERY_LIMITS } from './query/index.js';
 export type { AliasPage, PageOptions } from './catalog/alias-page.js';
 export type { ColumnarBatch } from './write/columnar-input.js';
 export type { EntryType } from './catalog/entry-store.js';
@@ -32,3 +32,5 @@ export async function openClusterNode(options: import('./database.js').OpenOptio
   const { openClusterNode: open } = await import('./cluster/index.js');
   return open(options, cluster);
 }
+export { EXPORT_FORMATS, exportFormat, packPieces, PieceSink, resultColumn, rowTimeColumn } from './transfer/index.js';
+export type { BackupResult, ExportFormat, ExportOptions, ExportStream, ImportFormat, ImportOptions, ImportResult } from './transfer/index.js';

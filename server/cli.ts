@@ -4,6 +4,7 @@
 // line per listening address once it is ready, reopen the log file on SIGHUP, and on
 // SIGTERM/SIGINT stop accepting, finish in-flight requests, checkpoint and exit 0.
 // Configuration mistakes (options, config file, certificate, keys) exit 2 with a message.
+// `svc_rest backup …` is its own command (backup-command.ts).
 import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { ConfigError } from './config-error.js';
@@ -12,6 +13,7 @@ import type { CliCommand, Config } from './options.js';
 import { startServer } from './start-server.js';
 import type { RunningServer } from './start-server.js';
 import { packageVersion } from './version.js';
+import { backupCommand } from './backup-command.js';
 
 /** The file `--gen-config -i` writes when no --config-file names one. */
 const DEFAULT_CONFIG_FILE = 'svc_rest.json';
@@ -61,6 +63,7 @@ async function interactive(config: Config): Promise<Config> {
 }
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'backup') process.exit(await backupCommand(process.argv.slice(3), process.env));
   let command: CliCommand;
   try {
     command = parseCli(process.argv.slice(2), process.env);

@@ -9,6 +9,7 @@ import type { ErrorCode } from '../engine/index.js';
 export const HTTP_ERROR_CODES = [
   'BadRequest', //        malformed parameters, body or JSON
   'Unauthorized', //      missing, malformed, forged or expired token; bad credentials
+  'Forbidden', //         an admin route asked with the token of a user who is not an admin
   'RouteNotFound', //     no route has this path
   'NodeNotFound', //      GET /api/nodes/:id of a node this cluster does not have
   'MethodNotAllowed', //  the path is known, the method is not
@@ -48,6 +49,7 @@ export const STATUS_OF: Record<ErrorCode | HttpErrorCode, number> = {
   ClusterUnavailable: 503,
   BadRequest: 400,
   Unauthorized: 401,
+  Forbidden: 403,
   RouteNotFound: 404,
   NodeNotFound: 404,
   MethodNotAllowed: 405,

@@ -19,9 +19,10 @@ import { verify } from 'node:crypto';
 const USAGE = `usage:
   svc_keygen cluster --out-dir <dir>
       writes <dir>/cluster_private.key and <dir>/cluster_public.key (mode 0600)
-  svc_keygen user --username <name> --cluster-private-key <file> --users-file <file> --out <file>
+  svc_keygen user --username <name> --cluster-private-key <file> --users-file <file> --out <file> [--admin]
       writes the user key file {"username","secret_key"} (mode 0600) and adds the user's
-      public key to the users file, signed with the cluster private key
+      public key to the users file, signed with the cluster private key; --admin lists the
+      user as an admin (admin routes: POST /api/backup)
 `;
 
 function writeNew(file: string, text: string): void {
@@ -59,13 +60,15 @@ function user(args: minimist.ParsedArgs): void {
     throw new ConfigError(`cluster private key ${privateFile}: ${(e as Error).message}`);
   }
   let users: Record<string, string> = {};
+  let admins: readonly string[] = [];
   try {
     const existing = JSON.parse(readFileSync(usersFile, 'utf8')) as UsersFile;
     // Signing again must not bless entries someone slipped in: the old signature has to hold.
-    if (!verify(null, Buffer.from(signedText(existing.users)), createPublicKey(privatePem), Buffer.from(existing.signature, 'base64'))) {
+    if (!verify(null, Buffer.from(signedText(existing.users, existing.admins)), createPublicKey(privatePem), Buffer.from(existing.signature, 'base64'))) {
       throw new ConfigError(`users file ${usersFile}: its signature does not match this cluster key; refusing to sign it again`);
     }
     users = existing.users;
+    admins = existing.admins ?? [];
   } catch (e) {
     if (e instanceof ConfigError) throw e;
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError(`users file ${usersFile}: ${(e as Error).message}`);
@@ -73,13 +76,15 @@ function user(args: minimist.ParsedArgs): void {
   const keys = newUserKeys();
   writeNew(out, `${JSON.stringify({ username, secret_key: keys.secretKey })}\n`);
   const tmp = `${usersFile}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(signUsers({ ...users, [username]: keys.publicKey }, privatePem), null, 2)}\n`, { mode: 0o600 });
+  const isAdmin = args['admin'] === true;
+  const newAdmins = isAdmin ? [...new Set([...admins, username])] : admins.filter((a) => a !== username);
+  writeFileSync(tmp, `${JSON.stringify(signUsers({ ...users, [username]: keys.publicKey }, privatePem, newAdmins), null, 2)}\n`, { mode: 0o600 });
   chmodSync(tmp, 0o600);
   renameSync(tmp, usersFile);
 }
 
 function main(): void {
-  const args = minimist(process.argv.slice(2), { string: ['out-dir', 'username', 'cluster-private-key', 'users-file', 'out'], boolean: ['help'], alias: { h: 'help' } });
+  const args = minimist(process.argv.slice(2), { string: ['out-dir', 'username', 'cluster-private-key', 'users-file', 'out'], boolean: ['help', 'admin'], alias: { h: 'help' } });
   if (args['help'] === true) { process.stdout.write(USAGE); return; }
   try {
     const command = args._[0];

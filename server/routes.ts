@@ -11,6 +11,7 @@ import { readOption } from './handlers/api/options.js';
 import { apiQuery } from './handlers/api/query.js';
 import { liveness, readiness } from './handlers/api/status.js';
 import { listTags } from './handlers/api/tags.js';
+import { backup, exportGet, exportPost, importData } from './handlers/api/transfer.js';
 import { metrics } from './handlers/api/metrics.js';
 import { health, influxQuery, ping, questdbSettings } from './handlers/ingest/influx-compat.js';
 import { lineProtocolWrite } from './handlers/ingest/line-protocol-write.js';
@@ -36,6 +37,10 @@ export const PATHS = {
   readiness: '/api/status/readiness',
   /** qdb_rest's tag list (QuasarDB's Grafana plugin). */
   tags: '/api/tags',
+  // data in and out (SPEC §16)
+  export: '/api/export',
+  import: '/api/import',
+  backup: '/api/backup',
   // web bridge (seed 000)
   entries: '/api/v1/entries',
   entry: '/api/v1/entries/:alias',
@@ -99,6 +104,10 @@ export const ROUTES: readonly Route[] = [
   { ...rest('GET', PATHS.liveness, liveness, 'public'), isData: false },
   { ...rest('GET', PATHS.readiness, readiness, 'public'), isData: false },
   rest('GET', PATHS.tags, listTags),
+  rest('GET', PATHS.export, exportGet),
+  rest('POST', PATHS.export, exportPost),
+  rest('POST', PATHS.import, importData),
+  { ...rest('POST', PATHS.backup, backup), access: 'admin' },
 
   bridge('GET', PATHS.entries, listEntries),
   bridge('GET', PATHS.entry, describeEntry),

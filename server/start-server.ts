@@ -13,6 +13,7 @@ import type { ClusterNode, Durability } from '../engine/index.js';
 import { securityOff, securityOn } from './auth/auth-policy.js';
 import type { AuthPolicy } from './auth/auth-policy.js';
 import { TokenAuthority } from './auth/token-authority.js';
+import { forgetAddress, recordAddress } from './server-address.js';
 import { UserDirectory, loadUsers } from './auth/user-keys.js';
 import { ConfigError } from './config-error.js';
 import { machineFigures } from './handlers/api/cluster.js';
@@ -137,7 +138,8 @@ function policyOf(options: ServerOptions): AuthPolicy {
     return securityOff;
   }
   if (usersFile === null) throw new ConfigError('security is on (--cluster-public-key-file) but no users file is set (--users-file)');
-  return securityOn(new UserDirectory(loadUsers(usersFile, keyFile)));
+  const { users, admins } = loadUsers(usersFile, keyFile);
+  return securityOn(new UserDirectory(users, admins));
 }
 
 /** Both TLS files readable and what they claim to be, or a ConfigError saying which is not. */
@@ -268,6 +270,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw e;
   }
   state.db = db;
+  // A single node records where it serves, for `svc_rest backup` (a cluster node's data is the cluster's).
+  if (cluster === null) await recordAddress(dataDir, host, port).catch((e: unknown) => log.info(`could not record the server's address in ${dataDir}: ${(e as Error).message}`));
   let closing: Promise<void> | null = null;
   const close = async (): Promise<void> => {
     state.isClosing = true;
@@ -277,6 +281,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     app.close();
     tlsApp?.close();
     try {
+      if (cluster === null) await forgetAddress(dataDir).catch(() => undefined);
       await db.close();
     } finally {
       await log.close();

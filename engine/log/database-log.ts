@@ -24,6 +24,12 @@ export interface DatabaseLog extends WriteLog {
    * cluster node that does not hold every table's rows).
    */
   checkpoint(): Promise<boolean>;
+  /**
+   * Takes a checkpoint, then runs `then(seq)` before any other checkpoint starts (a backup copies
+   * the WAL written since, which the next checkpoint would delete). Only a log whose checkpoints
+   * and WAL are in the data directory has it (the local log); a cluster's backup is its streams.
+   */
+  checkpointThen?(then: (seq: number) => Promise<void>): Promise<void>;
   /** Memory pressure: a checkpoint after which the data it wrote may leave memory. */
   relieve(): Promise<void>;
   /** False while this node is still catching up with the log (readiness says 503). */

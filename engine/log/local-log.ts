@@ -81,6 +81,10 @@ export class LocalLog implements DatabaseLog {
     return true;
   }
 
+  checkpointThen(then: (seq: number) => Promise<void>): Promise<void> {
+    return this.opened().checkpoints.run(then);
+  }
+
   relieve(): Promise<void> {
     return this.opened().checkpoints.run();
   }

@@ -7,7 +7,7 @@ import { SvcError } from '../errors.js';
 export const DEFAULT_DEADLINE_MS = 30_000;
 
 export class Deadline {
-  private readonly endsAt: number;
+  private endsAt: number;
   private calls = 0;
 
   constructor(private readonly budgetMs: number = DEFAULT_DEADLINE_MS) {
@@ -22,6 +22,14 @@ export class Deadline {
   check(): void {
     if ((this.calls++ & 7) !== 0) return;
     this.checkNow();
+  }
+
+  /**
+   * Gives the whole budget again from now: a streamed export (engine/transfer/) bounds the wait
+   * for each batch it hands out, not the whole transfer.
+   */
+  restart(): void {
+    this.endsAt = performance.now() + this.budgetMs;
   }
 
   /** Milliseconds left of the budget (0 once spent). */

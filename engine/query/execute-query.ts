@@ -2,6 +2,9 @@
 // handler per statement kind (an exhaustive Record, so a new statement kind is a compile error
 // until it is handled).
 import { Buffer } from 'node:buffer';
+import type { ResultTable, ResultType } from './result.js';
+import type { ResultSink } from './exec/run/run-context.js';
+import { planSelectCached } from './plan/plan-cache.js';
 import { parseInSteps } from '../../grammar/index.js';
 import type { Statement } from '../../grammar/index.js';
 import { SvcError } from '../errors.js';
@@ -93,7 +96,61 @@ export function executePart(catalog: QueryCatalog, text: string, names: readonly
   return execute(catalog, text, { ...options, readOnly: true }, defaults, new Set(names));
 }
 
+/**
+ * Runs the SELECT `text` as a stream (engine/transfer/'s export): `start` is given the result's
+ * shape — each result table's name and output columns, before any row — and returns the sink that
+ * takes the rows in chunks, each resolved before the next is built (backpressure). Plain rows in
+ * time order are never held whole; results that must be (ORDER BY, aggregates, a cluster's parts
+ * run elsewhere) are built under the query limits and handed over in one piece per table. The
+ * deadline bounds the wait for each chunk. Other statements are refused with InvalidArgument.
+ * @example
+ * await streamQuery(db, 'SELECT * FROM t', {}, DEFAULT_QUERY_LIMITS, (shape) => async (chunk) => write(chunk));
+ */
+export async function streamQuery(catalog: QueryCatalog, text: string, options: QueryOptions, defaults: QueryLimits, start: (shape: ResultShape) => ResultSink): Promise<void> {
+  const prepared = prepare(catalog, text, options, defaults, null);
+  const run = prepared instanceof Promise ? await prepared : prepared;
+  const { ast } = run;
+  if (ast.kind !== 'Select') throw new SvcError('InvalidArgument', 'only a SELECT can be exported', { position: 0 });
+  // The plan (cached: the run below plans the same text at the same now) gives the shape.
+  const plan = planSelectCached(ast, catalog, run.nowNs, run.ctx.limits);
+  const sink = start({
+    tables: plan.tables.map((t) => ({ name: t.name, columns: t.outputs.filter((o) => !o.isHidden).map((o) => ({ name: o.name, type: o.type })) })),
+  });
+  // The deadline bounds the wait for each chunk: it starts over after each hand-over.
+  const handOver = async (table: ResultTable): Promise<void> => {
+    await sink(table);
+    run.ctx.deadline.restart();
+  };
+  if (catalog.placement === undefined) {
+    run.ctx.sink = handOver;
+    await runSelect(ast, catalog, run.nowNs, run.ctx);
+    return;
+  }
+  const result = await runPlacedSelect(ast, catalog, run.nowNs, run.ctx, text, null);
+  for (const table of result.tables) await handOver(table);
+}
+
+/** The result tables a streamed SELECT will give: names and output columns, known before any row. */
+export interface ResultShape {
+  readonly tables: readonly { readonly name: string; readonly columns: readonly { readonly name: string; readonly type: ResultType }[] }[];
+}
+
 async function execute(catalog: QueryCatalog, text: string, options: QueryOptions, defaults: QueryLimits, only: ReadonlySet<string> | null): Promise<QueryResult> {
+  const prepared = prepare(catalog, text, options, defaults, only);
+  // A short text reaches its handler in the caller's turn, so a SELECT's snapshot is the data as
+  // it was when it was asked: a write the caller makes right after the call must not reach it.
+  const run = prepared instanceof Promise ? await prepared : prepared;
+  const handler = HANDLERS[run.ast.kind] as (ast: Statement, run: Run) => QueryResult | Promise<QueryResult>;
+  return handler(run.ast, run);
+}
+
+type PreparedRun = Run & { readonly ast: Statement };
+
+/**
+ * Checks the text and options, parses, and makes the run of one statement: at once for a short
+ * text; a long one is parsed in slices first (a promise).
+ */
+function prepare(catalog: QueryCatalog, text: string, options: QueryOptions, defaults: QueryLimits, only: ReadonlySet<string> | null): PreparedRun | Promise<PreparedRun> {
   if (typeof text !== 'string') throw new SvcError('InvalidArgument', 'a query must be a string');
   if (text.length > MAX_QUERY_BYTES / 3 && Buffer.byteLength(text, 'utf8') > MAX_QUERY_BYTES) {
     throw new SvcError('QueryTooLarge', `the query text is over ${MAX_QUERY_BYTES} bytes`);
@@ -107,22 +164,25 @@ async function execute(catalog: QueryCatalog, text: string, options: QueryOption
     throw new SvcError('InvalidArgument', 'signal must be an AbortSignal or an object with a boolean `aborted`');
   }
   const ctx = new RunContext(deadline, limits, options.signal ?? null, sliceMs);
+  const ready = (ast: Statement): PreparedRun => {
+    if (options.readOnly === true && WRITE_KINDS.has(ast.kind)) {
+      throw new SvcError('ReadOnlyQuery', 'this statement writes, and writes are not allowed here', { position: 0 });
+    }
+    if (options.signal?.aborted === true) throw new SvcError('QueryCancelled', 'the query was cancelled before it started');
+    if (only !== null && ast.kind !== 'Select') throw new SvcError('InvalidArgument', 'only a SELECT runs in parts');
+    const nowNs = options.now ?? BigInt(Date.now()) * 1_000_000n;
+    return { ast, catalog, nowNs, ctx, text, only };
+  };
+  // A short text parses in well under a slice, without a promise; a long one (a wide WHERE, a
+  // many-row INSERT: up to 1.8 s for 1 MiB) in slices that let the event loop run.
+  if (text.length > SLICED_PARSE_CHARS) return parseSliced(text, ctx).then(ready, (e: unknown) => { throw toSyntaxError(e); });
   let ast: Statement;
   try {
-    // A short text parses in well under a slice, without a promise; a long one (a wide WHERE, a
-    // many-row INSERT: up to 1.8 s for 1 MiB) in slices that let the event loop run.
-    ast = text.length <= SLICED_PARSE_CHARS ? parseCached(text) : await parseSliced(text, ctx);
+    ast = parseCached(text);
   } catch (e) {
     throw toSyntaxError(e);
   }
-  if (options.readOnly === true && WRITE_KINDS.has(ast.kind)) {
-    throw new SvcError('ReadOnlyQuery', 'this statement writes, and writes are not allowed here', { position: 0 });
-  }
-  if (options.signal?.aborted === true) throw new SvcError('QueryCancelled', 'the query was cancelled before it started');
-  if (only !== null && ast.kind !== 'Select') throw new SvcError('InvalidArgument', 'only a SELECT runs in parts');
-  const nowNs = options.now ?? BigInt(Date.now()) * 1_000_000n;
-  const handler = HANDLERS[ast.kind] as (ast: Statement, run: Run) => QueryResult | Promise<QueryResult>;
-  return handler(ast, { catalog, nowNs, ctx, text, only });
+  return ready(ast);
 }
 
 /** Texts longer than this are parsed in slices (~50 µs of parsing per 10 characters of a wide WHERE). */

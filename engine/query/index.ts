@@ -1,6 +1,7 @@
 // Public exports of the query layer: run a statement against a catalog, and the plain result.
-export { executePart, executeQuery, MAX_QUERY_BYTES } from './execute-query.js';
-export type { QueryOptions } from './execute-query.js';
+export { executePart, executeQuery, streamQuery, MAX_QUERY_BYTES } from './execute-query.js';
+export type { QueryOptions, ResultShape } from './execute-query.js';
+export type { ResultSink } from './exec/run/run-context.js';
 export type { QuerySignal } from './exec/run/run-context.js';
 export type { FindFilter, PartPlacement, PartRequest, QueryCatalog, SelectPart } from './catalog.js';
 export type { QueryResult, ResultColumn, ResultTable, ResultType } from './result.js';

@@ -5,8 +5,13 @@ import { HttpError } from '../errors.js';
 import type { TokenAuthority } from './token-authority.js';
 import type { UserDirectory } from './user-keys.js';
 
-/** How a route is guarded: `public` never (login, status), `token` always, `bridge` as the policy says. */
-export type RouteAccess = 'public' | 'token' | 'bridge';
+/**
+ * How a route is guarded: `public` never (login, status), `token` always, `bridge` as the policy
+ * says, `admin` a token of an admin: with security off any token; with security on a user the
+ * users file lists under `admins`, or a token `svc_rest backup` signed with the data
+ * directory's key (who can read that key can read the data).
+ */
+export type RouteAccess = 'public' | 'token' | 'bridge' | 'admin';
 
 export interface Credentials {
   readonly username: string;
@@ -17,11 +22,14 @@ export interface AuthPolicy {
   /** The subject of the token to issue, or Unauthorized. */
   login(credentials: Credentials): Promise<string>;
   requiresToken(access: RouteAccess): boolean;
+  /** Whether the user `subject` may use admin routes. */
+  isAdmin(subject: string): boolean;
 }
 
 export const securityOff: AuthPolicy = {
   login: (credentials) => Promise.resolve(credentials.username),
-  requiresToken: (access) => access === 'token',
+  requiresToken: (access) => access === 'token' || access === 'admin',
+  isAdmin: () => true,
 };
 
 /** Security on: the users file decides; the message never says which part was wrong. */
@@ -32,6 +40,7 @@ export function securityOn(users: UserDirectory): AuthPolicy {
       return Promise.resolve(credentials.username);
     },
     requiresToken: (access) => access !== 'public',
+    isAdmin: (subject) => users.isAdmin(subject),
   };
 }
 
@@ -57,5 +66,10 @@ export function bearerToken(authorization: string, queryToken: string | undefine
 /** Checks the request's token when the route needs one; the user it names ('' when none). */
 export async function authorize(policy: AuthPolicy, authority: TokenAuthority, access: RouteAccess, authorization: string, queryToken: string | undefined): Promise<string> {
   if (!policy.requiresToken(access)) return '';
-  return authority.verify(bearerToken(authorization, queryToken));
+  const token = bearerToken(authorization, queryToken);
+  const subject = await authority.verify(token);
+  if (access === 'admin' && !policy.isAdmin(subject) && !authority.isAdminToken(token)) {
+    throw new HttpError('Forbidden', `this route is for admins, and '${subject}' is not one (svc_keygen user --admin lists a user as one)`);
+  }
+  return subject;
 }

@@ -25,7 +25,7 @@ export class TokenAuthority {
    * that verified stays valid under the same key until its `exp`, which is checked at every use
    * as jose checks it. Bounded: emptied when full.
    */
-  private readonly verified = new Map<string, { readonly subject: string; readonly exp: number }>();
+  private readonly verified = new Map<string, { readonly subject: string; readonly exp: number; readonly isAdmin: boolean }>();
 
   /** Loads the key of `dataDir`, creating it (mode 0600) on first start. */
   static async open(dataDir: string): Promise<TokenAuthority> {
@@ -51,9 +51,12 @@ export class TokenAuthority {
     return new TokenAuthority(key);
   }
 
-  /** A token for `subject`, expiring in 12 hours. */
-  issue(subject: string): Promise<string> {
-    return new SignJWT({})
+  /**
+   * A token for `subject`, expiring in 12 hours. `isAdmin` adds the claim `adm` that admin routes
+   * accept whoever the subject is: only `svc_rest backup` issues it, with the data directory's key.
+   */
+  issue(subject: string, isAdmin = false): Promise<string> {
+    return new SignJWT(isAdmin ? { adm: true } : {})
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(subject)
       .setIssuedAt()
@@ -74,11 +77,16 @@ export class TokenAuthority {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], requiredClaims: ['exp'] });
       const subject = payload.sub ?? '';
       if (this.verified.size >= VERIFIED_MAX) this.verified.clear();
-      this.verified.set(token, { subject, exp: payload.exp! });
+      this.verified.set(token, { subject, exp: payload.exp!, isAdmin: payload['adm'] === true });
       return subject;
     } catch (e) {
       const why = (e as { code?: string }).code === 'ERR_JWT_EXPIRED' ? EXPIRED : 'the token is not valid';
       throw new HttpError('Unauthorized', why);
     }
+  }
+
+  /** Whether a token `verify` accepted carries the admin claim. */
+  isAdminToken(token: string): boolean {
+    return this.verified.get(token)?.isAdmin === true;
   }
 }

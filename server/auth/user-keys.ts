@@ -16,6 +16,8 @@ import { ConfigError } from '../config-error.js';
 export interface UsersFile {
   /** username → base64 SPKI DER of the user's Ed25519 public key. */
   readonly users: Record<string, string>;
+  /** Users who may run admin routes (POST /api/backup); signed with the users when present. */
+  readonly admins?: readonly string[];
   /** base64 Ed25519 signature of `signedText(users)` by the cluster private key. */
   readonly signature: string;
 }
@@ -38,18 +40,23 @@ export function newClusterKeys(): { publicPem: string; privatePem: string } {
   };
 }
 
-/** What the cluster key signs: the users in name order, so the signature does not depend on key order. */
-export function signedText(users: Record<string, string>): string {
-  return JSON.stringify(Object.keys(users).sort().map((name) => [name, users[name]]));
+/**
+ * What the cluster key signs: the users in name order, so the signature does not depend on key
+ * order, and the admins when there are any (a file without admins signs as before they existed).
+ */
+export function signedText(users: Record<string, string>, admins: readonly string[] = []): string {
+  const entries: unknown[] = Object.keys(users).sort().map((name) => [name, users[name]]);
+  if (admins.length > 0) entries.push(['$admins', [...admins].sort()]);
+  return JSON.stringify(entries);
 }
 
-export function signUsers(users: Record<string, string>, clusterPrivatePem: string): UsersFile {
-  const signature = sign(null, Buffer.from(signedText(users)), createPrivateKey(clusterPrivatePem)).toString('base64');
-  return { users, signature };
+export function signUsers(users: Record<string, string>, clusterPrivatePem: string, admins: readonly string[] = []): UsersFile {
+  const signature = sign(null, Buffer.from(signedText(users, admins)), createPrivateKey(clusterPrivatePem)).toString('base64');
+  return admins.length > 0 ? { users, admins: [...admins].sort(), signature } : { users, signature };
 }
 
 /** Parses and checks a users file against the cluster public key; any problem is a ConfigError. */
-export function loadUsers(usersFile: string, clusterPublicKeyFile: string): Map<string, Buffer> {
+export function loadUsers(usersFile: string, clusterPublicKeyFile: string): { users: Map<string, Buffer>; admins: Set<string> } {
   let clusterKey: KeyObject;
   try {
     clusterKey = createPublicKey(readFileSync(clusterPublicKeyFile, 'utf8'));
@@ -66,7 +73,9 @@ export function loadUsers(usersFile: string, clusterPublicKeyFile: string): Map<
   if (typeof file !== 'object' || file === null || typeof file.users !== 'object' || file.users === null || typeof file.signature !== 'string') {
     throw new ConfigError(`users file ${usersFile}: must be {"users": {...}, "signature": "..."} as written by svc_keygen`);
   }
-  if (!verify(null, Buffer.from(signedText(file.users)), clusterKey, Buffer.from(file.signature, 'base64'))) {
+  const admins = file.admins ?? [];
+  if (!Array.isArray(admins) || admins.some((a) => typeof a !== 'string')) throw new ConfigError(`users file ${usersFile}: "admins" must be a list of user names`);
+  if (!verify(null, Buffer.from(signedText(file.users, admins)), clusterKey, Buffer.from(file.signature, 'base64'))) {
     throw new ConfigError(`users file ${usersFile}: its signature does not verify with ${clusterPublicKeyFile} (add users with svc_keygen user, which signs it)`);
   }
   const users = new Map<string, Buffer>();
@@ -74,7 +83,7 @@ export function loadUsers(usersFile: string, clusterPublicKeyFile: string): Map<
     if (typeof key !== 'string') throw new ConfigError(`users file ${usersFile}: the key of user "${name}" is not a string`);
     users.set(name, Buffer.from(key, 'base64'));
   }
-  return users;
+  return { users, admins: new Set(admins) };
 }
 
 /** Checks login credentials against the users' public keys, in time independent of why they fail. */
@@ -82,10 +91,15 @@ export class UserDirectory {
   private readonly decoyPublic: Buffer;
   private readonly decoySecret: Buffer;
 
-  constructor(private readonly users: ReadonlyMap<string, Buffer>) {
+  constructor(private readonly users: ReadonlyMap<string, Buffer>, private readonly admins: ReadonlySet<string> = new Set()) {
     const decoy = newUserKeys();
     this.decoyPublic = Buffer.from(decoy.publicKey, 'base64');
     this.decoySecret = Buffer.from(decoy.secretKey, 'base64');
+  }
+
+  /** Whether `username` is listed as an admin (and is a user). */
+  isAdmin(username: string): boolean {
+    return this.users.has(username) && this.admins.has(username);
   }
 
   check(username: string, secretKey: string): boolean {

@@ -11,18 +11,13 @@
 // A result without tables (no rows; CREATE/DROP/INSERT) is one stream with only the `timestamp`
 // field and no batch. A standalone find(...) is one stream with a Utf8 column `alias`.
 //
-// Chunks: the writer's pieces are collected as they are written; small ones (message headers,
-// padding) are packed together, and body buffers — views of the result's own typed arrays — are
-// handed out as ~64 KiB views without being copied. Tables are converted one at a time.
-import { AsyncByteQueue, Field, makeData, RecordBatch, RecordBatchStreamWriter, Schema, Struct, Utf8 } from 'apache-arrow';
+// Chunks: the writer's pieces are collected and packed by the engine's ipc-pieces.ts (body
+// buffers, views of the result's own typed arrays, are not copied). Tables are converted one at a time.
+import { Field, makeData, RecordBatch, RecordBatchStreamWriter, Schema, Struct, Utf8 } from 'apache-arrow';
 import type { QueryResult, ResultTable } from '../../engine/index.js';
-import { resultColumn, rowTimeColumn } from './arrow-vectors.js';
+import { packPieces, PieceSink, resultColumn, rowTimeColumn } from '../../engine/index.js';
 
 export const ARROW_STREAM_MIME = 'application/vnd.apache.arrow.stream';
-
-const CHUNK_BYTES = 64 * 1024;
-/** Pieces below this are copied into a shared chunk; larger ones are passed on as views. */
-const SMALL_PIECE = 8 * 1024;
 
 export function* encodeArrowStream(result: QueryResult): Generator<Uint8Array, void, undefined> {
   if (result.kind === 'find') {
@@ -54,14 +49,6 @@ function findBatch(aliases: readonly string[]): RecordBatch {
   return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: aliases.length, nullCount: 0, children: [column.data] }));
 }
 
-/** Receives the writer's byte pieces synchronously instead of queueing them for a reader. */
-class PieceSink extends AsyncByteQueue {
-  readonly pieces: Uint8Array[] = [];
-  override write(value: Uint8Array): void {
-    if (value.byteLength > 0) this.pieces.push(value);
-  }
-}
-
 /** One IPC stream: schema, the batches, end-of-stream; as ~64 KiB chunks. */
 function* streamBytes(schema: Schema, batches: readonly RecordBatch[]): Generator<Uint8Array, void, undefined> {
   const sink = new PieceSink();
@@ -69,25 +56,5 @@ function* streamBytes(schema: Schema, batches: readonly RecordBatch[]): Generato
   writer.reset(sink, schema);
   for (const b of batches) writer.write(b);
   writer.finish();
-  let pending = new Uint8Array(CHUNK_BYTES);
-  let used = 0;
-  for (const piece of sink.pieces) {
-    if (piece.byteLength < SMALL_PIECE) {
-      if (used + piece.byteLength > CHUNK_BYTES) {
-        yield pending.subarray(0, used);
-        pending = new Uint8Array(CHUNK_BYTES);
-        used = 0;
-      }
-      pending.set(piece, used);
-      used += piece.byteLength;
-      continue;
-    }
-    if (used > 0) {
-      yield pending.subarray(0, used);
-      pending = new Uint8Array(CHUNK_BYTES);
-      used = 0;
-    }
-    for (let at = 0; at < piece.byteLength; at += CHUNK_BYTES) yield piece.subarray(at, Math.min(piece.byteLength, at + CHUNK_BYTES));
-  }
-  if (used > 0) yield pending.subarray(0, used);
+  yield* packPieces(sink.take());
 }

@@ -27,7 +27,7 @@ const SLICE_MS = 8;
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 201: 'Created', 204: 'No Content', 302: 'Found', 304: 'Not Modified', 308: 'Permanent Redirect', 400: 'Bad Request',
-  401: 'Unauthorized', 404: 'Not Found', 405: 'Method Not Allowed', 413: 'Payload Too Large',
+  401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 413: 'Payload Too Large',
   422: 'Unprocessable Entity', 500: 'Internal Server Error', 503: 'Service Unavailable',
 };
 
@@ -185,11 +185,38 @@ export class Reply {
     const body = (function* () { yield* gathered; yield* rest; })();
     this.hasStarted = true;
     const gz = this.shouldGzip(size);
-    const all = gz ? { ...headers, 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } : headers;
+    await this.writeChunked(status, headers, gz ? gzipStream(body) : slicedSync(body), gz, Infinity);
+  }
+
+  /**
+   * Streams a body produced asynchronously (an export) with chunked transfer encoding, gzipped
+   * when allowed. The source is pulled only as the socket drains; its first chunk is awaited
+   * before the status line, so a failure before any byte is still an error reply. A client that
+   * takes nothing for `stallMs` is dropped and the source stopped (SPEC §16).
+   */
+  async pipe(status: number, headers: Headers, source: AsyncIterable<Uint8Array>, stallMs: number): Promise<void> {
+    if (this.isFinished || this.hasStarted) return;
+    const it = source[Symbol.asyncIterator]();
+    try {
+      const first = await it.next();
+      if (this.isFinished) return;
+      this.hasStarted = true;
+      if (this.isHead) return this.endHead(status, headers, undefined, false);
+      const rest: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => it };
+      const body = (async function* () { if (first.done !== true) yield first.value; yield* rest; })();
+      const gz = this.shouldGzip(1);
+      await this.writeChunked(status, headers, gz ? gzipStream(body) : body, gz, stallMs);
+    } finally {
+      await it.return?.();
+    }
+  }
+
+  /** Writes `source` with chunked transfer encoding as the socket drains; see `stream` and `pipe`. */
+  private async writeChunked(status: number, headers: Headers, source: AsyncIterable<Uint8Array>, isGzipped: boolean, stallMs: number): Promise<void> {
+    const all = isGzipped ? { ...headers, 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } : headers;
     this.res.onWritable(() => { this.wake(); return true; });
     let isHeadWritten = false;
     try {
-      const source = gz ? gzipStream(body) : slicedSync(body);
       for await (const chunk of source) {
         if (this.isAborted) break;
         let ok = true;
@@ -198,7 +225,10 @@ export class Reply {
           ok = this.res.write(chunk);
           this.bytesSent += chunk.length;
         });
-        if (!ok) await this.untilWritable();
+        if (!ok && !(await this.untilWritable(stallMs))) {
+          this.abortConnection();
+          return;
+        }
       }
       if (this.isAborted) return;
       this.res.cork(() => {
@@ -258,9 +288,16 @@ export class Reply {
     });
   }
 
-  private untilWritable(): Promise<void> {
-    if (this.isAborted) return Promise.resolve();
-    return new Promise((resolve) => { this.writable = resolve; });
+  /** Resolves true once the socket drains (or the client left), false after `stallMs` without. */
+  private untilWritable(stallMs: number): Promise<boolean> {
+    if (this.isAborted) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = Number.isFinite(stallMs) ? setTimeout(() => { this.writable = null; resolve(false); }, stallMs) : null;
+      this.writable = () => {
+        if (timer !== null) clearTimeout(timer);
+        resolve(true);
+      };
+    });
   }
 
   private wake(): void {
@@ -296,9 +333,9 @@ async function* slicedSync(chunks: Iterable<Uint8Array>): AsyncGenerator<Uint8Ar
 }
 
 /** Gzips a chunk sequence in zlib's thread pool; the stream pulls the source only as it drains. */
-async function* gzipStream(chunks: Iterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+async function* gzipStream(chunks: Iterable<Uint8Array> | AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   const gz = createGzip({ level: zc.Z_BEST_SPEED });
-  const source = Readable.from(slicedSync(chunks), { objectMode: false });
+  const source = Readable.from(Symbol.asyncIterator in chunks ? chunks : slicedSync(chunks), { objectMode: false });
   source.on('error', (e) => gz.destroy(e));
   source.pipe(gz);
   try {

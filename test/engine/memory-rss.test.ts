@@ -5,8 +5,6 @@
 // open reading no column data (nothing read back, and no more bytes read than its manifest,
 // entries files and WAL hold).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkpointsDir, listManifests } from '../../engine/durability/checkpoint/checkpoint-folder.js';
@@ -15,59 +13,15 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { BATCH, GROUP_FROM, STAR_FROM } from './memory-child.js';
 import { tempDir } from './helpers.js';
+import { childRunner } from './child-rss.js';
 
-const CHILD = fileURLToPath(new URL('./memory-child.js', import.meta.url));
+const runChild = childRunner(fileURLToPath(new URL('./memory-child.js', import.meta.url)));
 const MIB = 1024 * 1024;
 const BUDGET = 512 * MIB;
 /** V8, code, buffers, the allocator's slack: SPEC §10's fixed overhead, with margin. */
 const OVERHEAD = 400 * MIB;
 /** Bytes of column data per row: `$timestamp` and 4 DOUBLE. */
 const ROW_BYTES = 40;
-
-interface ChildRun {
-  readonly lines: string[];
-  readonly maxRss: number;
-  readonly signal: string | null;
-  readonly stderr: string;
-}
-
-/**
- * Runs the child, sampling its RSS every 50 ms; `killWhen` sees each line and may ask for a
- * SIGKILL. A child still running after `timeoutMs` is killed and fails the test.
- */
-function runChild(args: string[], timeoutMs: number, killWhen: (line: string) => boolean = () => false): Promise<ChildRun> {
-  const child = spawn(process.execPath, [CHILD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  let stderr = '';
-  let pending = '';
-  let maxRss = 0;
-  let isTimedOut = false;
-  const sample = setInterval(() => {
-    try {
-      const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      if (kb !== null) maxRss = Math.max(maxRss, Number(kb[1]) * 1024);
-    } catch { /* the child has exited */ }
-  }, 50);
-  const watchdog = setTimeout(() => { isTimedOut = true; child.kill('SIGKILL'); }, timeoutMs);
-  child.stderr.on('data', (d) => { stderr += d; });
-  child.stdout.on('data', (d) => {
-    pending += d;
-    const parts = pending.split('\n');
-    pending = parts.pop()!;
-    for (const line of parts) {
-      lines.push(line);
-      if (killWhen(line)) child.kill('SIGKILL');
-    }
-  });
-  return new Promise((resolve, reject) => {
-    child.on('exit', (_code, signal) => {
-      clearInterval(sample);
-      clearTimeout(watchdog);
-      if (isTimedOut) reject(new Error(`the child ran past ${timeoutMs} ms: ${stderr}`));
-      else resolve({ lines, maxRss, signal, stderr });
-    });
-  });
-}
 
 /** Σ v over rows [0, n): v = (i mod 1000) / 1000. */
 function sumOfV(from: number, n: number): number {

@@ -75,9 +75,12 @@ describe('tokens', () => {
 });
 
 describe('which routes need a token (security off)', () => {
-  const guarded = ROUTES.filter((r) => r.access === 'token');
+  const guarded = ROUTES.filter((r) => r.access === 'token' || r.access === 'admin');
   test('the guarded set is every /api route but login, status and the bridge', () => {
-    assert.deepEqual(guarded.map((r) => `${r.method} ${r.path}`).sort(), ['GET /api/cluster', 'GET /api/cluster/nodes/:alias', 'GET /api/nodes/:alias', 'GET /api/option/max-in-buffer-size', 'GET /api/option/parallelism', 'GET /api/tags', 'POST /api/query']);
+    assert.deepEqual(guarded.map((r) => `${r.method} ${r.path}`).sort(), [
+      'GET /api/cluster', 'GET /api/cluster/nodes/:alias', 'GET /api/export', 'GET /api/nodes/:alias', 'GET /api/option/max-in-buffer-size', 'GET /api/option/parallelism', 'GET /api/tags',
+      'POST /api/backup', 'POST /api/export', 'POST /api/import', 'POST /api/query',
+    ]);
   });
   for (const r of guarded) {
     test(`${r.method} ${r.path} without a token → 401`, async () => {

@@ -26,8 +26,11 @@ export function keygen(args: readonly string[]): { status: number | null; stdout
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Cluster keys, one key file per user, a users file, a certificate for localhost/127.0.0.1, all in `dir`. */
-export async function makeSecurity(dir: string, users: readonly string[]): Promise<Security> {
+/**
+ * Cluster keys, one key file per user (those in `admins` listed as admins), a users file, a
+ * certificate for localhost/127.0.0.1, all in `dir`.
+ */
+export async function makeSecurity(dir: string, users: readonly string[], admins: readonly string[] = []): Promise<Security> {
   const must = (args: readonly string[]): void => {
     const r = keygen(args);
     if (r.status !== 0) throw new Error(`svc_keygen ${args.join(' ')} → ${r.status}: ${r.stderr}`);
@@ -37,7 +40,7 @@ export async function makeSecurity(dir: string, users: readonly string[]): Promi
   const keyFiles: Record<string, string> = {};
   for (const u of users) {
     keyFiles[u] = join(dir, `${u}.key`);
-    must(['user', '--username', u, '--cluster-private-key', join(dir, 'cluster_private.key'), '--users-file', usersFile, '--out', keyFiles[u]]);
+    must(['user', '--username', u, '--cluster-private-key', join(dir, 'cluster_private.key'), '--users-file', usersFile, '--out', keyFiles[u], ...(admins.includes(u) ? ['--admin'] : [])]);
   }
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
     days: 2, keySize: 2048,

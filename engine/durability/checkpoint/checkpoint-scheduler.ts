@@ -43,18 +43,26 @@ export class CheckpointScheduler {
     private readonly counters: EngineCounters,
   ) {}
 
-  /** Takes a checkpoint after any running one; resolves once it is durable and its WAL deleted. */
-  run(): Promise<void> {
+  /**
+   * Takes a checkpoint after any running one; resolves once it is durable and its WAL deleted.
+   * `then` runs after it, before any other checkpoint starts (a backup copies the WAL written
+   * since, which the next checkpoint would delete), with the checkpoint's number.
+   */
+  run(then?: (seq: number) => Promise<void>): Promise<void> {
     const previous = this.running ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.counters.timeCheckpoint(async () => {
+    let seq = 0;
+    const checkpoint = previous.catch(() => undefined).then(() => this.counters.timeCheckpoint(async () => {
       const walStart = this.wal.rotate();
+      seq = walStart;
       await this.take(walStart, this.wal.drain());
       await removeWalBefore(this.dataDir, walStart);
     }));
+    const next = then === undefined ? checkpoint : checkpoint.then(() => then(seq));
     this.running = next;
     if (this.retryTimer !== null) clearTimeout(this.retryTimer);
     this.retryTimer = null;
-    next.then(() => { this.retryMs = RETRY_MS; }, () => this.retryLater());
+    // The checkpoint's own failure is retried; a failure of `then` (a backup's copy) is its caller's.
+    checkpoint.then(() => { this.retryMs = RETRY_MS; }, () => this.retryLater());
     void next.finally(() => { if (this.running === next) this.running = null; }).catch(() => undefined);
     return next;
   }

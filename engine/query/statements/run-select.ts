@@ -56,7 +56,9 @@ export async function runPlan(plan: SelectPlan, nowNs: bigint, ctx: RunContext):
     for (let i = 0; i < plan.tables.length; i++) {
       const t = plan.tables[i];
       const table = t.aggregate === null ? await runRows(t, ctx, snapshot[i]) : await runAggregate(t, t.aggregate, ctx, snapshot[i]);
-      if (table !== null) tables.push(table);
+      // A streamed run (ctx.sink) hands its tables over, the rows' in chunks already.
+      if (table !== null && ctx.sink !== null) await ctx.sink(table);
+      else if (table !== null) tables.push(table);
     }
     return { kind: 'rows', tables, scannedRowsCount: ctx.scannedRowsCount };
   } finally {

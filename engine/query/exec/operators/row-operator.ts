@@ -6,6 +6,10 @@
 // Row-sequence functions (cumsum, delta, …) run over the kept rows in time order, state carried
 // from batch to batch and started over at each range; with GROUP BY columns, per partition, and
 // the rows then come out by range, key and time (so LIMIT cannot stop the scan early).
+// Streamed (the run's `sink`, engine/transfer/'s export): rows in scan order — no ORDER BY, no
+// partitions — are handed to the sink every STREAM_ROWS rows and the builders start over, so a
+// result of any size holds one chunk at a time; the result limits then bound a chunk, not the
+// whole result.
 import type { TablePlan } from '../../plan/plan-types.js';
 import type { ResultTable } from '../../result.js';
 import { ColumnBuilder } from '../output/column-builder.js';
@@ -25,30 +29,62 @@ import { PartitionKeys } from '../grouping/partition-keys.js';
 import { SequenceRunner } from '../kernels/sequence-kernels.js';
 import { compareKeyLists } from '../output/group-output.js';
 
+/** Rows a streamed result hands to its sink at a time. */
+export const STREAM_ROWS = 64 * 1024;
+
 /**
  * `scans`: the snapshot's rows of each range of the plan (statements/run-select.ts): batch slices,
  * or an ASOF JOIN's merge.
  */
 export async function runRows(plan: TablePlan, ctx: RunContext, scans: readonly RangeRows[]): Promise<ResultTable | null> {
-  const times = new ColumnBuilder('timestamp');
-  const columns = plan.outputs.map((o) => new ColumnBuilder(o.expr.type));
+  const { sink } = ctx;
+  let times = new ColumnBuilder('timestamp');
+  let columns = plan.outputs.map((o) => new ColumnBuilder(o.expr.type));
   const partitions = plan.partition.length === 0 ? null : new PartitionKeys(plan.partition);
   const runner = plan.sequences.length === 0 ? null : new SequenceRunner(plan.sequences);
   const wanted = plan.orderBy.length === 0 && plan.limit !== null && partitions === null ? plan.offset + plan.limit : Infinity;
+  const isStreamed = sink !== null && plan.orderBy.length === 0 && partitions === null;
+  /** Rows kept and already handed to the sink (streamed). */
+  let handedOut = 0;
+  const kept = (): number => handedOut + times.length;
   /** With partitions: each kept row's range and partition, for the output order. */
   const rowRanges: number[] = [];
   const rowPartitions: number[] = [];
   // Without WHERE (or join) the row count is known before reading a value: size the columns once.
   if (plan.where === null && scans.every(isSlices)) {
-    const rows = scans.reduce((n, slices) => n + rowsIn(slices as readonly Slice[]), 0);
-    ctx.budget.rows(0, Math.min(rows, wanted));
-    ColumnBuilder.preallocate([times, ...columns], Math.min(rows, wanted));
+    const rows = Math.min(scans.reduce((n, slices) => n + rowsIn(slices as readonly Slice[]), 0), wanted, isStreamed ? STREAM_ROWS : Infinity);
+    ctx.budget.rows(0, rows);
+    ColumnBuilder.preallocate([times, ...columns], rows);
   }
+  /**
+   * Streamed: hands the rows built so far (less those OFFSET skips) to the sink, and starts over
+   * with columns sized for a whole chunk, which `feed` fills exactly: a full chunk's arrays are
+   * then handed out as they are, never grown or copied.
+   */
+  const handOut = async (): Promise<void> => {
+    const skip = Math.max(0, Math.min(times.length, plan.offset - handedOut));
+    const chunk = finishTable({ ...plan, orderBy: [], offset: skip, limit: null }, times, columns);
+    handedOut += times.length;
+    times = new ColumnBuilder('timestamp');
+    columns = plan.outputs.map((o) => new ColumnBuilder(o.expr.type));
+    ColumnBuilder.preallocate([times, ...columns], Math.min(STREAM_ROWS, wanted - handedOut));
+    ctx.budget.reset();
+    if (chunk !== null) await sink!(chunk);
+  };
+  /** Streamed: takes rows lo..hi of a frame in pieces that fill each chunk to STREAM_ROWS, each full one handed out. */
+  const feed = async (frame: RowFrame, lo: number, hi: number, r: number): Promise<void> => {
+    while (lo < hi && kept() < wanted) {
+      const end = Math.min(hi, lo + STREAM_ROWS - times.length);
+      take(frame, { sel: null, lo, hi: end }, r);
+      lo = end;
+      if (times.length >= STREAM_ROWS) await handOut();
+    }
+  };
   /** Filters a chunk of rows, runs the sequences over them and appends the kept ones. */
   const take = (frame: RowFrame, all: Rows, r: number): void => {
     let rows = all;
     if (plan.where !== null) rows = evalCondition(plan.where, frame, rows, ctx.deadline);
-    const room = wanted - times.length;
+    const room = wanted - kept();
     if (rows.hi - rows.lo > room) rows = { ...rows, hi: rows.lo + room };
     if (rows.hi <= rows.lo) return;
     if (runner !== null) {
@@ -74,28 +110,35 @@ export async function runRows(plan: TablePlan, ctx: RunContext, scans: readonly 
     if (!isSlices(scan)) {
       for await (const chunk of scan.chunks(ctx.scratch)) {
         ctx.scannedRowsCount += (chunk.hi - chunk.lo) * plan.referencedColumns;
-        if (times.length >= wanted) continue;
+        if (kept() >= wanted) continue;
         if (ctx.isDue()) await ctx.pause();
         ctx.deadline.check();
-        take(chunk.frame, { sel: null, lo: chunk.lo, hi: chunk.hi }, r);
+        if (isStreamed) await feed(chunk.frame, chunk.lo, chunk.hi, r);
+        else take(chunk.frame, { sel: null, lo: chunk.lo, hi: chunk.hi }, r);
       }
       continue;
     }
     const slices = scan;
-    const reader = new SliceReader(slices, read, plan.columnTypes, ctx.scratch, () => times.length < wanted);
+    const reader = new SliceReader(slices, read, plan.columnTypes, ctx.scratch, () => kept() < wanted);
     try {
       for (let k = 0; k < slices.length; k++) {
         const slice = slices[k];
         ctx.scannedRowsCount += (slice.hi - slice.lo) * plan.referencedColumns;
-        if (times.length >= wanted) continue;
+        if (kept() >= wanted) continue;
         if (ctx.isDue()) await ctx.pause();
         ctx.deadline.check();
         const loaded = reader.frame(k);
-        take(loaded instanceof BatchFrame ? loaded : await loaded, { sel: null, lo: slice.lo, hi: slice.hi }, r);
+        const frame = loaded instanceof BatchFrame ? loaded : await loaded;
+        if (isStreamed) await feed(frame, slice.lo, slice.hi, r);
+        else take(frame, { sel: null, lo: slice.lo, hi: slice.hi }, r);
       }
     } finally {
       reader.close();
     }
+  }
+  if (isStreamed) {
+    await handOut();
+    return null;
   }
   return finishTable(plan, times, columns, partitions === null ? null : partitionOrder(partitions, rowRanges, rowPartitions));
 }

@@ -16,6 +16,11 @@ export class ResultBudget {
 
   constructor(private readonly limits: QueryLimits) {}
 
+  /** Forgets the bytes counted so far: a streamed result handed out what it had built. */
+  reset(): void {
+    this.bytes = 0;
+  }
+
   /** Before `count` rows join a result table already holding `held`. */
   rows(held: number, count: number): void {
     const max = this.limits.maxResultRows;

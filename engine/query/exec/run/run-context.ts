@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { SvcError } from '../../../errors.js';
 import type { Deadline } from '../../deadline.js';
 import type { QueryLimits } from '../../limits.js';
+import type { ResultTable } from '../../result.js';
 import { ResultBudget } from './result-budget.js';
 import { Scratch } from './scratch.js';
 
@@ -24,10 +25,18 @@ export interface QuerySignal {
  * pause (a trip through the event loop, a few µs when it is idle) costs well under 1 %. */
 export const DEFAULT_SLICE_MS = 8;
 
+/** Takes one chunk of a streamed result; resolves when the next may be built. */
+export type ResultSink = (table: ResultTable) => Promise<void>;
+
 export class RunContext {
   readonly scratch = new Scratch();
   readonly budget: ResultBudget;
   scannedRowsCount = 0;
+  /**
+   * Set for a streamed result (engine/transfer/'s export): result tables go here in chunks instead
+   * of into the QueryResult (statements/run-select.ts, operators/row-operator.ts).
+   */
+  sink: ResultSink | null = null;
   private sliceStart = performance.now();
   private lastCheck = this.sliceStart;
   /** Calls of `isDue` left before the clock is read again (see there). */

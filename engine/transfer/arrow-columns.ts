@@ -7,7 +7,7 @@ import {
   Binary, Bool, Dictionary, Field, Float64, Int32, Int64, makeData, makeVector, Null, TimestampNanosecond, Utf8,
 } from 'apache-arrow';
 import type { Data, DataType } from 'apache-arrow';
-import type { ResultColumn } from '../../engine/index.js';
+import type { ResultColumn } from '../query/result.js';
 
 export interface ArrowColumn {
   readonly field: Field;
