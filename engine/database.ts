@@ -164,7 +164,7 @@ export class Database {
       throw storageFailure(e, `could not open data directory ${dataDir}`);
     }
     const checkpointer = new Checkpointer(dataDir, options.compression, disk);
-    const store = new EntryStore({ batchRows, budget: new MemoryBudget(options.memoryLimit), leases: checkpointer.reads }, removalOfStatement);
+    const store = new EntryStore({ batchRows, budget: new MemoryBudget(options.memoryLimit), leases: checkpointer.reads, stager: checkpointer }, removalOfStatement);
     const db = new Database(dataDir, options.durability, log, store, releaseLock, options, checkpointer, disk);
     try {
       await log.open(db.logState());

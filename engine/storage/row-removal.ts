@@ -20,6 +20,7 @@ import { lowerBound } from './compaction.js';
 import { columnVector } from './column-vector.js';
 import type { SealedBatch } from './sealed-batch.js';
 import type { Shard } from './shard.js';
+import type { StorageContext } from './storage-context.js';
 import type { TableLayout } from './table-layout.js';
 import { viewRows } from './view-rows.js';
 import type { ColumnType, ColumnVector } from '../types.js';
@@ -58,11 +59,37 @@ export interface Outcome {
   readonly replacement: SealedBatch | null;
 }
 
-/** Outcomes computed ahead of the apply, by the batch (row condition) or shard (DUPLICATE) they were computed from. */
+/**
+ * Outcomes computed ahead of the apply, by the batch (row condition) or shard (DUPLICATE) they
+ * were computed from. Replacement batches are held in memory until the next checkpoint; once those
+ * not yet on disk pass an eighth of the memory budget they are staged (written to a file of their
+ * own, StorageContext.stager), so that they may leave memory: a DELETE rewriting more than the
+ * budget, cold rows included, stays within it.
+ */
 export class PreparedRemoval {
   readonly batches = new Map<SealedBatch, Outcome>();
   readonly shards = new Map<Shard, { readonly views: readonly SealedBatch[]; readonly outcomes: readonly Outcome[] }>();
   private readonly used = new Set<SealedBatch>();
+  /** Replacements built and not staged yet, and their bytes. */
+  private unstaged: SealedBatch[] = [];
+  private unstagedBytes = 0;
+  /** Staged files and the replacements each holds. */
+  private readonly files = new Map<string, readonly SealedBatch[]>();
+
+  constructor(private readonly layout: TableLayout, private readonly context: StorageContext) {}
+
+  /** A replacement was built: staged with the others once they are big enough. */
+  async built(o: Outcome): Promise<void> {
+    if (o.replacement === null) return;
+    this.unstaged.push(o.replacement);
+    this.unstagedBytes += o.replacement.bytes;
+    const { stager, budget } = this.context;
+    if (stager === undefined || this.unstagedBytes < budget.limit / STAGE_SHARE) return;
+    const batches = this.unstaged;
+    this.unstaged = [];
+    this.unstagedBytes = 0;
+    this.files.set(await stager.stage(this.layout, batches), batches);
+  }
 
   /** Marks a prepared replacement as taken into the table (dispose() leaves it alone). */
   use(o: Outcome): Outcome {
@@ -70,14 +97,23 @@ export class PreparedRemoval {
     return o;
   }
 
-  /** Replacements never taken into the table leave the memory budget. */
+  /**
+   * Replacements never taken into the table leave the memory budget; a staged file none of whose
+   * batches was taken goes (one partly taken is named by the next checkpoint like its own files).
+   */
   dispose(): void {
     const all = [...this.batches.values(), ...[...this.shards.values()].flatMap((s) => s.outcomes)];
     for (const o of all) if (o.replacement !== null && !this.used.has(o.replacement)) o.replacement.retire();
+    for (const [file, batches] of this.files) if (!batches.some((b) => this.used.has(b))) this.context.stager?.unstage(file);
     this.batches.clear();
     this.shards.clear();
+    this.files.clear();
+    this.unstaged = [];
   }
 }
+
+/** Replacement batches are staged once those in memory pass 1/STAGE_SHARE of the memory budget. */
+const STAGE_SHARE = 8;
 
 /**
  * Reads `views` with their `columns` loaded, asynchronously (read back when evicted) or at once
@@ -135,13 +171,19 @@ export async function prepareShard(shard: Shard, removal: RowRemoval, layout: Ta
   if (removal.duplicate !== null) {
     const marks = await withLoaded(views, columns, () => markDuplicates(views, removal, layout));
     const outcomes: Outcome[] = [];
-    for (let k = 0; k < views.length; k++) outcomes.push(await withLoaded([views[k]], views[k].allColumns, () => outcomeOf(layout, views[k], marks[k])));
+    for (let k = 0; k < views.length; k++) {
+      const o = await withLoaded([views[k]], views[k].allColumns, () => outcomeOf(layout, views[k], marks[k]));
+      outcomes.push(o);
+      await into.built(o);
+    }
     into.shards.set(shard, { views, outcomes });
     return;
   }
   for (const v of views) {
     const remove = await withLoaded([v], columns, () => markRows(v, removal));
-    into.batches.set(v, await withLoaded([v], v.allColumns, () => outcomeOf(layout, v, remove)));
+    const o = await withLoaded([v], v.allColumns, () => outcomeOf(layout, v, remove));
+    into.batches.set(v, o);
+    await into.built(o);
   }
 }
 

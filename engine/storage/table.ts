@@ -85,7 +85,7 @@ export class Table {
    * outcomes computed and replacement batches built, without changing what readers see.
    */
   async prepareRemoval(removal: RowRemoval): Promise<PreparedRemoval> {
-    const prepared = new PreparedRemoval();
+    const prepared = new PreparedRemoval(this.layout, this.context);
     try {
       for (const shard of this.shardsIn(removal)) await prepareShard(shard, removal, this.layout, prepared);
     } catch (e) {

@@ -38,6 +38,15 @@ export function tableFileName(seq: number, n: number): string {
   return `${checkpointName(seq)}-${n}.cols`;
 }
 
+/**
+ * A file of batches written ahead of the checkpoint that will name it (a DELETE's replacement
+ * batches, staged so they may leave memory before they join a table): `tag` is unique to the
+ * process and the file, so no other file of checkpoint `seq` is ever called so.
+ */
+export function stagedFileName(seq: number, tag: string): string {
+  return `${checkpointName(seq)}-s${tag}.cols`;
+}
+
 /** File `n` of checkpoint `seq` holding blobs. */
 export function blobFileName(seq: number, n: number): string {
   return `${checkpointName(seq)}-b${n}.bin`;

@@ -29,6 +29,8 @@ import { buildBatch } from '../../storage/batch-builder.js';
 import { SealedBatch } from '../../storage/sealed-batch.js';
 import { SymbolDictionary } from '../../storage/symbol-dictionary.js';
 import { Table } from '../../storage/table.js';
+import type { TableLayout } from '../../storage/table-layout.js';
+import type { BatchStager } from '../../storage/storage-context.js';
 import { viewRows } from '../../storage/view-rows.js';
 import { isNoSpace } from '../disk-guard.js';
 import type { SpaceWatch } from '../disk-guard.js';
@@ -46,13 +48,17 @@ import type { EntryItem } from './entries-file.js';
 import type { BatchPlace } from './stored-arrow-batch.js';
 import type { ColumnDef, ColumnStats, ColumnType, TimeToLive } from '../../types.js';
 import { readManifest, writeManifest } from './manifest.js';
-import { blobFileName, checkpointsDir, entriesFileName, FORMAT_MARKER, isEarlierLayout, isOwned, isTableFile, isWrittenBy, listManifests, manifestName, tableFileName, writeFormatMarker, writerOf } from './checkpoint-folder.js';
+import { blobFileName, checkpointsDir, entriesFileName, FORMAT_MARKER, isEarlierLayout, isOwned, isTableFile, isWrittenBy, listManifests, manifestName, stagedFileName, tableFileName, writeFormatMarker, writerOf } from './checkpoint-folder.js';
 import type { BatchRef, BlobItem, DataFile, Manifest, TableManifest } from './manifest.js';
 import { StoredEntryBlob } from './stored-blob.js';
 import { BlobContent } from '../../catalog/blob-content.js';
 import { StoredArrowBatch } from './stored-arrow-batch.js';
 import { StoredColumnBatch } from './stored-column-batch.js';
 import { crc32 } from '@node-rs/crc32';
+
+/** Staged files' tags: unique to this process, and a counter of the process's stagings after it. */
+const STAGE_TAG = `${Date.now().toString(36)}${process.pid.toString(36)}x`;
+let stagings = 0;
 
 /** A shard's batches start a new data file when the file under way holds 1/SHARD_FILE_SHARE of the cap. */
 const SHARD_FILE_SHARE = 16;
@@ -111,13 +117,15 @@ export function takeSnapshot(store: EntryStore, walStart: number): Snapshot {
   return { walStart, entries, blobs, tables };
 }
 
-export class Checkpointer {
+export class Checkpointer implements BatchStager {
   /** The data files batches are read back from, and their deferred deletion. */
   readonly reads: CheckpointFiles;
   /** Where each blob of the newest durable checkpoint lives, by store entry (weak, likewise). */
   private readonly persistedBlobs = new WeakMap<BlobEntry, BlobLocation>();
   /** The data files the newest durable manifest names. */
   private files: Record<string, DataFile> = {};
+  /** Files staged since the newest manifest and not named by it yet (stage()). */
+  private readonly staged = new Map<string, DataFile>();
   /**
    * FORMAT_MARKER is known to exist. It is written once the first manifest is durable and never
    * removed: with it, a folder without a manifest has lost one (damage), and without it, data
@@ -252,7 +260,7 @@ export class Checkpointer {
         group.forEach((i, index) => {
           const b = batches[i];
           const { columns: place, order } = places[index];
-          placed.push([b, this.storedColumns(table, b.rowCount, b.stats, file, index, place, order)]);
+          placed.push([b, this.storedColumns(table.layout, b.rowCount, b.stats, file, index, place, order)]);
           refs[i] = { file, index, stats: [...b.stats], columns: place, ...(order === null ? {} : { order }) };
         });
         group = [];
@@ -263,7 +271,7 @@ export class Checkpointer {
         // Batches of earlier formats' files are written again, in this one.
         const at = batches[i].stored;
         if (at instanceof StoredColumnBatch && isKept(at.file)) {
-          files[at.file] = this.files[at.file];
+          files[at.file] = this.known(at.file)!;
           refs[i] = { file: at.file, index: at.index, stats: [...batches[i].stats], columns: [...at.columns], ...(at.order === null ? {} : { order: at.order }) };
           continue;
         }
@@ -295,6 +303,7 @@ export class Checkpointer {
       await writeFormatMarker(dir);
       this.hasMarker = true;
     }
+    for (const name of Object.keys(files)) this.staged.delete(name);
     for (const [batch, at] of placed) batch.markStored(at);
     for (const [entry, at] of placedBlobs) {
       this.persistedBlobs.set(entry, at);
@@ -375,7 +384,7 @@ export class Checkpointer {
       if (ends !== undefined) add(at!.file, ends[at!.index] - (at!.index === 0 ? 0 : ends[at!.index - 1]));
     }
     return (file) => {
-      const known = this.files[file];
+      const known = this.known(file);
       if (known === undefined) return false;
       const whole = isTableFile(file) ? known.rows : known.size;
       return 2 * (live.get(file) ?? 0) >= whole;
@@ -429,7 +438,7 @@ export class Checkpointer {
       sumOf(ref.file);
       const rows = ref.stats[0].count;
       const stored = ref.columns !== undefined
-        ? this.storedColumns(table, rows, ref.stats, ref.file, ref.index, ref.columns, ref.order ?? null)
+        ? this.storedColumns(table.layout, rows, ref.stats, ref.file, ref.index, ref.columns, ref.order ?? null)
         : this.stored(table, rows, ref.stats, ref.file, ref.index, ref.place!);
       table.restore(new SealedBatch(table.layout, rows, ref.stats[0].min as bigint, ref.stats[0].max as bigint, ref.stats, null, table.layout.budget, stored));
     }
@@ -466,8 +475,8 @@ export class Checkpointer {
   }
 
   /** Where batch `index` of column file `file` lies, as a reader of its columns. */
-  private storedColumns(table: Table, rows: number, stats: readonly ColumnStats[], file: string, index: number, columns: readonly ColumnPlace[], order: RegionPlace | null): StoredColumnBatch {
-    return new StoredColumnBatch(this.reads, file, index, table.layout, rows, stats.map((s) => s.nullCount), columns, order);
+  private storedColumns(layout: TableLayout, rows: number, stats: readonly ColumnStats[], file: string, index: number, columns: readonly ColumnPlace[], order: RegionPlace | null): StoredColumnBatch {
+    return new StoredColumnBatch(this.reads, file, index, layout, rows, stats.map((s) => s.nullCount), columns, order);
   }
 
   /** Where batch `index` of Arrow file `file` (manifest versions 4 and 5) lies, as a reader of its columns. */
@@ -482,7 +491,35 @@ export class Checkpointer {
   private async removeUnnamed(seq: number | null): Promise<void> {
     const keep = seq === null ? null : manifestName(seq);
     const names = await readdir(checkpointsDir(this.dataDir));
-    await this.reads.remove(names.filter((name) => isOwned(name) && name !== keep && this.files[name] === undefined));
+    await this.reads.remove(names.filter((name) => isOwned(name) && name !== keep && this.files[name] === undefined && !this.staged.has(name)));
+  }
+
+  /** What the newest manifest, or a staging since, knows of data file `file`. */
+  private known(file: string): DataFile | undefined {
+    return this.files[file] ?? this.staged.get(file);
+  }
+
+  /**
+   * Writes `batches`, which no table holds yet, to a file of their own now, ahead of the
+   * checkpoint that will name it (BatchStager: a DELETE's replacement batches). From then on each
+   * is stored there and may leave memory. The file is kept until a manifest names it — a
+   * checkpoint that finds its batches in a table keeps it like its own files — or until unstaged;
+   * a crash before either leaves it unnamed, deleted at the next open.
+   */
+  async stage(layout: TableLayout, batches: readonly SealedBatch[]): Promise<string> {
+    const dir = checkpointsDir(this.dataDir);
+    const file = stagedFileName(this.newestSeq ?? 0, `${STAGE_TAG}${(stagings++).toString(36)}`);
+    const head = encodeHead(layout.dictionaries.map((d) => (d === null ? null : d.toVector().toArray() as string[])));
+    const { places, ...sum } = await writeColumnFile(join(dir, file), head, encodedBatches(batches, layout.columns, this.compress));
+    this.space?.charge(sum.size);
+    this.staged.set(file, { ...sum, rows: batches.reduce((n, b) => n + b.rowCount, 0) });
+    batches.forEach((b, index) => b.markStored(this.storedColumns(layout, b.rowCount, b.stats, file, index, places[index].columns, places[index].order)));
+    return file;
+  }
+
+  /** A staged file whose batches no table took: the next checkpoint deletes it. */
+  unstage(file: string): void {
+    this.staged.delete(file);
   }
 }
 
