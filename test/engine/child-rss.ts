@@ -2,6 +2,7 @@
 // /proc every 50 ms (memory-rss.test.ts, transfer/export-rss.test.ts).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { onLines } from './helpers.js';
 
 export interface ChildRun {
   readonly lines: string[];
@@ -22,7 +23,6 @@ function runChild(script: string, args: string[], timeoutMs: number, killWhen: (
   const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   let stderr = '';
-  let pending = '';
   let maxRss = 0;
   let isTimedOut = false;
   const sample = setInterval(() => {
@@ -33,14 +33,9 @@ function runChild(script: string, args: string[], timeoutMs: number, killWhen: (
   }, 50);
   const watchdog = setTimeout(() => { isTimedOut = true; child.kill('SIGKILL'); }, timeoutMs);
   child.stderr.on('data', (d) => { stderr += d; });
-  child.stdout.on('data', (d) => {
-    pending += d;
-    const parts = pending.split('\n');
-    pending = parts.pop()!;
-    for (const line of parts) {
-      lines.push(line);
-      if (killWhen(line)) child.kill('SIGKILL');
-    }
+  onLines(child.stdout, (line) => {
+    lines.push(line);
+    if (killWhen(line)) child.kill('SIGKILL');
   });
   return new Promise((resolve, reject) => {
     child.on('exit', (_code, signal) => {

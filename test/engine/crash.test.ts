@@ -16,7 +16,7 @@ import { Database } from '../../engine/database.js';
 import { isValid } from '../../engine/types.js';
 import { batchFor, blobAlias, blobFor, COLUMNS, SHARD_SIZE, TABLE } from './crash-child.js';
 import type { CrashBatch } from './crash-child.js';
-import { MAX_TS, MIN_TS, prng, randInt, scanOf, tempDir } from './helpers.js';
+import { MAX_TS, MIN_TS, onLines, prng, randInt, scanOf, tempDir } from './helpers.js';
 
 const CHILD = fileURLToPath(new URL('./crash-child.js', import.meta.url));
 const ROUNDS = 24;
@@ -45,7 +45,6 @@ async function runChild(dataDir: string, firstId: number, seed: number, walBytes
   const log: RoundLog = { startedBatches: [], ackedBatches: new Set(), startedBlobs: [], ackedBlobs: new Map() };
   const child = spawn(process.execPath, [CHILD, dataDir, String(firstId), String(seed), String(walBytes), String(batchRows)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
-  let pending = '';
   let failure: string | null = null;
   let timer: NodeJS.Timeout | null = null;
   const kill = () => { child.kill('SIGKILL'); };
@@ -53,21 +52,16 @@ async function runChild(dataDir: string, firstId: number, seed: number, walBytes
   // A child that never gets ready (a hung recovery) must fail the test, not hang it.
   const watchdog = setTimeout(() => { failure ??= `the child was not ready after 20 s: ${stderr}`; kill(); }, 20_000);
   child.stderr.on('data', (d) => { stderr += d; });
-  child.stdout.on('data', (d) => {
-    pending += d;
-    const lines = pending.split('\n');
-    pending = lines.pop()!;
-    for (const line of lines) {
-      const w = line.split(' ');
-      if (line === 'ready') {
-        clearTimeout(watchdog);
-        if (killAt.afterReady) timer = setTimeout(kill, killAt.ms);
-      } else if (w[0] === 'start' && w[1] === 'batch') log.startedBatches.push(Number(w[2]));
-      else if (w[0] === 'ack' && w[1] === 'batch') log.ackedBatches.add(Number(w[2]));
-      else if (w[0] === 'start' && w[1] === 'blob') log.startedBlobs.push([Number(w[2]), Number(w[3].slice(1))]);
-      else if (w[0] === 'ack' && w[1] === 'blob') log.ackedBlobs.set(Number(w[2]), Number(w[3].slice(1)));
-      else failure ??= `unexpected line from the child: ${line}`;
-    }
+  onLines(child.stdout, (line) => {
+    const w = line.split(' ');
+    if (line === 'ready') {
+      clearTimeout(watchdog);
+      if (killAt.afterReady) timer = setTimeout(kill, killAt.ms);
+    } else if (w[0] === 'start' && w[1] === 'batch') log.startedBatches.push(Number(w[2]));
+    else if (w[0] === 'ack' && w[1] === 'batch') log.ackedBatches.add(Number(w[2]));
+    else if (w[0] === 'start' && w[1] === 'blob') log.startedBlobs.push([Number(w[2]), Number(w[3].slice(1))]);
+    else if (w[0] === 'ack' && w[1] === 'blob') log.ackedBlobs.set(Number(w[2]), Number(w[3].slice(1)));
+    else failure ??= `unexpected line from the child: ${line}`;
   });
   // 'close', not 'exit': the child's last ack lines may still be in the pipe when it has exited.
   const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));

@@ -9,7 +9,7 @@ import { it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Database } from '../../engine/database.js';
 import { deleteFor, ROWS } from './delete-crash-child.js';
-import { tempDir } from './helpers.js';
+import { onLines, tempDir } from './helpers.js';
 
 const CHILD = fileURLToPath(new URL('./delete-crash-child.js', import.meta.url));
 const ROUNDS = Number(process.env.DELETE_CRASH_ROUNDS ?? 4);
@@ -50,23 +50,18 @@ async function runUntilKilled(dir: string, seed: number, acks: number): Promise<
   let started = 0;
   let acked = 0;
   let stderr = '';
-  let buffer = '';
   const watchdog = setTimeout(() => child.kill('SIGKILL'), 60_000);
   child.stderr.on('data', (d) => { stderr += d; });
-  child.stdout.on('data', (d) => {
-    buffer += d;
-    const lines = buffer.split('\n');
-    buffer = lines.pop()!;
-    for (const line of lines) {
-      const [word, k] = line.split(' ');
-      if (word === 'start') started = Number(k) + 1;
-      else if (word === 'ack') {
-        acked = Number(k) + 1;
-        if (acked === acks) setTimeout(() => child.kill('SIGKILL'), Math.floor(Math.random() * 30));
-      }
+  onLines(child.stdout, (line) => {
+    const [word, k] = line.split(' ');
+    if (word === 'start') started = Number(k) + 1;
+    else if (word === 'ack') {
+      acked = Number(k) + 1;
+      if (acked === acks) setTimeout(() => child.kill('SIGKILL'), Math.floor(Math.random() * 30));
     }
   });
-  const [, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('exit', (c, s) => resolve([c, s])));
+  // 'close', not 'exit': the child's last lines may still be in the pipe when it has exited.
+  const [, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
   clearTimeout(watchdog);
   assert.equal(signal, 'SIGKILL', `the child exited on its own: ${stderr}`);
   assert.ok(acked >= acks, `the child acknowledged ${acked} DELETEs before the watchdog: ${stderr}`);

@@ -244,3 +244,14 @@ export const ALL_TYPES: ColumnDef[] = [
   { name: 'b', type: 'BLOB' },
   { name: 'y', type: 'SYMBOL' },
 ];
+
+/** Calls `fn` with each whole line written to `stream` (a child's stdout): a line cut by a chunk boundary waits for its end. */
+export function onLines(stream: NodeJS.ReadableStream, fn: (line: string) => void): void {
+  let pending = '';
+  stream.on('data', (d: Buffer | string) => {
+    pending += d;
+    const lines = pending.split('\n');
+    pending = lines.pop()!;
+    for (const line of lines) fn(line);
+  });
+}
