@@ -1,0 +1,103 @@
+// A materialized view as the catalog keeps it (SPEC §15): its definition (a SELECT over one source
+// table, GROUP BY duration first), the table of its rows, and what its refresher still has to
+// compute — the dirty ranges. Every change to the source marks the buckets it touches, at apply
+// time, in the log's order (the same on every replica and on replay); the refresher
+// (engine/views/) computes those buckets again from the source and settles them. Rows of the
+// source that left by TTL or retention leave their buckets final: `finalBefore` (see settleShards).
+import { addDuration, bucketStart, INT64_MIN, parse } from '../../grammar/index.js';
+import type { DurationValue, Select } from '../../grammar/index.js';
+import type { Table } from '../storage/table.js';
+import { DirtyRanges } from './dirty-ranges.js';
+
+/** A view's definition as its ViewCreate record names it. */
+export interface ViewDefinition {
+  readonly name: string;
+  readonly source: string;
+  /** The SELECT text (SHOW v gives it; the refresher plans it against the source). */
+  readonly select: string;
+}
+
+/** A wide unsorted insert marks its buckets one by one past this many buckets of span. */
+const WIDE_SPAN_BUCKETS = 256n;
+
+export class MaterializedView implements ViewDefinition {
+  readonly name: string;
+  readonly source: string;
+  readonly select: string;
+  /** The definition, parsed once. */
+  readonly ast: Select;
+  /** Its GROUP BY duration. */
+  readonly bucket: DurationValue;
+  readonly dirty = new DirtyRanges();
+  /**
+   * Buckets starting before this are final: the source's rows there (some of them) left by TTL or
+   * retention, so they are never computed from the source again (INT64_MIN: none).
+   */
+  finalBefore = INT64_MIN;
+
+  constructor(definition: ViewDefinition, readonly table: Table) {
+    this.name = definition.name;
+    this.source = definition.source;
+    this.select = definition.select;
+    const ast = parse(definition.select);
+    if (ast.kind !== 'Select' || ast.groupBy[0]?.kind !== 'Duration') throw new Error(`view '${this.name}' has no SELECT … GROUP BY duration`);
+    this.ast = ast;
+    this.bucket = ast.groupBy[0];
+  }
+
+  /** The start of the bucket holding `ts`. */
+  bucketOf(ts: bigint): bigint {
+    return bucketStart(ts, this.bucket);
+  }
+
+  /** The end of the bucket starting at `start`. */
+  bucketEnd(start: bigint): bigint {
+    return addDuration(start, this.bucket);
+  }
+
+  /** Marks the buckets overlapping [from, to) (from < to). */
+  markTimes(from: bigint, to: bigint, since = Date.now()): void {
+    const start = this.bucketOf(from < this.finalBefore ? this.finalBefore : from);
+    if (start >= to) return;
+    this.dirty.mark(start, this.bucketEnd(this.bucketOf(to - 1n)), since);
+  }
+
+  /** Marks the buckets an insert's rows fall in (any order). */
+  markRows(ts: BigInt64Array, since = Date.now()): void {
+    if (ts.length === 0) return;
+    const [min, max] = bounds(ts);
+    const first = this.bucketOf(min);
+    const span = this.bucketEnd(this.bucketOf(max)) - first;
+    if (span <= (this.bucketEnd(first) - first) * WIDE_SPAN_BUCKETS) {
+      this.markTimes(min, max + 1n, since);
+      return;
+    }
+    // Rows far apart (late rows among current ones): their buckets, not everything between.
+    const sorted = ts.slice().sort();
+    for (let i = 0; i < sorted.length;) {
+      const start = this.bucketOf(sorted[i]);
+      const end = this.bucketEnd(start);
+      this.markTimes(start, end, since);
+      let lo = i + 1;
+      let hi = sorted.length;
+      while (lo < hi) { const m = (lo + hi) >>> 1; if (sorted[m] < end) lo = m + 1; else hi = m; }
+      i = lo;
+    }
+  }
+}
+
+/** The least and greatest of `ts`, comparing 32-bit halves (no BigInt per row). */
+function bounds(ts: BigInt64Array): [bigint, bigint] {
+  const words = new Int32Array(ts.buffer, ts.byteOffset, ts.length * 2);
+  let min = 0;
+  let max = 0;
+  for (let i = 1; i < ts.length; i++) {
+    const h = words[(i << 1) | 1];
+    const l = words[i << 1] >>> 0;
+    const mh = words[(min << 1) | 1];
+    if (h < mh || (h === mh && l < words[min << 1] >>> 0)) min = i;
+    const xh = words[(max << 1) | 1];
+    if (h > xh || (h === xh && l > words[max << 1] >>> 0)) max = i;
+  }
+  return [ts[min], ts[max]];
+}

@@ -1,0 +1,171 @@
+// The refresher of a database's materialized views (SPEC §15): in the background, it takes the
+// range of some view marked dirty longest ago (catalog/dirty-ranges.ts), bounded to a round's
+// worth of source rows, notes the marks' version and lists the source's batches there in one
+// synchronous step (a snapshot, as a query takes one), computes the view's rows there with the
+// query engine, then — synchronously again — settles what was marked by that version and puts the
+// computed rows in place of the view's rows there. A range marked again meanwhile stays dirty and
+// is computed once more, so a view always ends equal to its SELECT over the source.
+//
+// A view is derived state, like an index: its rows are never logged. Every node of a cluster
+// computes them from its own copy of the source, which the log makes the same; what must survive
+// a restart — the view's rows and the ranges still dirty — is in the checkpoint, and replaying the
+// log after it marks again what its records change (DESIGN.md, "Lifecycle is shards leaving whole").
+import type { EntryStore } from '../catalog/entry-store.js';
+import type { MaterializedView } from '../catalog/materialized-view.js';
+import type { Table } from '../storage/table.js';
+import { INT64_MIN } from '../../grammar/index.js';
+import { readsUnordered } from '../query/aggregates/row-order.js';
+import { listBatches } from '../query/exec/scan/scan-slices.js';
+import { viewShape } from '../query/plan/plan-view.js';
+import type { ViewShape } from '../query/plan/plan-view.js';
+import { computeRows, replaceRows } from './view-rows.js';
+import { RefreshLag } from './refresh-lag.js';
+import type { ViewFigures } from '../figures.js';
+
+/** Source rows one round reads at most (a bucket is never split: one bucket may hold more). */
+const ROUND_ROWS = 1 << 20;
+/** How long marks gather before a round starts: writes arriving together are refreshed together. */
+const GATHER_MS = 5;
+
+export interface RefresherOptions {
+  readonly log?: (message: string) => void;
+  /** Source rows a round reads at most (tests make it small). */
+  readonly roundRows?: number;
+}
+
+export class ViewRefresher {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  /** Until start(): the database is still opening (a checkpoint loading, the log replaying). */
+  private isStarted = false;
+  private isStopped = false;
+  private readonly shapes = new WeakMap<MaterializedView, { readonly table: Table; readonly width: number; readonly shape: ViewShape }>();
+  readonly lag = new RefreshLag();
+
+  constructor(private readonly store: EntryStore, private readonly options: RefresherOptions = {}) {
+    store.onViewsDirty = () => this.wake();
+  }
+
+  /** Starts refreshing (once the database is open): what opening marked first. */
+  start(): void {
+    this.isStarted = true;
+    if (this.hasDirty()) this.wake();
+  }
+
+  /** Something was marked: a round starts soon, unless one is under way (it goes on until nothing is dirty). */
+  wake(): void {
+    if (!this.isStarted || this.isStopped || this.timer !== null || this.running !== null) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.run();
+    }, GATHER_MS);
+  }
+
+  /** Resolves once no view has anything left to compute (tests, and the bench, wait for it). */
+  async caughtUp(): Promise<void> {
+    while (this.isStarted && !this.isStopped && this.hasDirty()) {
+      this.run();
+      await this.running;
+    }
+  }
+
+  /** Stops refreshing; resolves once the round under way is over. */
+  async stop(): Promise<void> {
+    this.isStopped = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** Each view's refresh state now, and the lag of past refreshes. */
+  figures(): ViewFigures {
+    const now = Date.now();
+    return this.lag.figures([...this.store.views.values()].map((v) => {
+      const oldest = v.dirty.oldest();
+      return { name: v.name, pendingRanges: v.dirty.ranges.length, lagMs: oldest === null ? 0 : now - oldest.since };
+    }));
+  }
+
+  private hasDirty(): boolean {
+    for (const v of this.store.views.values()) if (!v.dirty.isEmpty) return true;
+    return false;
+  }
+
+  private run(): void {
+    if (this.running !== null || this.isStopped || !this.isStarted) return;
+    this.running = (async () => {
+      while (!this.isStopped && await this.round());
+    })().catch((e: unknown) => {
+      this.options.log?.(`refreshing materialized views failed: ${(e as Error).stack ?? String(e)}`);
+    }).finally(() => {
+      this.running = null;
+      if (this.hasDirty()) this.wake();
+    });
+  }
+
+  /** Refreshes one range of the view waiting longest; false when none waits. */
+  private async round(): Promise<boolean> {
+    let view: MaterializedView | null = null;
+    let since = Infinity;
+    for (const v of this.store.views.values()) {
+      const oldest = v.dirty.oldest();
+      if (oldest !== null && oldest.since < since) { view = v; since = oldest.since; }
+    }
+    if (view === null) return false;
+    const source = this.store.entries.get(view.source);
+    if (source?.type !== 'ts') {
+      // The source is gone (a log written before views were refused a source's drop): the view stays as it is.
+      view.dirty.clear();
+      return true;
+    }
+    // Nothing is computed where the view's rows are final, or gone with its own TTL.
+    const floor = view.table.visibleFrom(BigInt(Date.now()) * 1_000_000n);
+    view.dirty.clearBefore(floor > view.finalBefore ? view.bucketOf(floor) : view.finalBefore);
+    const oldest = view.dirty.oldest();
+    if (oldest === null) return true;
+    const shape = this.shapeOf(view, source.table);
+    const from = oldest.from;
+    const to = this.roundEnd(view, source.table, from, oldest.to);
+    // The marks' version and the source's batches, in one synchronous step.
+    const version = view.dirty.version;
+    const listing = listBatches(source.table, { from, to }, INT64_MIN, readsUnordered(shape.plan.aggregate!));
+    const release = source.table.context.leases.lease();
+    let rows;
+    try {
+      rows = await computeRows(shape.plan, listing, view.table.columns);
+    } finally {
+      release();
+    }
+    if (this.store.views.get(view.name) !== view) return true;
+    const parts = view.dirty.settle(from, to, version);
+    if (parts.length === 0) return true;
+    replaceRows(view.table, parts, rows);
+    this.lag.settled(parts);
+    return true;
+  }
+
+  /**
+   * The end of a round starting at `from` in the dirty range [from, to): all of it when its
+   * source rows are few, else whole buckets holding about ROUND_ROWS of them (at least one).
+   */
+  private roundEnd(view: MaterializedView, source: Table, from: bigint, to: bigint): bigint {
+    const limit = this.options.roundRows ?? ROUND_ROWS;
+    let rows = 0;
+    for (const b of source.scanUnordered(from, to)) {
+      rows += b.rowCount;
+      if (rows <= limit) continue;
+      const end = view.bucketEnd(view.bucketOf(b.maxTs));
+      return end < to ? end : to;
+    }
+    return to;
+  }
+
+  /** The view's SELECT planned against its source as it is now (planned again when the source grows a column). */
+  private shapeOf(view: MaterializedView, source: Table): ViewShape {
+    const kept = this.shapes.get(view);
+    if (kept !== undefined && kept.table === source && kept.width === source.columns.length) return kept.shape;
+    const shape = viewShape(view.ast, (name) => (name === view.source ? source : undefined));
+    this.shapes.set(view, { table: source, width: source.columns.length, shape });
+    return shape;
+  }
+}
