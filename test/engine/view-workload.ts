@@ -6,6 +6,7 @@
 // pure function of the seed, so a failure names the seed that replays it. `compare` checks that
 // every view holds exactly what its SELECT answers over the source (doubles to rounding: sums
 // follow the batch layout, SPEC §6).
+import type { QueryResult } from '../../engine/index.js';
 import { prng } from '../prng.js';
 import type { Rng } from '../prng.js';
 
@@ -45,9 +46,9 @@ function view(name: string, round: number, bucket: string, keys: string[], items
 /** CREATE TABLE of the source. */
 export const CREATE_SOURCE = `CREATE TABLE ${SOURCE} (v DOUBLE, n INT64, host SYMBOL, word STRING, b BOOLEAN) SHARD_SIZE 2d`;
 
-/** CREATE MATERIALIZED VIEW of `v`. */
-export function createView(v: ViewCase): string {
-  return `CREATE MATERIALIZED VIEW ${v.name} AS SELECT ${v.items.join(', ')} FROM ${SOURCE}${v.where === null ? '' : ` WHERE ${v.where}`} GROUP BY ${[v.bucket, ...v.keys].join(', ')}`;
+/** CREATE MATERIALIZED VIEW [IF NOT EXISTS] of `v`. */
+export function createView(v: ViewCase, ifNotExists = false): string {
+  return `CREATE MATERIALIZED VIEW ${ifNotExists ? 'IF NOT EXISTS ' : ''}${v.name} AS SELECT ${v.items.join(', ')} FROM ${SOURCE}${v.where === null ? '' : ` WHERE ${v.where}`} GROUP BY ${[v.bucket, ...v.keys].join(', ')}`;
 }
 
 /** The SELECT `v` is defined by, run on the source: its GROUP BY columns, then its aggregates. */
@@ -134,6 +135,30 @@ export function compare(v: ViewCase, inView: readonly Row[], inSource: readonly 
     });
   }
   for (const key of a.keys()) if (!b.has(key)) problems.push(`${v.name} has ${key}, which its SELECT does not: ${JSON.stringify(a.get(key))}`);
+  return problems;
+}
+
+/** The rows of a result's first table (none: no rows), as `compare` takes them. */
+export function resultRows(r: QueryResult): Row[] {
+  const t = r.tables[0];
+  if (t === undefined) return [];
+  const rows: Row[] = [];
+  for (let i = 0; i < t.rowCount; i++) {
+    rows.push([t.timestamps[i].toString(), t.columns.map((c) => {
+      if (c.nulls?.[i] === 1 || c.type === 'none') return null;
+      const x = c.values[i];
+      if (typeof x === 'bigint') return Number(x);
+      if (typeof x === 'number') return c.type === 'boolean' ? x !== 0 : Number.isNaN(x) ? null : x;
+      return x as string | null;
+    })]);
+  }
+  return rows;
+}
+
+/** What differs between each view of `views` and its SELECT, read through `query` (all views caught up). */
+export async function viewProblems(query: (text: string) => Promise<QueryResult>, views: readonly ViewCase[]): Promise<string[]> {
+  const problems: string[] = [];
+  for (const v of views) problems.push(...compare(v, resultRows(await query(viewQuery(v))), resultRows(await query(sourceQuery(v)))));
   return problems;
 }
 
