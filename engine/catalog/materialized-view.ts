@@ -86,18 +86,23 @@ export class MaterializedView implements ViewDefinition {
   }
 }
 
-/** The least and greatest of `ts`, comparing 32-bit halves (no BigInt per row). */
+/** The least and greatest of `ts`, comparing 32-bit halves (no BigInt per row); one compare per row while they ascend. */
 function bounds(ts: BigInt64Array): [bigint, bigint] {
   const words = new Int32Array(ts.buffer, ts.byteOffset, ts.length * 2);
+  // Low words compare as unsigned: flipping their sign bit makes signed order the same.
+  let maxHi = words[1];
+  let maxLo = words[0] ^ SIGN;
+  let minHi = maxHi;
+  let minLo = maxLo;
   let min = 0;
   let max = 0;
   for (let i = 1; i < ts.length; i++) {
-    const h = words[(i << 1) | 1];
-    const l = words[i << 1] >>> 0;
-    const mh = words[(min << 1) | 1];
-    if (h < mh || (h === mh && l < words[min << 1] >>> 0)) min = i;
-    const xh = words[(max << 1) | 1];
-    if (h > xh || (h === xh && l > words[max << 1] >>> 0)) max = i;
+    const hi = words[(i << 1) | 1];
+    const lo = words[i << 1] ^ SIGN;
+    if (hi > maxHi || (hi === maxHi && lo >= maxLo)) { maxHi = hi; maxLo = lo; max = i; continue; }
+    if (hi < minHi || (hi === minHi && lo < minLo)) { minHi = hi; minLo = lo; min = i; }
   }
   return [ts[min], ts[max]];
 }
+
+const SIGN = 0x80000000 | 0;

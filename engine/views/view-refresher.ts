@@ -12,6 +12,7 @@
 // log after it marks again what its records change (DESIGN.md, "Lifecycle is shards leaving whole").
 import type { EntryStore } from '../catalog/entry-store.js';
 import type { MaterializedView } from '../catalog/materialized-view.js';
+import type { DirtyRange } from '../catalog/dirty-ranges.js';
 import type { Table } from '../storage/table.js';
 import { INT64_MIN } from '../../grammar/index.js';
 import { readsUnordered } from '../query/aggregates/row-order.js';
@@ -24,8 +25,12 @@ import type { ViewFigures } from '../figures.js';
 
 /** Source rows one round reads at most (a bucket is never split: one bucket may hold more). */
 const ROUND_ROWS = 1 << 20;
-/** How long marks gather before a round starts: writes arriving together are refreshed together. */
-const GATHER_MS = 5;
+/**
+ * Rounds start at least this far apart: what arrives meanwhile is refreshed together, so under a
+ * stream of writes the bucket being written is read again about once per PACE_MS, not once per
+ * write (it costs most of a round's work when rounds are small), and a write's lag stays around it.
+ */
+const PACE_MS = 50;
 
 export interface RefresherOptions {
   readonly log?: (message: string) => void;
@@ -36,6 +41,8 @@ export interface RefresherOptions {
 export class ViewRefresher {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  /** When the latest round started (performance.now()). */
+  private lastRound = -Infinity;
   /** Until start(): the database is still opening (a checkpoint loading, the log replaying). */
   private isStarted = false;
   private isStopped = false;
@@ -58,16 +65,26 @@ export class ViewRefresher {
     this.timer = setTimeout(() => {
       this.timer = null;
       this.run();
-    }, GATHER_MS);
+    }, Math.max(0, this.lastRound + PACE_MS - performance.now()));
   }
 
   /** Resolves once no view has anything left to compute (tests, and the bench, wait for it). */
   async caughtUp(): Promise<void> {
-    while (this.isStarted && !this.isStopped && this.hasDirty()) {
-      this.run();
-      await this.running;
+    this.waiters++;
+    try {
+      while (this.isStarted && !this.isStopped && this.hasDirty()) {
+        if (this.timer !== null) clearTimeout(this.timer);
+        this.timer = null;
+        this.run();
+        await this.running;
+      }
+    } finally {
+      this.waiters--;
     }
   }
+
+  /** Callers of caughtUp() waiting: rounds then follow each other without a pause. */
+  private waiters = 0;
 
   /** Stops refreshing; resolves once the round under way is over. */
   async stop(): Promise<void> {
@@ -94,7 +111,12 @@ export class ViewRefresher {
   private run(): void {
     if (this.running !== null || this.isStopped || !this.isStarted) return;
     this.running = (async () => {
-      while (!this.isStopped && await this.round());
+      while (!this.isStopped) {
+        this.lastRound = performance.now();
+        if (!await this.round()) break;
+        // Paced, unless a caller waits for the views to catch up.
+        if (this.waiters === 0 && this.lastRound + PACE_MS > performance.now()) break;
+      }
     })().catch((e: unknown) => {
       this.options.log?.(`refreshing materialized views failed: ${(e as Error).stack ?? String(e)}`);
     }).finally(() => {
@@ -125,7 +147,7 @@ export class ViewRefresher {
     if (oldest === null) return true;
     const shape = this.shapeOf(view, source.table);
     const from = oldest.from;
-    const to = this.roundEnd(view, source.table, from, oldest.to);
+    const to = this.roundEnd(view, source.table, from, contiguousEnd(view, oldest));
     // The marks' version and the source's batches, in one synchronous step.
     const version = view.dirty.version;
     const listing = listBatches(source.table, { from, to }, INT64_MIN, readsUnordered(shape.plan.aggregate!));
@@ -168,4 +190,15 @@ export class ViewRefresher {
     this.shapes.set(view, { table: source, width: source.columns.length, shape });
     return shape;
   }
+}
+
+/** The end of the dirty ranges that follow `start` without a gap: a stream's marks, one per write, are refreshed in one round. */
+function contiguousEnd(view: MaterializedView, start: DirtyRange): bigint {
+  let to = start.to;
+  for (const r of view.dirty.ranges) {
+    if (r.to <= start.from) continue;
+    if (r.from > to) break;
+    if (r.to > to) to = r.to;
+  }
+  return to;
 }

@@ -17,10 +17,7 @@ import type { Listing } from '../query/exec/scan/scan-slices.js';
 import { narrowRange } from '../query/plan/time-bounds.js';
 import type { TablePlan } from '../query/plan/plan-types.js';
 import type { ResultColumn, ResultTable } from '../query/result.js';
-import { DEFAULT_QUERY_LIMITS } from '../query/limits.js';
-
-/** A refresh makes as many groups as its buckets hold: no query limit applies. */
-const LIMITS = { ...DEFAULT_QUERY_LIMITS, maxGroups: Infinity, maxResultRows: Infinity, maxResultBytes: Infinity };
+import { VIEW_LIMITS } from '../query/plan/plan-view.js';
 
 /**
  * The view rows of range [from, to) (whole buckets) from the source batches `listing` holds: the
@@ -31,7 +28,7 @@ export async function computeRows(plan: TablePlan, listing: Listing, columns: re
   const range = plan.timeBounds === null ? listing.range : narrowRange(listing.range, plan.timeBounds);
   const slices = await sliceBatches({ range, batches: listing.batches, floor: INT64_MIN });
   if (slices.length === 0) return null;
-  const ctx = new RunContext(new Deadline(Infinity), LIMITS, null, DEFAULT_SLICE_MS);
+  const ctx = new RunContext(new Deadline(Infinity), VIEW_LIMITS, null, DEFAULT_SLICE_MS);
   const result = await runAggregate(plan, plan.aggregate!, ctx, [slices]);
   return result === null ? null : toRows(result, columns);
 }

@@ -34,8 +34,8 @@ export interface ViewShape {
   readonly plan: TablePlan;
 }
 
-/** A view's groups are not bounded by the limits of one query: each refresh reads a few buckets of them. */
-const VIEW_LIMITS: QueryLimits = { ...DEFAULT_QUERY_LIMITS, maxGroups: Infinity, maxResultRows: Infinity, maxResultBytes: Infinity };
+/** The limits of a view's refresh: a view's groups are not bounded by those of one query (a refresh reads a few buckets of them). */
+export const VIEW_LIMITS: QueryLimits = { ...DEFAULT_QUERY_LIMITS, maxGroups: Infinity, maxResultRows: Infinity, maxResultBytes: Infinity };
 
 const DAY_NS = 86_400_000_000_000n;
 
