@@ -21,8 +21,8 @@ import type { Entry, EntryType } from './catalog/entry-store.js';
 import { SvcError } from './errors.js';
 import { acquireLock } from './durability/lock-file.js';
 import { detectMime } from './catalog/mime.js';
-import { executePart, executeQuery, removalOfStatement, viewShapeOfText } from './query/index.js';
-import { ViewRefresher } from './views/index.js';
+import { executePart, executeQuery, removalOfStatement } from './query/index.js';
+import { VIEW_HOOKS, ViewRefresher } from './views/index.js';
 import { EngineCounters } from './figures.js';
 import type { EngineFigures } from './figures.js';
 import type { PartRequest, QueryOptions, QuerySignal } from './query/index.js';
@@ -178,7 +178,7 @@ export class Database {
       throw storageFailure(e, `could not open data directory ${dataDir}`);
     }
     const checkpointer = new Checkpointer(dataDir, options.compression, disk);
-    const store = new EntryStore({ batchRows, budget: new MemoryBudget(options.memoryLimit), leases: checkpointer.reads }, removalOfStatement, viewShapeOfText);
+    const store = new EntryStore({ batchRows, budget: new MemoryBudget(options.memoryLimit), leases: checkpointer.reads }, removalOfStatement, VIEW_HOOKS);
     const db = new Database(dataDir, options.durability, log, store, releaseLock, options, checkpointer, disk);
     try {
       await log.open(db.logState());

@@ -31,14 +31,26 @@ const NO_PLANNER: RemovalPlanner = () => {
 };
 
 /**
- * A view's table as its SELECT text defines it over `source` (the query layer's viewShape, handed
- * in like the removal planner): its columns and shard size, or the SvcError saying why the SELECT
- * cannot define a view.
+ * What the store needs of engine/views (handed in like the removal planner, so the catalog
+ * imports neither the query layer nor the refresher).
  */
-export type ViewShaper = (select: string, source: Table) => { readonly columns: readonly ColumnDef[]; readonly shardSize: bigint };
+export interface ViewHooks {
+  /**
+   * A view's table as its SELECT text defines it over `source`: its columns and shard size, or
+   * the SvcError saying why the SELECT cannot define a view (validation of a createView write).
+   */
+  shape(select: string, source: Table): { readonly columns: readonly ColumnDef[]; readonly shardSize: bigint };
+  /**
+   * The rows of `source` before `before` are about to leave it (TTL, retention): `view` keeps
+   * them — its pending buckets there computed from them now, its edge moved (synchronously: the
+   * apply of the removal cannot wait).
+   */
+  freeze(view: MaterializedView, source: Table, before: bigint): void;
+}
 
-const NO_SHAPER: ViewShaper = () => {
-  throw new Error('this store cannot create materialized views: it was made without a view shaper');
+const NO_VIEWS: ViewHooks = {
+  shape: () => { throw new Error('this store cannot create materialized views: it was made without view hooks'); },
+  freeze: () => { throw new Error('this store cannot keep materialized views: it was made without view hooks'); },
 };
 
 /** How many removal counts are kept for their writers to read (a cluster node applies others' too). */
@@ -59,7 +71,7 @@ export class EntryStore {
   /** Called when a view got buckets to compute again (its refresher wakes up). */
   onViewsDirty: (() => void) | null = null;
 
-  constructor(readonly context: StorageContext, private readonly planRemoval: RemovalPlanner = NO_PLANNER, readonly shapeView: ViewShaper = NO_SHAPER) {}
+  constructor(readonly context: StorageContext, private readonly planRemoval: RemovalPlanner = NO_PLANNER, readonly viewHooks: ViewHooks = NO_VIEWS) {}
 
   /** The views whose source is table `name`. */
   viewsOf(name: string): readonly MaterializedView[] {
@@ -149,7 +161,10 @@ export class EntryStore {
       }
       case 'ShardsDrop': {
         const e = this.entries.get(r.name);
-        if (e?.type === 'ts') e.table.dropShardsBefore(r.before);
+        if (e?.type !== 'ts') return;
+        // Its views keep what leaves: their edge moves before the rows go.
+        for (const view of this.viewsOf(r.name)) this.viewHooks.freeze(view, e.table, r.before);
+        e.table.dropShardsBefore(r.before);
         // A view's own TTL: nothing before its cutoff is computed again.
         this.views.get(r.name)?.dirty.clearBefore(r.before);
         return;
@@ -197,11 +212,12 @@ export class EntryStore {
    * Takes back a view a checkpoint kept: its definition, the table of its rows (already loaded as
    * a table entry) and what it still had to compute.
    */
-  restoreView(definition: ViewDefinition, dirty: readonly (readonly [bigint, bigint])[], finalBefore: bigint): void {
+  restoreView(definition: ViewDefinition, dirty: readonly (readonly [bigint, bigint])[], edge: bigint, edgeStates: readonly (readonly unknown[])[]): void {
     const e = this.entries.get(definition.name);
     if (e?.type !== 'ts') throw new Error(`the checkpoint names view '${definition.name}' without its table`);
     const view = new MaterializedView(definition, e.table);
-    view.finalBefore = finalBefore;
+    view.edge = edge;
+    view.edgeStates = edgeStates;
     for (const [from, to] of dirty) view.dirty.mark(from, to);
     this.views.set(view.name, view);
     let set = this.viewsBySource.get(view.source);

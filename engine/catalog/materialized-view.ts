@@ -2,8 +2,12 @@
 // table, GROUP BY duration first), the table of its rows, and what its refresher still has to
 // compute — the dirty ranges. Every change to the source marks the buckets it touches, at apply
 // time, in the log's order (the same on every replica and on replay); the refresher
-// (engine/views/) computes those buckets again from the source and settles them. Rows of the
-// source that left by TTL or retention leave their buckets final: `finalBefore` (see settleShards).
+// (engine/views/) computes those buckets again from the source and settles them.
+//
+// When the source's oldest rows leave (TTL, retention by size), the view keeps them: the source
+// rows before `edge` are no longer read. Buckets wholly before it are final; the bucket holding
+// it (the edge bucket) is its rows before the edge, kept as partial states (`edgeStates`, made by
+// engine/views/frozen-edge.ts at the removal's apply), merged with its rows still in the source.
 import { addDuration, bucketStart, INT64_MIN, parse } from '../../grammar/index.js';
 import type { DurationValue, Select } from '../../grammar/index.js';
 import type { Table } from '../storage/table.js';
@@ -30,10 +34,15 @@ export class MaterializedView implements ViewDefinition {
   readonly bucket: DurationValue;
   readonly dirty = new DirtyRanges();
   /**
-   * Buckets starting before this are final: the source's rows there (some of them) left by TTL or
-   * retention, so they are never computed from the source again (INT64_MIN: none).
+   * Source rows before this are no longer read: they left, or are leaving, by TTL or retention
+   * (INT64_MIN: none did). Only rows at or after it count, plus `edgeStates`.
    */
-  finalBefore = INT64_MIN;
+  edge = INT64_MIN;
+  /**
+   * The partial states of the rows before `edge` in the bucket holding it, one per GROUP BY key:
+   * the key values, then the helpers of engine/views/partials.ts (empty when `edge` starts a bucket).
+   */
+  edgeStates: readonly (readonly unknown[])[] = [];
 
   constructor(definition: ViewDefinition, readonly table: Table) {
     this.name = definition.name;
@@ -55,9 +64,15 @@ export class MaterializedView implements ViewDefinition {
     return addDuration(start, this.bucket);
   }
 
-  /** Marks the buckets overlapping [from, to) (from < to). */
+  /** Buckets starting before this are final (the one holding the edge is not). */
+  get finalBefore(): bigint {
+    return this.edge === INT64_MIN ? INT64_MIN : this.bucketOf(this.edge);
+  }
+
+  /** Marks the buckets overlapping [from, to) (from < to); none before the edge bucket. */
   markTimes(from: bigint, to: bigint, since = Date.now()): void {
-    const start = this.bucketOf(from < this.finalBefore ? this.finalBefore : from);
+    const final = this.finalBefore;
+    const start = this.bucketOf(from < final ? final : from);
     if (start >= to) return;
     this.dirty.mark(start, this.bucketEnd(this.bucketOf(to - 1n)), since);
   }

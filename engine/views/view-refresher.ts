@@ -14,12 +14,11 @@ import type { EntryStore } from '../catalog/entry-store.js';
 import type { MaterializedView } from '../catalog/materialized-view.js';
 import type { DirtyRange } from '../catalog/dirty-ranges.js';
 import type { Table } from '../storage/table.js';
-import { INT64_MIN } from '../../grammar/index.js';
 import { readsUnordered } from '../query/aggregates/row-order.js';
 import { listBatches } from '../query/exec/scan/scan-slices.js';
-import { viewShape } from '../query/plan/plan-view.js';
-import type { ViewShape } from '../query/plan/plan-view.js';
 import { computeRows, replaceRows } from './view-rows.js';
+import { edgeRows } from './frozen-edge.js';
+import { plansOf } from './view-plans.js';
 import { RefreshLag } from './refresh-lag.js';
 import type { ViewFigures } from '../figures.js';
 
@@ -46,7 +45,6 @@ export class ViewRefresher {
   /** Until start(): the database is still opening (a checkpoint loading, the log replaying). */
   private isStarted = false;
   private isStopped = false;
-  private readonly shapes = new WeakMap<MaterializedView, { readonly table: Table; readonly width: number; readonly shape: ViewShape }>();
   readonly lag = new RefreshLag();
 
   constructor(private readonly store: EntryStore, private readonly options: RefresherOptions = {}) {
@@ -145,20 +143,24 @@ export class ViewRefresher {
     view.dirty.clearBefore(floor > view.finalBefore ? view.bucketOf(floor) : view.finalBefore);
     const oldest = view.dirty.oldest();
     if (oldest === null) return true;
-    const shape = this.shapeOf(view, source.table);
+    const { shape, partial, partialPlan } = plansOf(view, source.table);
+    // The edge bucket (its rows before the edge kept as partial states): refreshed on its own.
+    const isEdge = oldest.from === view.finalBefore && view.edge > view.finalBefore;
     const from = oldest.from;
-    const to = this.roundEnd(view, source.table, from, contiguousEnd(view, oldest));
-    // The marks' version and the source's batches, in one synchronous step.
+    const to = isEdge ? view.bucketEnd(from) : this.roundEnd(view, source.table, from, contiguousEnd(view, oldest));
+    const plan = isEdge ? partialPlan : shape.plan;
+    // The marks' version and the source's batches, in one synchronous step (no row before the edge is read).
     const version = view.dirty.version;
-    const listing = listBatches(source.table, { from, to }, INT64_MIN, readsUnordered(shape.plan.aggregate!));
+    const listing = listBatches(source.table, { from, to }, view.edge, readsUnordered(plan.aggregate!));
     const release = source.table.context.leases.lease();
     let rows;
     try {
-      rows = await computeRows(shape.plan, listing, view.table.columns);
+      rows = isEdge ? await edgeRows(view, partial, partialPlan, listing) : await computeRows(plan, listing, view.table.columns);
     } finally {
       release();
     }
-    if (this.store.views.get(view.name) !== view) return true;
+    // Dropped, or its edge moved, meanwhile: computed again from the marks.
+    if (this.store.views.get(view.name) !== view || listing.floor !== view.edge) return true;
     const parts = view.dirty.settle(from, to, version);
     if (parts.length === 0) return true;
     replaceRows(view.table, parts, rows);
@@ -182,14 +184,6 @@ export class ViewRefresher {
     return to;
   }
 
-  /** The view's SELECT planned against its source as it is now (planned again when the source grows a column). */
-  private shapeOf(view: MaterializedView, source: Table): ViewShape {
-    const kept = this.shapes.get(view);
-    if (kept !== undefined && kept.table === source && kept.width === source.columns.length) return kept.shape;
-    const shape = viewShape(view.ast, (name) => (name === view.source ? source : undefined));
-    this.shapes.set(view, { table: source, width: source.columns.length, shape });
-    return shape;
-  }
 }
 
 /** The end of the dirty ranges that follow `start` without a gap: a stream's marks, one per write, are refreshed in one round. */

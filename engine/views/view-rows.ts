@@ -8,7 +8,6 @@ import { gather64, nullColumn, permuteColumn } from '../storage/column-values.js
 import type { RowRemoval, TimePiece } from '../storage/row-removal.js';
 import type { Table } from '../storage/table.js';
 import type { ColumnDef } from '../types.js';
-import { INT64_MIN } from '../../grammar/index.js';
 import { Deadline } from '../query/deadline.js';
 import { runAggregate } from '../query/exec/operators/aggregate-operator.js';
 import { DEFAULT_SLICE_MS, RunContext } from '../query/exec/run/run-context.js';
@@ -25,12 +24,17 @@ import { VIEW_LIMITS } from '../query/plan/plan-view.js';
  * Pauses like a query (DEFAULT_SLICE_MS), so other work goes on.
  */
 export async function computeRows(plan: TablePlan, listing: Listing, columns: readonly ColumnDef[]): Promise<NormalizedBatch | null> {
+  const result = await computeResult(plan, listing);
+  return result === null ? null : toRows(result, columns);
+}
+
+/** The result of `plan` (a view's SELECT, or its partial states' SELECT) over the batches `listing` holds, in its range. */
+export async function computeResult(plan: TablePlan, listing: Listing): Promise<ResultTable | null> {
   const range = plan.timeBounds === null ? listing.range : narrowRange(listing.range, plan.timeBounds);
-  const slices = await sliceBatches({ range, batches: listing.batches, floor: INT64_MIN });
+  const slices = await sliceBatches({ range, batches: listing.batches, floor: listing.floor });
   if (slices.length === 0) return null;
   const ctx = new RunContext(new Deadline(Infinity), VIEW_LIMITS, null, DEFAULT_SLICE_MS);
-  const result = await runAggregate(plan, plan.aggregate!, ctx, [slices]);
-  return result === null ? null : toRows(result, columns);
+  return runAggregate(plan, plan.aggregate!, ctx, [slices]);
 }
 
 /**

@@ -190,7 +190,7 @@ class Validation {
     }
     const stored = this.store.entries.get(source);
     if (this.entries.has(source) || stored?.type !== 'ts') throw new SvcError('InvalidArgument', `table '${source}' must be created, and its columns added, before a view over it`);
-    const { columns, shardSize } = this.store.shapeView(select, stored.table);
+    const { columns, shardSize } = this.store.viewHooks.shape(select, stored.table);
     this.entries.set(name, { type: 'ts', columns, source });
     this.records.push({ kind: 'ViewCreate', name, source, select, columns, shardSize, ttl });
     return true;

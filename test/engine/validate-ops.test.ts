@@ -9,7 +9,7 @@ import type { WalRecord } from '../../engine/durability/wal/records.js';
 import { SvcError } from '../../engine/errors.js';
 import type { ErrorCode } from '../../engine/errors.js';
 import { unboundedContext } from '../../engine/storage/storage-context.js';
-import { viewShapeOfText } from '../../engine/query/index.js';
+import { VIEW_HOOKS } from '../../engine/views/index.js';
 import { validateOps } from '../../engine/write/validate-ops.js';
 import type { WriteOp, WriteOpKind } from '../../engine/write/index.js';
 
@@ -24,7 +24,7 @@ const SV_SELECT = 'SELECT avg(v) FROM s GROUP BY 1h';
  * (expired), table `s` (v DOUBLE) and its materialized view `sv`.
  */
 function store(): EntryStore {
-  const s = new EntryStore(unboundedContext(8), undefined, viewShapeOfText);
+  const s = new EntryStore(unboundedContext(8), undefined, VIEW_HOOKS);
   const setup: WalRecord[] = [
     { kind: 'TableCreate', name: 't', columns: [{ name: 'v', type: 'DOUBLE' }], shardSize: DAY },
     { kind: 'TableCreate', name: 's', columns: [{ name: 'v', type: 'DOUBLE' }], shardSize: DAY },

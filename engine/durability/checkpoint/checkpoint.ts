@@ -107,7 +107,7 @@ export function takeSnapshot(store: EntryStore, walStart: number): Snapshot {
     else {
       const { layout } = e.table;
       const v = store.views.get(alias);
-      const view = v === undefined ? null : { source: v.source, select: v.select, dirty: v.dirty.ranges.map((r): [bigint, bigint] => [r.from, r.to]), finalBefore: v.finalBefore };
+      const view = v === undefined ? null : { source: v.source, select: v.select, dirty: v.dirty.ranges.map((r): [bigint, bigint] => [r.from, r.to]), edge: v.edge, edgeStates: [...v.edgeStates] };
       tables.push({ table: e.table, columns: layout.columns, ttl: e.table.ttl, schema: layout.schema, batches: e.table.allBatches(), dictionaries: layout.dictionaries.map((d) => d?.toVector() ?? null), view });
     }
   }
@@ -187,7 +187,7 @@ export class Checkpointer {
       else await this.loadTable(table, t, sumOf);
     }
     // Views once every table is back: a view's source may come after it.
-    for (const t of manifest.tables) if (t.view !== undefined) store.restoreView({ name: t.name, source: t.view.source, select: t.view.select }, t.view.dirty, t.view.finalBefore);
+    for (const t of manifest.tables) if (t.view !== undefined) store.restoreView({ name: t.name, source: t.view.source, select: t.view.select }, t.view.dirty, t.view.edge, t.view.edgeStates);
     for (const [alias, tag] of attachments) store.apply({ kind: 'TagAttach', alias, tag });
     this.files = manifest.files;
     this.newestSeq = seq;

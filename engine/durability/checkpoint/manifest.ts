@@ -55,15 +55,17 @@ export interface TableManifest {
 
 /**
  * A materialized view: its definition, the ranges its refresher had yet to compute when the
- * checkpoint was taken (the log after it marks the rest again on replay), and where its final
- * buckets end.
+ * checkpoint was taken (the log after it marks the rest again on replay), and its edge: where its
+ * source's rows stopped being read, and the partial states of the bucket holding it
+ * (catalog/materialized-view.ts).
  */
 export interface ViewManifest {
   readonly source: string;
   readonly select: string;
   /** [from, to) pairs, ascending. */
   readonly dirty: [bigint, bigint][];
-  readonly finalBefore: bigint;
+  readonly edge: bigint;
+  readonly edgeStates: (readonly unknown[])[];
 }
 
 export interface Manifest {

@@ -6,7 +6,7 @@
 // the view. `count(*)` is refused: it counts every column of the source, so the view's columns
 // would change when the source grows one. The view's table has the bucket start as `$timestamp`,
 // then the GROUP BY columns, then one column per aggregate, named as the SELECT names them.
-import type { ColumnRef, Select, SelectColumn } from '../../../grammar/index.js';
+import type { ColumnRef, Select, SelectColumn, TableRef } from '../../../grammar/index.js';
 import { parse } from '../../../grammar/index.js';
 import { SvcError } from '../../errors.js';
 import type { Table } from '../../storage/table.js';
@@ -89,7 +89,7 @@ export function viewShape(ast: Select, tableOf: (name: string) => Table | undefi
     names.add(item.name);
   }
   const compute: Select = { ...ast, columns: [...keys.map(keyItem), ...aggregates] };
-  const plan = planSelect(compute, sourceCatalog(from.name, source), 0n, VIEW_LIMITS).tables[0];
+  const plan = planView(compute, source);
   const columns = plan.outputs.map((o, i): ColumnDef => ({ name: o.name, type: columnType(o.type, compute.columns[i].offset) }));
   return { source: from.name, columns, shardSize: shardSizeOf(bucket.months, bucket.nanos), compute, plan };
 }
@@ -107,6 +107,12 @@ export function viewShapeOfText(select: string, source: Table): ViewShape {
   }
   if (ast.kind !== 'Select') throw new SvcError('InvalidArgument', 'a materialized view is defined by a SELECT');
   return viewShape(ast, (name) => (name === source.name ? source : undefined));
+}
+
+/** `select` (a view's SELECT, or one derived from it) planned against its one source table. */
+export function planView(select: Select, source: Table): TablePlan {
+  const from = select.sources[0] as TableRef;
+  return planSelect(select, sourceCatalog(from.name, source), 0n, VIEW_LIMITS).tables[0];
 }
 
 /**
