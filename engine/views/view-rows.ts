@@ -10,7 +10,7 @@ import type { Table } from '../storage/table.js';
 import type { ColumnDef } from '../types.js';
 import { Deadline } from '../query/deadline.js';
 import { runAggregate } from '../query/exec/operators/aggregate-operator.js';
-import { DEFAULT_SLICE_MS, RunContext } from '../query/exec/run/run-context.js';
+import { RunContext } from '../query/exec/run/run-context.js';
 import { sliceBatches } from '../query/exec/scan/scan-slices.js';
 import type { Listing } from '../query/exec/scan/scan-slices.js';
 import { narrowRange } from '../query/plan/time-bounds.js';
@@ -19,9 +19,17 @@ import type { ResultColumn, ResultTable } from '../query/result.js';
 import { VIEW_LIMITS } from '../query/plan/plan-view.js';
 
 /**
+ * Work between a refresh's pauses, in ms. Longer than a query's 8 ms: a round is a few tens of ms
+ * of work, and writers in flight run at every pause, so short slices would spread a round (and
+ * the lag of every write it settles) over the time those writes take; at 25 ms a round ends about
+ * when its work is done, and a request waits at most that long behind it.
+ */
+const SLICE_MS = 25;
+
+/**
  * The view rows of range [from, to) (whole buckets) from the source batches `listing` holds: the
  * view's SELECT (`plan`, GROUP BY columns first) run over them; null when no row falls there.
- * Pauses like a query (DEFAULT_SLICE_MS), so other work goes on.
+ * Pauses like a query, so other work goes on, but after longer slices (SLICE_MS).
  */
 export async function computeRows(plan: TablePlan, listing: Listing, columns: readonly ColumnDef[]): Promise<NormalizedBatch | null> {
   const result = await computeResult(plan, listing);
@@ -33,7 +41,7 @@ export async function computeResult(plan: TablePlan, listing: Listing): Promise<
   const range = plan.timeBounds === null ? listing.range : narrowRange(listing.range, plan.timeBounds);
   const slices = await sliceBatches({ range, batches: listing.batches, floor: listing.floor });
   if (slices.length === 0) return null;
-  const ctx = new RunContext(new Deadline(Infinity), VIEW_LIMITS, null, DEFAULT_SLICE_MS);
+  const ctx = new RunContext(new Deadline(Infinity), VIEW_LIMITS, null, SLICE_MS);
   return runAggregate(plan, plan.aggregate!, ctx, [slices]);
 }
 

@@ -147,7 +147,8 @@ export class Grouper {
     // Each group met, in first-appearance order, and its rows: groups are dense ids, so `slots`
     // (1 + the group's place among those met, 0 when not met yet) is an array, not a map.
     const met: number[] = [];
-    const counts: number[] = [];
+    const counts = frame.scratch.sel(-3, frame.size + 1, 'aux');
+    let slots = this.slots;
     for (let k = lo; k < hi; k++) {
       const i = sel === null ? k : sel[k];
       let g: number;
@@ -156,21 +157,23 @@ export class Grouper {
         g = byIndex[x] - 1;
         if (g < 0) byIndex[x] = (g = this.groupAt(vecs, texts, ts, i)) + 1;
       } else g = this.groupAt(vecs, texts, ts, i);
-      if (g >= this.slots.length) this.slots = growSlots(this.slots, g + 1);
-      let l = this.slots[g] - 1;
-      if (l < 0) { l = met.length; this.slots[g] = l + 1; met.push(g); counts.push(0); }
+      if (g >= slots.length) this.slots = slots = growSlots(slots, g + 1);
+      let l = slots[g] - 1;
+      if (l < 0) { l = met.length; slots[g] = l + 1; met.push(g); counts[l] = 0; }
       counts[l]++;
       gids[k] = l;
     }
     // Stable counting sort of the positions by group, groups in first-appearance order.
-    const ends = new Int32Array(counts.length);
+    const n = met.length;
+    const ends = new Int32Array(n);
     ends[0] = lo;
-    for (let l = 1; l < counts.length; l++) ends[l] = ends[l - 1] + counts[l - 1];
+    for (let l = 1; l < n; l++) ends[l] = ends[l - 1] + counts[l - 1];
     const starts = ends.slice();
-    for (let k = lo; k < hi; k++) sorted[ends[gids[k]]++] = sel === null ? k : sel[k];
-    for (let l = 0; l < met.length; l++) {
+    if (sel === null) for (let k = lo; k < hi; k++) sorted[ends[gids[k]]++] = k;
+    else for (let k = lo; k < hi; k++) sorted[ends[gids[k]]++] = sel[k];
+    for (let l = 0; l < n; l++) {
       out.push(met[l], starts[l], ends[l]);
-      this.slots[met[l]] = 0;
+      slots[met[l]] = 0;
     }
   }
 
