@@ -11,20 +11,15 @@
 //   source's TTL, do not reach the view).
 import type { MaterializedView } from '../catalog/materialized-view.js';
 import type { NormalizedBatch } from '../storage/batch-input.js';
-import type { ColumnValues } from '../storage/column-values.js';
 import type { Table } from '../storage/table.js';
-import type { ColumnDef } from '../types.js';
 import { readsUnordered } from '../query/aggregates/row-order.js';
 import { listBatches } from '../query/exec/scan/scan-slices.js';
 import type { Listing } from '../query/exec/scan/scan-slices.js';
 import { aggregateNow } from './aggregate-now.js';
-import { stateRows } from './partials.js';
+import { byBucket, keyText, stateRows, viewBatch } from './partials.js';
 import type { PartialShape, Value } from './partials.js';
 import { plansOf } from './view-plans.js';
 import { computeResult, replaceRows } from './view-rows.js';
-
-/** States by bucket start, then by GROUP BY key (keyText). */
-type States = Map<bigint, Map<string, Value[]>>;
 
 /** Moves `view`'s edge up to `before`, keeping what the source's rows before it hold (see the header). */
 export function freezeBefore(view: MaterializedView, source: Table, before: bigint): void {
@@ -54,7 +49,7 @@ export function freezeBefore(view: MaterializedView, source: Table, before: bigi
       if (bucket >= newEdge) continue;
       for (const state of states.values()) rows.push([bucket, [...state.slice(0, partial.keyCount), ...partial.finish(state)]]);
     }
-    replaceRows(view.table, marked, toBatch(rows, view.table.columns));
+    replaceRows(view.table, marked, viewBatch(rows, view.table.columns));
   }
   view.edgeStates = before > newEdge ? [...(leaving.get(newEdge)?.values() ?? [])] : [];
   view.edge = before;
@@ -73,56 +68,5 @@ export async function edgeRows(view: MaterializedView, partial: PartialShape, pa
     merged.set(key, earlier === undefined ? later : partial.merge(earlier, later));
   }
   const rows: [bigint, Value[]][] = [...merged.values()].map((state) => [view.finalBefore, [...state.slice(0, partial.keyCount), ...partial.finish(state)]]);
-  return toBatch(rows, view.table.columns);
-}
-
-function byBucket(rows: readonly [bigint, Value[]][], partial: PartialShape): States {
-  const out: States = new Map();
-  for (const [bucket, values] of rows) {
-    let states = out.get(bucket);
-    if (states === undefined) out.set(bucket, (states = new Map()));
-    states.set(keyText(values, partial.keyCount), values);
-  }
-  return out;
-}
-
-/** A GROUP BY key as text, one per key GROUP BY tells apart (0 and -0 are one; NaN is one). */
-function keyText(values: readonly Value[], count: number): string {
-  let text = '';
-  for (let i = 0; i < count; i++) {
-    const v = values[i];
-    text += `${typeof v}:${v instanceof Uint8Array ? Buffer.from(v).toString('hex') : String(v)}|`;
-  }
-  return text;
-}
-
-/** View rows ([bucket, values]) as the columns of the view's table; null when there are none. */
-function toBatch(rows: readonly [bigint, Value[]][], columns: readonly ColumnDef[]): NormalizedBatch | null {
-  if (rows.length === 0) return null;
-  const n = rows.length;
-  const ts = BigInt64Array.from(rows, ([t]) => t);
-  return {
-    ts,
-    columns: columns.map((def, c): ColumnValues => {
-      const at = (i: number) => rows[i][1][c];
-      switch (def.type) {
-        case 'DOUBLE': {
-          const values = new Float64Array(n);
-          const nulls = new Uint8Array(n);
-          for (let i = 0; i < n; i++) { const v = at(i); if (v === null) nulls[i] = 1; else values[i] = Number(v); }
-          return { type: def.type, values, nulls };
-        }
-        case 'INT64':
-        case 'TIMESTAMP': {
-          const values = new BigInt64Array(n);
-          const nulls = new Uint8Array(n);
-          for (let i = 0; i < n; i++) { const v = at(i); if (v === null) nulls[i] = 1; else values[i] = BigInt(v as number | bigint); }
-          return { type: def.type, values, nulls };
-        }
-        case 'BOOLEAN': return { type: def.type, values: Array.from({ length: n }, (_, i) => (at(i) === null ? null : at(i) === true || at(i) === 1)) };
-        case 'BLOB': return { type: def.type, values: Array.from({ length: n }, (_, i) => at(i) as Uint8Array | null) };
-        default: return { type: def.type, values: Array.from({ length: n }, (_, i) => at(i) as string | null) };
-      }
-    }),
-  };
+  return viewBatch(rows, view.table.columns);
 }

@@ -11,6 +11,9 @@ import type { Call, Expr, Select, SelectColumn } from '../../grammar/index.js';
 import { formatExpr } from '../../grammar/index.js';
 import type { AggregateName } from '../query/plan/aggregate-registry.js';
 import type { ResultColumn, ResultTable } from '../query/result.js';
+import type { NormalizedBatch } from '../storage/batch-input.js';
+import type { ColumnValues } from '../storage/column-values.js';
+import type { ColumnDef } from '../types.js';
 
 /** A value of a result: a number, an exact int64, text, bytes, a boolean or null. */
 export type Value = number | bigint | string | Uint8Array | boolean | null;
@@ -48,6 +51,16 @@ const HELPERS: Readonly<Record<AggregateName, readonly Helper[]>> = {
   distinct_count: ['distinct_count'],
 };
 
+/**
+ * Aggregates whose states merge in any order: those of rows that overlap in time (a table's
+ * batches as stored) too. first, last and adjacent_count need their states in time order;
+ * distinct_count does not merge at all.
+ */
+const ORDER_FREE: ReadonlySet<AggregateName> = new Set<AggregateName>([
+  'count', 'sum', 'avg', 'arithmetic_mean', 'min', 'max', 'spread', 'abs_min', 'abs_max', 'sum_of_squares', 'product', 'quadratic_mean',
+  'harmonic_mean', 'geometric_mean', 'sample_variance', 'sample_stddev', 'population_variance', 'population_stddev', 'skewness', 'kurtosis',
+]);
+
 /** The helpers of one argument: where each sits in a state's values. */
 type ArgHelpers = Map<Helper, number>;
 
@@ -65,6 +78,8 @@ export class PartialShape {
   private readonly args = new Map<string, ArgHelpers>();
   /** The number of GROUP BY columns: a helper row's first values. */
   readonly keyCount: number;
+  /** Whether every aggregate's states merge in any order (ORDER_FREE). */
+  readonly isOrderFree: boolean;
   private width = 0;
 
   /** `compute`: the view's SELECT as plan-view.ts gives it (GROUP BY columns, then aggregate items). */
@@ -87,6 +102,7 @@ export class PartialShape {
       this.items.push({ name: call.name as AggregateName, helpers });
     }
     this.select = { ...compute, columns: [...compute.columns.slice(0, keyCount), ...helperItems] };
+    this.isOrderFree = this.items.every((item) => ORDER_FREE.has(item.name));
   }
 
   /**
@@ -104,6 +120,9 @@ export class PartialShape {
     return this.items.map(({ name, helpers }) => finishOne(name, helpers, state));
   }
 }
+
+/** State rows by bucket start, then by GROUP BY key (keyText). */
+export type States = Map<bigint, Map<string, Value[]>>;
 
 /** Helper rows of a result of the helpers' SELECT: the row time (bucket), then GROUP BY values and helpers. */
 export function stateRows(result: ResultTable | null): [bigint, Value[]][] {
@@ -229,4 +248,56 @@ function isLess(a: Value, b: Value): boolean {
 function isSameValue(a: Value, b: Value): boolean {
   if (a instanceof Uint8Array && b instanceof Uint8Array) return a.length === b.length && a.every((x, i) => x === b[i]);
   return a === b || (a !== a && b !== b);
+}
+
+/** State rows by bucket start, then by GROUP BY key (keyText). */
+export function byBucket(rows: readonly [bigint, Value[]][], partial: PartialShape): States {
+  const out: States = new Map();
+  for (const [bucket, values] of rows) {
+    let states = out.get(bucket);
+    if (states === undefined) out.set(bucket, (states = new Map()));
+    states.set(keyText(values, partial.keyCount), values);
+  }
+  return out;
+}
+
+/** A GROUP BY key as text, one per key GROUP BY tells apart (0 and -0 are one; NaN is one). */
+export function keyText(values: readonly Value[], count: number): string {
+  let text = '';
+  for (let i = 0; i < count; i++) {
+    const v = values[i];
+    text += `${typeof v}:${v instanceof Uint8Array ? Buffer.from(v).toString('hex') : String(v)}|`;
+  }
+  return text;
+}
+
+/** View rows ([bucket, values]) as the columns of the view's table; null when there are none. */
+export function viewBatch(rows: readonly [bigint, Value[]][], columns: readonly ColumnDef[]): NormalizedBatch | null {
+  if (rows.length === 0) return null;
+  const n = rows.length;
+  const ts = BigInt64Array.from(rows, ([t]) => t);
+  return {
+    ts,
+    columns: columns.map((def, c): ColumnValues => {
+      const at = (i: number) => rows[i][1][c];
+      switch (def.type) {
+        case 'DOUBLE': {
+          const values = new Float64Array(n);
+          const nulls = new Uint8Array(n);
+          for (let i = 0; i < n; i++) { const v = at(i); if (v === null) nulls[i] = 1; else values[i] = Number(v); }
+          return { type: def.type, values, nulls };
+        }
+        case 'INT64':
+        case 'TIMESTAMP': {
+          const values = new BigInt64Array(n);
+          const nulls = new Uint8Array(n);
+          for (let i = 0; i < n; i++) { const v = at(i); if (v === null) nulls[i] = 1; else values[i] = BigInt(v as number | bigint); }
+          return { type: def.type, values, nulls };
+        }
+        case 'BOOLEAN': return { type: def.type, values: Array.from({ length: n }, (_, i) => (at(i) === null ? null : at(i) === true || at(i) === 1)) };
+        case 'BLOB': return { type: def.type, values: Array.from({ length: n }, (_, i) => at(i) as Uint8Array | null) };
+        default: return { type: def.type, values: Array.from({ length: n }, (_, i) => at(i) as string | null) };
+      }
+    }),
+  };
 }

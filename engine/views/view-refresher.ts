@@ -19,6 +19,8 @@ import { listBatches } from '../query/exec/scan/scan-slices.js';
 import { computeRows, replaceRows } from './view-rows.js';
 import { edgeRows } from './frozen-edge.js';
 import { plansOf } from './view-plans.js';
+import type { ViewPlans } from './view-plans.js';
+import { BatchStates } from './batch-states.js';
 import { RefreshLag } from './refresh-lag.js';
 import type { ViewFigures } from '../figures.js';
 
@@ -30,6 +32,8 @@ const ROUND_ROWS = 1 << 20;
  * write (it costs most of a round's work when rounds are small), and a write's lag stays around it.
  */
 const PACE_MS = 50;
+/** A range holding this many source batches per bucket or more is refreshed from kept batch states. */
+const DENSE_BATCHES = 4;
 
 export interface RefresherOptions {
   readonly log?: (message: string) => void;
@@ -46,6 +50,8 @@ export class ViewRefresher {
   private isStarted = false;
   private isStopped = false;
   readonly lag = new RefreshLag();
+  /** Per view, the partial states of source batches kept (batch-states.ts). */
+  private readonly states = new WeakMap<MaterializedView, BatchStates>();
 
   constructor(private readonly store: EntryStore, private readonly options: RefresherOptions = {}) {
     store.onViewsDirty = () => this.wake();
@@ -143,19 +149,23 @@ export class ViewRefresher {
     view.dirty.clearBefore(floor > view.finalBefore ? view.bucketOf(floor) : view.finalBefore);
     const oldest = view.dirty.oldest();
     if (oldest === null) return true;
-    const { shape, partial, partialPlan } = plansOf(view, source.table);
+    const plans = plansOf(view, source.table);
+    const { shape, partial, partialPlan } = plans;
     // The edge bucket (its rows before the edge kept as partial states): refreshed on its own.
     const isEdge = oldest.from === view.finalBefore && view.edge > view.finalBefore;
     const from = oldest.from;
     const to = isEdge ? view.bucketEnd(from) : this.roundEnd(view, source.table, from, contiguousEnd(view, oldest));
-    const plan = isEdge ? partialPlan : shape.plan;
+    // Buckets of many batches (a stream's) from the kept states of those batches, where they merge in any order.
+    const states = partial.isOrderFree && (isEdge || this.isDense(view, source.table, from, to)) ? this.statesOf(view, plans) : null;
+    const plan = isEdge || states !== null ? partialPlan : shape.plan;
     // The marks' version and the source's batches, in one synchronous step (no row before the edge is read).
     const version = view.dirty.version;
     const listing = listBatches(source.table, { from, to }, view.edge, readsUnordered(plan.aggregate!));
     const release = source.table.context.leases.lease();
     let rows;
     try {
-      rows = isEdge ? await edgeRows(view, partial, partialPlan, listing) : await computeRows(plan, listing, view.table.columns);
+      if (states !== null) rows = await states.viewRows(view, listing, from, to);
+      else rows = isEdge ? await edgeRows(view, partial, partialPlan, listing) : await computeRows(plan, listing, view.table.columns);
     } finally {
       release();
     }
@@ -166,6 +176,19 @@ export class ViewRefresher {
     replaceRows(view.table, parts, rows);
     this.lag.settled(parts);
     return true;
+  }
+
+  /** Whether [from, to) holds many batches per bucket (DENSE_BATCHES): a bucket a stream is filling. */
+  private isDense(view: MaterializedView, source: Table, from: bigint, to: bigint): boolean {
+    const buckets = Number((to - from) / (view.bucketEnd(from) - from)) || 1;
+    return source.scanUnordered(from, to).length >= DENSE_BATCHES * buckets;
+  }
+
+  /** The kept batch states of `view`, made anew when its plans were (the source grew a column). */
+  private statesOf(view: MaterializedView, plans: ViewPlans): BatchStates {
+    let states = this.states.get(view);
+    if (states === undefined || states.partial !== plans.partial) this.states.set(view, (states = new BatchStates(plans.partial, plans.partialPlan)));
+    return states;
   }
 
   /**

@@ -7,7 +7,9 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { Database } from '../../engine/database.js';
-import { CREATE_SOURCE, createView, roundSteps, viewProblems, VIEWS } from './view-workload.js';
+import { compare, CREATE_SOURCE, createView, resultRows, roundSteps, SOURCE, sourceQuery, viewProblems, viewQuery, VIEWS } from './view-workload.js';
+import type { ViewCase } from './view-workload.js';
+import { prng } from '../prng.js';
 import { tempDir } from './helpers.js';
 
 const ROUNDS = Number(process.env.VIEW_ROUNDS ?? 8);
@@ -41,6 +43,41 @@ it(`keeps every view equal to its SELECT over ${ROUNDS} random rounds, across a 
     }
     const rows = await db.query(`SELECT count($timestamp) FROM ${VIEWS[0].name}`);
     assert.ok(Number(rows.tables[0].columns[0].values[0]) > 100, `seed ${seed}: the first view has few rows`);
+  } finally {
+    await db.close();
+  }
+});
+
+it('refreshes a bucket a stream keeps filling from the kept states of its batches, equal to its SELECT after every write', async () => {
+  const seed = Number(process.env.VIEW_SEED ?? Math.floor(Math.random() * 1e6));
+  const r = prng(seed);
+  const dataDir = await tempDir('svc-views-stream-');
+  const db = await Database.open({ dataDir, durability: 'none', batchRows: 32, sweepIntervalMs: 0 });
+  const view: ViewCase = {
+    name: 'stream_d', round: 0, bucket: '1d', keys: ['host'], where: null,
+    items: ['avg(v)', 'min(v)', 'max(v)', 'count(v)', 'sum(n)', 'sample_variance(v)', 'spread(n)'],
+    columns: ['avg(v)', 'min(v)', 'max(v)', 'count(v)', 'sum(n)', 'sample_variance(v)', 'spread(n)'],
+  };
+  try {
+    await db.query('CREATE TABLE s (v DOUBLE, n INT64, host SYMBOL)');
+    await db.query(`CREATE MATERIALIZED VIEW stream_d AS SELECT ${view.items.join(', ')} FROM s GROUP BY 1d, host`);
+    let t = Date.UTC(2024, 0, 1);
+    for (let write = 0; write < 60; write++) {
+      const rows: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        // Mostly in order; now and then a row a few hours late, and a duplicate of the one before.
+        t += Math.floor(r() * 120_000);
+        const at = r() < 0.05 ? t - Math.floor(r() * 4 * 3_600_000) : t;
+        const row = `(${new Date(at).toISOString().replace('Z', '')}, ${r() < 0.1 ? 'NULL' : r().toFixed(5)}, ${Math.floor(r() * 1000)}, '${['a', 'b', 'c'][Math.floor(r() * 3)]}')`;
+        rows.push(row);
+        if (r() < 0.05) rows.push(row);
+      }
+      await db.query(`INSERT INTO s ($timestamp, v, n, host) VALUES ${rows.join(', ')}`);
+      if (write % 15 === 14) await db.query(`DELETE FROM s IN RANGE(${new Date(t - 3_600_000).toISOString().replace('Z', '')}, +30min) WHERE n > 500`);
+      await db.viewsCaughtUp();
+      const problems = compare(view, resultRows(await db.query(viewQuery(view))), resultRows(await db.query(sourceQuery(view).replace(`FROM ${SOURCE}`, 'FROM s'))));
+      assert.deepEqual(problems.slice(0, 8), [], `seed ${seed}, after write ${write}`);
+    }
   } finally {
     await db.close();
   }

@@ -22,6 +22,8 @@ function views(source: string): ViewCase[] {
     make('w', '1w', ['host'], items),
     make('h6', '6h', [], items.filter((i) => !i.startsWith('product'))),
     make('mon', '1mon', ['host'], ['avg(v)', 'max(v)', 'count(v)', 'first(v)', 'last(v)', 'population_stddev(v)']),
+    // Aggregates whose states merge in any order, over buckets of many batches: refreshed from kept batch states.
+    make('free', '2w', [], ['avg(v)', 'max(n)', 'count(v)', 'sample_stddev(v)', 'sum(n)', 'abs_min(v)']),
   ];
 }
 
