@@ -25,7 +25,7 @@ import { RefreshLag } from './refresh-lag.js';
 import type { ViewFigures } from '../figures.js';
 
 /** Source rows one round reads at most (a bucket is never split: one bucket may hold more). */
-const ROUND_ROWS = 1 << 20;
+const ROUND_ROWS = 1 << 19;
 /**
  * Rounds start at least this far apart: what arrives meanwhile is refreshed together, so under a
  * stream of writes the bucket being written is read again about once per PACE_MS, not once per
