@@ -10,6 +10,7 @@
 // engine/views/frozen-edge.ts at the removal's apply), merged with its rows still in the source.
 import { addDuration, bucketStart, INT64_MIN, parse } from '../../grammar/index.js';
 import type { DurationValue, Select } from '../../grammar/index.js';
+import { timeBounds } from '../storage/shard-partition.js';
 import type { Table } from '../storage/table.js';
 import { DirtyRanges } from './dirty-ranges.js';
 
@@ -80,7 +81,7 @@ export class MaterializedView implements ViewDefinition {
   /** Marks the buckets an insert's rows fall in (any order). */
   markRows(ts: BigInt64Array, since = Date.now()): void {
     if (ts.length === 0) return;
-    const [min, max] = bounds(ts);
+    const [min, max] = timeBounds(ts);
     const first = this.bucketOf(min);
     const span = this.bucketEnd(this.bucketOf(max)) - first;
     if (span <= (this.bucketEnd(first) - first) * WIDE_SPAN_BUCKETS) {
@@ -100,24 +101,3 @@ export class MaterializedView implements ViewDefinition {
     }
   }
 }
-
-/** The least and greatest of `ts`, comparing 32-bit halves (no BigInt per row); one compare per row while they ascend. */
-function bounds(ts: BigInt64Array): [bigint, bigint] {
-  const words = new Int32Array(ts.buffer, ts.byteOffset, ts.length * 2);
-  // Low words compare as unsigned: flipping their sign bit makes signed order the same.
-  let maxHi = words[1];
-  let maxLo = words[0] ^ SIGN;
-  let minHi = maxHi;
-  let minLo = maxLo;
-  let min = 0;
-  let max = 0;
-  for (let i = 1; i < ts.length; i++) {
-    const hi = words[(i << 1) | 1];
-    const lo = words[i << 1] ^ SIGN;
-    if (hi > maxHi || (hi === maxHi && lo >= maxLo)) { maxHi = hi; maxLo = lo; max = i; continue; }
-    if (hi < minHi || (hi === minHi && lo < minLo)) { minHi = hi; minLo = lo; min = i; }
-  }
-  return [ts[min], ts[max]];
-}
-
-const SIGN = 0x80000000 | 0;

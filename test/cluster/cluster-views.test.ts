@@ -6,8 +6,6 @@
 // restarted node's views come from its checkpoint and the log, and end equal too.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { connect } from '@nats-io/transport-node';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { groupOf } from '../../engine/cluster/table-groups.js';
 import { compare, CREATE_SOURCE, createView, roundSteps, SOURCE, sourceQuery, viewQuery, VIEWS } from '../engine/view-workload.js';
 import type { Row, ViewCase } from '../engine/view-workload.js';
@@ -50,21 +48,6 @@ function firstInsert(seed: number, round: number): string {
   return roundSteps(seed, round).find((s) => s.startsWith('INSERT'))!;
 }
 
-async function leaderOf(nats: NatsCluster, stream: string): Promise<number> {
-  const nc = await connect({ servers: nats.servers, maxReconnectAttempts: 5 });
-  try {
-    const jsm = await jetstreamManager(nc);
-    for (let i = 0; i < 100; i++) {
-      const leader = await jsm.streams.info(stream).then((si) => si.cluster?.leader ?? '', () => '');
-      if (leader !== '') return nats.indexOf(leader);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  } finally {
-    await nc.close();
-  }
-  throw new Error(`stream ${stream} has no leader after 10 s`);
-}
-
 describe('materialized views on a cluster: 3 nats-servers + 3 svc nodes', { skip: missing ?? false }, () => {
   let nats: NatsCluster;
   const nodes: SvcNode[] = [];
@@ -97,7 +80,7 @@ describe('materialized views on a cluster: 3 nats-servers + 3 svc nodes', { skip
         await nodes[2].ready();
       }
       if (round === 3) {
-        const leader = await leaderOf(nats, `svc_g${groupOf(SOURCE, 2)}`);
+        const leader = await nats.leaderOf(`svc_g${groupOf(SOURCE, 2)}`);
         t.diagnostic(`killing NATS ${nats.name(leader)}, leader of the source's group`);
         await nats.kill(leader);
         await nodes[1].query(firstInsert(seed + 2, round));

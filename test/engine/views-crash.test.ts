@@ -4,13 +4,12 @@
 // source has holds exactly what its SELECT answers over the source as it survived: nothing a view
 // had computed is trusted beyond what its checkpoint and the replayed log say.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Database } from '../../engine/database.js';
 import { viewProblems, VIEWS } from './view-workload.js';
-import { tempDir } from './helpers.js';
+import { killWhen, tempDir } from './helpers.js';
 
 const CHILD = fileURLToPath(new URL('./views-crash-child.js', import.meta.url));
 const KILLS = Number(process.env.VIEWS_CRASH_KILLS ?? 3);
@@ -44,25 +43,8 @@ it(`keeps every view equal to its SELECT after ${KILLS} SIGKILLs at random momen
  * SIGKILLs it; returns the rounds acknowledged.
  */
 async function runUntilKilled(dir: string, seed: number, start: number, rounds: number): Promise<number> {
-  const child = spawn(process.execPath, [CHILD, dir, String(seed), String(start)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let acked = 0;
-  let stderr = '';
-  let buffer = '';
-  const watchdog = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  child.stderr.on('data', (d) => { stderr += d; });
-  child.stdout.on('data', (d) => {
-    buffer += d;
-    const lines = buffer.split('\n');
-    buffer = lines.pop()!;
-    for (const line of lines) {
-      if (!line.startsWith('ack ')) continue;
-      acked++;
-      if (acked === rounds) setTimeout(() => child.kill('SIGKILL'), Math.floor(Math.random() * 200));
-    }
-  });
-  const [, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('exit', (c, s) => resolve([c, s])));
-  clearTimeout(watchdog);
-  assert.equal(signal, 'SIGKILL', `the child exited on its own: ${stderr}`);
+  const stderr = await killWhen(CHILD, [dir, String(seed), String(start)], (line) => line.startsWith('ack ') && ++acked === rounds, 200);
   assert.ok(acked >= rounds, `the child acknowledged ${acked} rounds before the watchdog: ${stderr}`);
   return acked;
 }
