@@ -10,6 +10,8 @@
 //   BENCH_INGEST_LINES=2_000_000  lines of the HTTP ingest suites' Telegraf-like file
 //   BENCH_FOOTPRINT_HOURS=12  hours of data of the footprint suite's sensor and TSBS-like datasets
 //   SVC_COMPRESSION=false  the cluster suite with checkpoint compression off (its rejoin, beside on)
+//   BENCH_ROLLUP_ROWS=100_000_000  rows of the rollup suites' fleet (1,000 series, 90 days)
+//   BENCH_ROLLUP_INGEST_ROWS=20_000_000  rows of the rollup ingest suite (with and without a view)
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ingestSuite } from './cases/ingest.js';
@@ -25,6 +27,7 @@ import { clusterFailoverSuite, clusterSkipReason, clusterSuite, releaseClusterFi
 import { ingestHttpSuite, parserSuite, remoteWriteSuite } from './cases/ingest-http.js';
 import { lifecycleQuerySuite, lifecycleSuite } from './cases/lifecycle.js';
 import { transferSuite } from './cases/transfer.js';
+import { releaseRollupFixture, rollupSuites } from './cases/rollup.js';
 import { benchRows } from './data.js';
 import { codecsSuite } from './cases/codecs.js';
 import { footprintSuite } from './cases/footprint.js';
@@ -33,7 +36,7 @@ import type { CaseResult, Suite } from './harness.js';
 import { printMetrics, printTable, printTargets, writeJson } from './report.js';
 import { evaluateTargets } from './targets.js';
 
-const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, blobStorageSuite, largerThanMemorySuite, largerThanMemoryQuerySuite, codecsSuite, footprintSuite, ...querySuites, ...languageSuites, ...httpSuites, ...dashboardSuites, parserSuite, ingestHttpSuite, remoteWriteSuite, lifecycleSuite, lifecycleQuerySuite, transferSuite, ...(clusterSkipReason === null ? [clusterSuite, clusterFailoverSuite] : [])];
+const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, blobStorageSuite, largerThanMemorySuite, largerThanMemoryQuerySuite, codecsSuite, footprintSuite, ...querySuites, ...languageSuites, ...httpSuites, ...dashboardSuites, parserSuite, ingestHttpSuite, remoteWriteSuite, lifecycleSuite, lifecycleQuerySuite, transferSuite, ...rollupSuites, ...(clusterSkipReason === null ? [clusterSuite, clusterFailoverSuite] : [])];
 const RESULTS_PATH = fileURLToPath(new URL('../../bench-results.json', import.meta.url));
 
 /** The suites to run, each reduced to its cases matching a filter (all when the suite name matches). */
@@ -74,6 +77,7 @@ async function main(): Promise<void> {
   await releaseLanguageFixture();
   await releaseHttpServers();
   await releaseClusterFixture();
+  await releaseRollupFixture();
   const metrics = recordedMetrics();
   const targets = evaluateTargets(results, metrics);
   log('');

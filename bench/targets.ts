@@ -14,6 +14,7 @@ import { LTM_DAY, LTM_DUCK_DAY, LTM_DUCK_SCAN, LTM_INGEST, LTM_INGEST_MEMORY, LT
 import { CODECS_SUITE } from './cases/codecs.js';
 import { FOOTPRINT_SUITE } from './cases/footprint.js';
 import { DELETE_RANGE, DELETE_SCATTERED, DUPLICATE_DUCK, DUPLICATE_SVC, LIFECYCLE_QUERY_SUITE, LIFECYCLE_SUITE, NO_TTL_GROUP_BY, NO_TTL_SCAN, TTL_GROUP_BY, TTL_SCAN, TTL_SHARDS } from './cases/lifecycle.js';
+import { INGEST_PLAIN, INGEST_VIEW, ROLLUP_DUCK, ROLLUP_FILL, ROLLUP_INGEST_SUITE, ROLLUP_LAG, ROLLUP_RAW, ROLLUP_SUITE_FLEET, ROLLUP_SUITE_HOST, ROLLUP_VIEW } from './cases/rollup.js';
 import { INFLUXD_CASE, INGEST_HTTP_SUITE, PARSER_CASE, PARSER_SUITE, REMOTE_WRITE_CASE, REMOTE_WRITE_SUITE, SHORT_PARSER_CASE, SVC_CASE, VM_CASE } from './cases/ingest-http.js';
 
 export function evaluateTargets(results: readonly CaseResult[], metrics: readonly Metric[]): Target[] {
@@ -134,7 +135,25 @@ export function evaluateTargets(results: readonly CaseResult[], metrics: readonl
   addClusterTargets(get, add, metrics);
   addLanguageTargets(get, add);
   lifecycleTargets(get, add);
+  rollupTargets(get, add, metrics);
   return targets;
+}
+
+/** Issue 28: a dashboard panel from a view vs from the raw rows and DuckDB; ingest with a view; refresh lag (same run). */
+function rollupTargets(get: (suite: string, name: string) => CaseResult | undefined, add: (what: string, measured: string | null, isMet: Target['isMet']) => void, metrics: readonly Metric[]): void {
+  for (const suite of [ROLLUP_SUITE_HOST, ROLLUP_SUITE_FLEET]) {
+    const view = get(suite, ROLLUP_VIEW);
+    const raw = view?.ratios[ROLLUP_RAW];
+    add(`${suite}: from the view ≥ 100× from the raw rows`, raw === undefined ? null : `${raw.toFixed(1)}× (${fmt(view!.ms)} ms vs ${fmt(get(suite, ROLLUP_RAW)?.ms ?? 0)} ms)`, raw === undefined ? null : raw >= 100);
+    const duck = view?.ratios[ROLLUP_DUCK];
+    add(`${suite}: from the view vs DuckDB on the raw rows`, duck === undefined ? null : `${duck.toFixed(1)}× (DuckDB ${fmt(get(suite, ROLLUP_DUCK)?.ms ?? 0)} ms)`, 'info');
+  }
+  const ingest = get(ROLLUP_INGEST_SUITE, INGEST_VIEW)?.ratios[INGEST_PLAIN];
+  add('ingest with a view attached ≥ 0.8× without', ingest === undefined ? null : `${ingest.toFixed(2)}×`, ingest === undefined ? null : ingest >= 0.8);
+  const lag = metrics.find((m) => m.suite === ROLLUP_INGEST_SUITE && m.name === ROLLUP_LAG);
+  add('view refresh lag p99 under full ingest ≤ 1 s', lag === undefined ? null : `${fmt(lag.value)} ms (${lag.note})`, lag === undefined ? null : lag.value <= 1000);
+  const fill = metrics.find((m) => m.suite === ROLLUP_SUITE_HOST && m.name === ROLLUP_FILL);
+  add(ROLLUP_FILL, fill === undefined ? null : `${fmt(fill.value)} ms, ${fill.note}`, 'info');
 }
 
 /** Issue 26: DELETE, TTL removal and the TTL cutoff (same run). */

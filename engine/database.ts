@@ -24,6 +24,7 @@ import { SvcError } from './errors.js';
 import { acquireLock } from './durability/lock-file.js';
 import { detectMime } from './catalog/mime.js';
 import { executePart, executeQuery, removalOfStatement } from './query/index.js';
+import { VIEW_HOOKS, ViewRefresher } from './views/index.js';
 import { EngineCounters } from './figures.js';
 import type { EngineFigures } from './figures.js';
 import type { PartRequest, QueryOptions, QuerySignal } from './query/index.js';
@@ -63,6 +64,17 @@ export interface TableDescription {
 
 export type ChangeResult = 'changed' | 'unchanged';
 
+export interface ViewDescription {
+  readonly name: string;
+  /** The table the view's rows are computed from. */
+  readonly source: string;
+  /** Its definition, as written after AS. */
+  readonly select: string;
+  /** Time ranges its refresher has yet to compute (0: up to date), and how long the oldest has waited (ms). */
+  readonly pendingRanges: number;
+  readonly lagMs: number;
+}
+
 /**
  * What queries see of `db`, tables included. Engine-internal (not exported by index.ts): tests
  * drive executeQuery with it; the public API never hands out a Table, whose insert bypasses the WAL.
@@ -92,6 +104,8 @@ export class Database {
   private isSweeping = false;
   private readonly counters = new EngineCounters();
   private readonly pressure: MemoryPressure;
+  /** Keeps the materialized views equal to their SELECTs (engine/views/). */
+  private readonly refresher: ViewRefresher;
 
   private constructor(
     readonly dataDir: string,
@@ -109,6 +123,7 @@ export class Database {
     const db = this; // for the catalog's getter below (a getter has its own `this`)
     this.pressure = new MemoryPressure(store.context.budget, { relieve: (sealTails) => this.relieve(sealTails) }, options.log);
     this.writes = new WritePath(store, log, this.counters, this.pressure, disk);
+    this.refresher = new ViewRefresher(store, { log: options.log });
     this.catalog = {
       table: (name) => {
         const e = this.liveEntry(name);
@@ -118,6 +133,7 @@ export class Database {
       tagsOf: (alias) => sortAliases([...(this.store.tagsOf.get(alias) ?? [])]),
       write: (ops) => this.write(ops),
       removedRows: (id) => this.store.takeRemoved(id),
+      viewOf: (name) => (this.liveEntry(name) === undefined || !this.store.views.has(name) ? undefined : this.describeView(name)),
       // In a cluster whose nodes hold only some tables' rows: where each part of a SELECT runs.
       get placement() {
         return db.log.placement ?? undefined;
@@ -164,7 +180,7 @@ export class Database {
       throw storageFailure(e, `could not open data directory ${dataDir}`);
     }
     const checkpointer = new Checkpointer(dataDir, options.compression, disk);
-    const store = new EntryStore({ batchRows, budget: new MemoryBudget(options.memoryLimit), leases: checkpointer.reads, stager: checkpointer }, removalOfStatement);
+    const store = new EntryStore({ batchRows, budget: new MemoryBudget(options.memoryLimit), leases: checkpointer.reads, stager: checkpointer }, removalOfStatement, VIEW_HOOKS);
     const db = new Database(dataDir, options.durability, log, store, releaseLock, options, checkpointer, disk);
     try {
       await log.open(db.logState());
@@ -174,6 +190,7 @@ export class Database {
       throw e;
     }
     db.startSweep();
+    db.refresher.start();
     return db;
   }
 
@@ -190,6 +207,8 @@ export class Database {
           const e = store.entries.get(table);
           return e?.type === 'ts' ? e.table.columns : null;
         },
+        sourceOf: (alias) => store.views.get(alias)?.source ?? null,
+        viewsOf: (table) => store.viewsOf(table).map((view) => view.name),
       },
       checkpoints: {
         dir: checkpointsDir(this.dataDir),
@@ -251,6 +270,8 @@ export class Database {
     if (this.isClosed) return;
     this.isClosed = true;
     if (this.sweepTimer !== null) clearInterval(this.sweepTimer);
+    // The round under way ends first: the last checkpoint holds the views as they are then.
+    await this.refresher.stop();
     this.disk.close();
     // Late runs not yet compacted are checkpointed as they are; the next open compacts them.
     for (const e of this.store.entries.values()) if (e.type === 'ts') e.table.stopCompaction();
@@ -441,6 +462,32 @@ export class Database {
   }
 
   /**
+   * A materialized view's definition and how far its refresher is behind its source (TableNotFound
+   * when `name` is no view). Its rows are read like a table's: `db.query('SELECT … FROM v')`.
+   * @example
+   * await db.query('CREATE MATERIALIZED VIEW cpu_1h AS SELECT avg(usage), max(usage) FROM cpu GROUP BY 1h, host');
+   * db.describeView('cpu_1h'); // { name, source: 'cpu', select: 'SELECT avg(usage), …', pendingRanges: 0, lagMs: 0 }
+   */
+  describeView(name: string): ViewDescription {
+    const view = this.liveEntry(name) === undefined ? undefined : this.store.views.get(name);
+    if (view === undefined) throw new SvcError('TableNotFound', `materialized view '${name}' does not exist`);
+    const oldest = view.dirty.oldest();
+    return { name, source: view.source, select: view.select, pendingRanges: view.dirty.ranges.length, lagMs: oldest === null ? 0 : Date.now() - oldest.since };
+  }
+
+  /**
+   * Resolves once every materialized view has computed every change of its source applied before
+   * the call and since (its refresher runs until nothing is left to compute).
+   * @example
+   * await db.insert('cpu', rows);
+   * await db.viewsCaughtUp(); // SELECT … FROM cpu_1h now reflects the insert
+   */
+  viewsCaughtUp(): Promise<void> {
+    this.checkOpen();
+    return this.refresher.caughtUp();
+  }
+
+  /**
    * Columns, shard size and row count of a table.
    * @example
    * db.describeTable('stocks.apple').rowCount;
@@ -565,6 +612,7 @@ export class Database {
       queryFailures: c.queryFailures,
       memory: this.store.context.budget.figures,
       disk: this.disk.figures(),
+      views: this.refresher.figures(),
     };
   }
 

@@ -25,6 +25,8 @@ export interface EngineFigures {
   readonly disk: DiskFigures;
   /** In a cluster: each log's position here and the appends' retries; null on a single node. */
   readonly replication: ReplicationFigures | null;
+  /** Materialized views: each one's pending ranges and lag, and the lag of recent refreshes. */
+  readonly views: ViewFigures;
 }
 
 /** The mutable counters behind EngineFigures, shared by the parts that bump them. */
@@ -66,6 +68,25 @@ export class EngineCounters {
     this.checkpointSeconds += seconds;
     this.lastCheckpointSeconds = seconds;
   }
+}
+
+/** A materialized view's refresh state now (SPEC §15). */
+export interface ViewState {
+  readonly name: string;
+  /** Time ranges still to compute, and how long the oldest has waited (ms; 0: up to date). */
+  readonly pendingRanges: number;
+  readonly lagMs: number;
+}
+
+/** The materialized views: each one's state, and how far behind recent refreshes were (engine/views/). */
+export interface ViewFigures {
+  readonly views: readonly ViewState[];
+  /** Ranges settled since the database opened. */
+  readonly refreshes: number;
+  /** Lag of the recent refreshes (ms) — from a write's apply to the refresh that computed it: median, 99th percentile, worst (0 before the first). */
+  readonly lagP50Ms: number;
+  readonly lagP99Ms: number;
+  readonly lagMaxMs: number;
 }
 
 /** A cluster node's figures now, for each log it follows (engine/cluster/). */

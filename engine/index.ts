@@ -1,6 +1,6 @@
 // The public API of svc as an embedded library: `import { Database } from 'svc'`.
 export { Database } from './database.js';
-export type { OpenOptions, BlobDescription, TableDescription, ChangeResult } from './database.js';
+export type { OpenOptions, BlobDescription, TableDescription, ChangeResult, ViewDescription } from './database.js';
 export type { MemoryFigures } from './memory/index.js';
 export { defaultMemoryLimit, parseBytes } from './memory/index.js';
 export type { QueryLimits, QueryOptions, QuerySignal } from './query/index.js';
@@ -10,7 +10,7 @@ export type { ColumnarBatch } from './write/columnar-input.js';
 export type { EntryType } from './catalog/entry-store.js';
 export { SvcError, isSvcError, ERROR_CODES } from './errors.js';
 export type { ErrorCode } from './errors.js';
-export type { DiskFigures, DiskState, EngineFigures } from './figures.js';
+export type { DiskFigures, DiskState, EngineFigures, ViewFigures, ViewState } from './figures.js';
 export type { LogFigures, ReplicationFigures } from './figures.js';
 export type { ColumnDef, ColumnStats, ColumnType, Durability, TimeToLive } from './types.js';
 export type { TableRows, WriteOp, WriteOpKind } from './write/index.js';

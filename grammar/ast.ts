@@ -429,7 +429,34 @@ export interface Delete {
   readonly where: Expr | Duplicate | null;
 }
 
-export type Statement = Select | Find | CreateTable | DropTable | AlterTable | AlterTtl | Insert | Show | Delete;
+/**
+ * CREATE MATERIALIZED VIEW [IF NOT EXISTS] name [TTL d] AS select (svc, SPEC §15): a table-like
+ * entry whose rows are kept equal to what `select` answers over its one source table.
+ */
+export interface CreateView {
+  readonly kind: 'CreateView';
+  readonly offset: number;
+  readonly name: string;
+  /** Offset of the view name, where errors about the view point. */
+  readonly nameOffset: number;
+  readonly hasIfNotExists: boolean;
+  /** The view's own time to live (SPEC §14): its rows older than now − ttl are gone; null keeps them. */
+  readonly ttl: Duration | null;
+  /** The definition; `select.offset` is where its text starts in the statement. */
+  readonly select: Select;
+}
+
+/** DROP MATERIALIZED VIEW [IF EXISTS] name. */
+export interface DropView {
+  readonly kind: 'DropView';
+  readonly offset: number;
+  readonly name: string;
+  /** Offset of the view name, where errors about the view point. */
+  readonly nameOffset: number;
+  readonly hasIfExists: boolean;
+}
+
+export type Statement = Select | Find | CreateTable | DropTable | CreateView | DropView | AlterTable | AlterTtl | Insert | Show | Delete;
 
 /** Every node of the tree. */
 export type Node =

@@ -4,7 +4,7 @@
 // the grammar itself never uses `reject`.
 import type {
   AlterTable, AlterTtl, AsofJoin, Delete, Duplicate, Binary, BooleanLiteral, BinaryOperator, Call, CalendarFilter, Fill, TimeOfDay, InList, Logical, Statement,
-  ColumnDefinition, ColumnRef, ColumnType, CreateTable, DropTable,
+  ColumnDefinition, ColumnRef, ColumnType, CreateTable, CreateView, DropTable, DropView,
   Duration, Expr, Find, FindCondition, FindTag, FindType, GroupItem, Insert, InsertValue,
   NullLiteral, NumberLiteral, OrderItem, Range, RelativeTimeBase, Select, SelectColumn, Show, Star,
   StringLiteral, TableRef, TimePoint, Unary,
@@ -378,6 +378,12 @@ function unquoteString(text: string): string {
 export const dropTable = ([t, , ifExists, name]: [Token, Token, Maybe<Token>, Token]): DropTable =>
   ({ kind: 'DropTable', offset: t.offset, name: nameOf(name), nameOffset: name.offset, hasIfExists: ifExists !== null });
 
+export const createView = ([t, , , ifNotExists, name, ttl, , select]: [Token, Token, Token, Maybe<Token>, Token, Maybe<Duration>, Token, Select]): CreateView =>
+  ({ kind: 'CreateView', offset: t.offset, name: nameOf(name), nameOffset: name.offset, hasIfNotExists: ifNotExists !== null, ttl, select });
+
+export const dropView = ([t, , , ifExists, name]: [Token, Token, Token, Maybe<Token>, Token]): DropView =>
+  ({ kind: 'DropView', offset: t.offset, name: nameOf(name), nameOffset: name.offset, hasIfExists: ifExists !== null });
+
 export const addFirst = ([, column]: [Token, ColumnDefinition]): ListView<ColumnDefinition> => startList(column);
 export const addNext = ([columns, , , column]: [ListView<ColumnDefinition>, Token, Maybe<Token>, ColumnDefinition]): ListView<ColumnDefinition> =>
   extendList(columns, column);
@@ -437,6 +443,7 @@ export const show = ([t, name]: [Token, Token]): Show => ({ kind: 'Show', offset
  */
 export function finishStatement(s: Statement): Statement {
   if (s.kind === 'Delete' && s.where !== null && s.where.kind !== 'Duplicate') finishExpr(s.where);
+  if (s.kind === 'CreateView') finishStatement(s.select);
   if (s.kind !== 'Select') return s;
   for (const c of s.columns) {
     if (c.kind !== 'SelectColumn') continue;

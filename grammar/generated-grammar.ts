@@ -37,6 +37,9 @@ declare var DROP: any;
 declare var TABLE: any;
 declare var IF: any;
 declare var EXISTS: any;
+declare var CREATE: any;
+declare var AS: any;
+declare var DROP: any;
 declare var TABLE: any;
 declare var DROP: any;
 declare var FROM: any;
@@ -74,7 +77,7 @@ declare var FALSE: any;
 import {
   lexer, TAG_WORD, TYPE_WORD, ENTRY_TYPE, COLUMN_TYPE, SYMBOL_WORD, SHARD_SIZE_WORD, UNIT_WORD, ALTER_WORD, ADD_WORD, COLUMN_WORD,
   ASOF_WORD, JOIN_WORD, JOIN_KIND, WITH_WORD, MONTHS_WORD, DAYS_WORD, TIME_WORD, FILL_WORD, FILL_MODE,
-  TAGS_WORD, TTL_WORD, SET_WORD, DELETE_WORD,
+  TAGS_WORD, TTL_WORD, SET_WORD, DELETE_WORD, MATERIALIZED_WORD, VIEW_WORD,
 } from './lexer.js';
 import * as b from './build.js';
 
@@ -114,6 +117,8 @@ const grammar: Grammar = {
     {"name": "statement", "symbols": ["find"], "postprocess": id},
     {"name": "statement", "symbols": ["createTable"], "postprocess": id},
     {"name": "statement", "symbols": ["dropTable"], "postprocess": id},
+    {"name": "statement", "symbols": ["createView"], "postprocess": id},
+    {"name": "statement", "symbols": ["dropView"], "postprocess": id},
     {"name": "statement", "symbols": ["alterTable"], "postprocess": id},
     {"name": "statement", "symbols": ["deleteRows"], "postprocess": id},
     {"name": "statement", "symbols": ["insert"], "postprocess": id},
@@ -226,6 +231,14 @@ const grammar: Grammar = {
     {"name": "dropTable$ebnf$1", "symbols": [], "postprocess": () => null},
     {"name": "dropTable", "symbols": [(lexer.has("DROP") ? {type: "DROP"} : DROP), (lexer.has("TABLE") ? {type: "TABLE"} : TABLE), "dropTable$ebnf$1", "name"], "postprocess": b.dropTable},
     {"name": "ifExists", "symbols": [(lexer.has("IF") ? {type: "IF"} : IF), (lexer.has("EXISTS") ? {type: "EXISTS"} : EXISTS)], "postprocess": b.first},
+    {"name": "createView$ebnf$1", "symbols": ["ifNotExists"], "postprocess": id},
+    {"name": "createView$ebnf$1", "symbols": [], "postprocess": () => null},
+    {"name": "createView$ebnf$2", "symbols": ["timeToLive"], "postprocess": id},
+    {"name": "createView$ebnf$2", "symbols": [], "postprocess": () => null},
+    {"name": "createView", "symbols": [(lexer.has("CREATE") ? {type: "CREATE"} : CREATE), (lexer.has("MATERIALIZED_WORD") ? {type: "MATERIALIZED_WORD"} : MATERIALIZED_WORD), (lexer.has("VIEW_WORD") ? {type: "VIEW_WORD"} : VIEW_WORD), "createView$ebnf$1", "name", "createView$ebnf$2", (lexer.has("AS") ? {type: "AS"} : AS), "select"], "postprocess": b.createView},
+    {"name": "dropView$ebnf$1", "symbols": ["ifExists"], "postprocess": id},
+    {"name": "dropView$ebnf$1", "symbols": [], "postprocess": () => null},
+    {"name": "dropView", "symbols": [(lexer.has("DROP") ? {type: "DROP"} : DROP), (lexer.has("MATERIALIZED_WORD") ? {type: "MATERIALIZED_WORD"} : MATERIALIZED_WORD), (lexer.has("VIEW_WORD") ? {type: "VIEW_WORD"} : VIEW_WORD), "dropView$ebnf$1", "name"], "postprocess": b.dropView},
     {"name": "alterTable", "symbols": [(lexer.has("ALTER_WORD") ? {type: "ALTER_WORD"} : ALTER_WORD), (lexer.has("TABLE") ? {type: "TABLE"} : TABLE), "name", "addedColumns"], "postprocess": b.alterTable},
     {"name": "alterTable", "symbols": [(lexer.has("ALTER_WORD") ? {type: "ALTER_WORD"} : ALTER_WORD), (lexer.has("TABLE") ? {type: "TABLE"} : TABLE), "name", (lexer.has("SET_WORD") ? {type: "SET_WORD"} : SET_WORD), "timeToLive"], "postprocess": b.setTtl},
     {"name": "alterTable", "symbols": [(lexer.has("ALTER_WORD") ? {type: "ALTER_WORD"} : ALTER_WORD), (lexer.has("TABLE") ? {type: "TABLE"} : TABLE), "name", (lexer.has("DROP") ? {type: "DROP"} : DROP), (lexer.has("TTL_WORD") ? {type: "TTL_WORD"} : TTL_WORD)], "postprocess": b.dropTtl},

@@ -218,6 +218,9 @@ export const TAGS_WORD = word('TAGS', 'tags');
 export const TTL_WORD = word('TTL', 'ttl');
 export const SET_WORD = word('SET', 'set');
 export const DELETE_WORD = word('DELETE', 'delete');
+// Rollups (SPEC §15): CREATE | DROP MATERIALIZED VIEW; contextual, so a table named `view` keeps working.
+export const MATERIALIZED_WORD = word('MATERIALIZED', 'materialized');
+export const VIEW_WORD = word('VIEW', 'view');
 // The as-of join, calendar filters and FILL (SPEC §6, beyond the core): contextual, so tables
 // and columns named `left`, `time` or `days` keep working.
 export const ASOF_WORD = word('ASOF', 'asof');

@@ -7,7 +7,7 @@
 import {
   lexer, TAG_WORD, TYPE_WORD, ENTRY_TYPE, COLUMN_TYPE, SYMBOL_WORD, SHARD_SIZE_WORD, UNIT_WORD, ALTER_WORD, ADD_WORD, COLUMN_WORD,
   ASOF_WORD, JOIN_WORD, JOIN_KIND, WITH_WORD, MONTHS_WORD, DAYS_WORD, TIME_WORD, FILL_WORD, FILL_MODE,
-  TAGS_WORD, TTL_WORD, SET_WORD, DELETE_WORD,
+  TAGS_WORD, TTL_WORD, SET_WORD, DELETE_WORD, MATERIALIZED_WORD, VIEW_WORD,
 } from './lexer.js';
 import * as b from './build.js';
 %}
@@ -23,6 +23,8 @@ statement -> select                {% id %}
            | find                  {% id %}
            | createTable           {% id %}
            | dropTable             {% id %}
+           | createView            {% id %}
+           | dropView              {% id %}
            | alterTable            {% id %}
            | deleteRows            {% id %}
            | insert                {% id %}
@@ -32,6 +34,7 @@ statement -> select                {% id %}
 @include "find.ne"
 @include "create.ne"
 @include "drop.ne"
+@include "view.ne"
 @include "alter.ne"
 @include "delete.ne"
 @include "insert.ne"

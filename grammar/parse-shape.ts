@@ -189,8 +189,9 @@ function instantiate(shape: Shape, tokens: readonly Token[]): Statement {
     at[slot.path[slot.path.length - 1]] = slot.build(tokens);
   }
   // Output names hold the literals (`(v*2)`): written afresh where a slot changed the item.
-  if (copy.kind === 'Select') {
-    for (const c of copy.columns) {
+  const select = copy.kind === 'Select' ? copy : copy.kind === 'CreateView' ? copy.select : null;
+  if (select !== null) {
+    for (const c of select.columns) {
       if (c.kind !== 'SelectColumn' || (isSamePlaces && !touched.has(c))) continue;
       const text = formatExpr(c.expr);
       Object.assign(c, { text, name: c.alias ?? text });

@@ -1,6 +1,7 @@
-// Browsing the database: tables (columns from SHOW, row counts, time bounds; a click opens the
-// console on the last day), tags and the entries they hold, entries by prefix with paging, and a
-// blob's preview (image, text, JSON pretty-printed, else a hex dump) with a download link.
+// Browsing the database: tables and materialized views (columns from SHOW, row counts, time
+// bounds; a view's definition and how far its refresh is behind; a click opens the console on the
+// last day), tags and the entries they hold, entries by prefix with paging, and a blob's preview
+// (image, text, JSON pretty-printed, else a hex dump) with a download link.
 import { aliasPath, api, apiJson, queryExp, token } from './api.js';
 import { el } from './dom.js';
 import type { Schema } from './query-language.js';
@@ -116,13 +117,21 @@ export function createBrowse(schema: Schema, openQuery: (query: string) => void,
     return r === undefined ? ['0', '', ''] : [String(r[1]), String(r[2]), String(r[3])];
   }
 
-  /** The table's columns from SHOW, and its properties: SHOW's rows after the columns (`$ttl`, `$tags`). */
+  /**
+   * The table's columns from SHOW, and its properties: SHOW's rows after the columns (`$ttl`,
+   * `$tags`; for a view `$view`, its SELECT, and `$refresh`). A view is marked in the lists.
+   */
   async function tableShow(table: string): Promise<{ cols: { name: string; type: string }[]; properties: { name: string; value: string }[] }> {
     const show = await queryExp(`SHOW ${quoteName(table)}`);
     const rows = (show.tables[0]?.results ?? []).map((r) => ({ name: String(r[1]), type: String(r[2]) }));
     const isColumn = (r: { name: string }) => r.name === '$timestamp' || !r.name.startsWith('$');
     const cols = rows.filter(isColumn);
     schema.columns.set(table, cols);
+    const select = rows.find((r) => r.name === '$view')?.type;
+    if (select !== undefined && !schema.views.has(table)) {
+      schema.views.set(table, /\bFROM\s+("(?:[^"]|"")+"|\S+)/i.exec(select)?.[1] ?? '');
+      tablesList.querySelector(`button.item[title="${CSS.escape(table)}"]`)?.append(el('span', { className: 'muted view-badge' }, ' view'));
+    }
     onSchema();
     return { cols, properties: rows.filter((r) => !isColumn(r)).map((r) => ({ name: r.name.slice(1).toUpperCase(), value: r.type })) };
   }
@@ -141,8 +150,11 @@ export function createBrowse(schema: Schema, openQuery: (query: string) => void,
     body.append(query, el('table', { className: 'kv' },
       el('thead', {}, el('tr', {}, el('th', {}, 'column'), el('th', {}, 'type'))),
       el('tbody', {}, ...cols.map((c) => el('tr', {}, el('td', {}, c.name), el('td', {}, c.type))))));
-    // TTL and tags (CREATE … WITH TAGS … TTL …, ALTER TABLE … SET TTL).
-    for (const p of properties) body.append(el('p', { className: 'table-property' }, `${p.name}: ${p.value}`));
+    // TTL and tags (CREATE … WITH TAGS … TTL …, ALTER TABLE … SET TTL); a view's definition and refresh.
+    for (const p of properties) {
+      const label = p.name === 'VIEW' ? 'Materialized view, defined as' : p.name === 'REFRESH' ? 'Refresh' : p.name;
+      body.append(el('p', { className: 'table-property' }, `${label}: `, p.name === 'VIEW' ? el('code', {}, p.value) : p.value));
+    }
     if (firstColumn !== undefined) {
       try {
         const r = await tableStats(table, cols);

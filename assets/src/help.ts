@@ -59,6 +59,11 @@ export const WRITE_CLAUSES: readonly ClauseHelp[] = [
     syntax: 'DELETE FROM t IN RANGE(…) [WITH … IN (…)] [WHERE condition | WHERE DUPLICATE(cols)]',
     example: 'DELETE FROM t IN RANGE(2021-03-01, +1h) WHERE DUPLICATE($timestamp, v)',
   },
+  {
+    title: 'Materialized views (rollups)',
+    syntax: 'CREATE MATERIALIZED VIEW [IF NOT EXISTS] v [TTL duration] AS SELECT aggregates FROM t [WHERE …] GROUP BY duration [, columns] · DROP MATERIALIZED VIEW v',
+    example: 'CREATE MATERIALIZED VIEW hourly AS SELECT avg(v), max(v), count(v) FROM t GROUP BY 1h',
+  },
 ];
 
 const KIND_TITLES: Readonly<Record<FunctionKind, string>> = {

@@ -13,7 +13,7 @@ import { createSignIn } from './sign-in.js';
 type Tab = 'console' | 'browse' | 'cluster';
 
 const app = document.getElementById('app')!;
-const schema: Schema = { tables: [], columns: new Map() };
+const schema: Schema = { tables: [], columns: new Map(), views: new Map() };
 const consoleView = createConsole(schema);
 const browse = createBrowse(schema, (query) => { select('console'); consoleView.open(query); }, () => consoleView.schemaChanged());
 const cluster = createCluster();

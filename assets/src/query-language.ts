@@ -14,7 +14,7 @@ export const KEYWORDS = [
   'show', 'shard_size', 'double', 'int64', 'timestamp', 'string', 'blob', 'symbol', 'boolean', 'ts', 'null',
   'true', 'false', 'alter', 'add', 'column',
   'asof', 'join', 'left', 'right', 'full', 'with', 'months', 'days', 'time', 'fill', 'prev', 'linear',
-  'delete', 'duplicate', 'tags', 'ttl', 'set',
+  'delete', 'duplicate', 'tags', 'ttl', 'set', 'materialized', 'view',
 ];
 
 /** Every function the engine knows (its registry), for highlighting and completion. */
@@ -73,6 +73,8 @@ export interface Schema {
   tables: string[];
   /** Per table, its columns and their types as SHOW gives them. */
   columns: Map<string, { name: string; type: string }[]>;
+  /** The tables SHOW said are materialized views (SPEC §15), each with its source. */
+  views: Map<string, string>;
 }
 
 export function completionSource(schema: Schema) {

@@ -1,6 +1,7 @@
 // The tables beside the query editor: each table with its columns and their types (opened on a
-// click of the arrow); a click on a name puts it in the query at the cursor, quoted when it must
-// be. Filled from the same catalog as completion (find(type=ts) and SHOW).
+// click of the arrow), materialized views marked as such; a click on a name puts it in the query
+// at the cursor, quoted when it must be. Filled from the same catalog as completion (find(type=ts)
+// and SHOW).
 import { el } from './dom.js';
 import { quoteName } from './query-text.js';
 import type { Schema } from './query-language.js';
@@ -28,7 +29,9 @@ export function createTableList(schema: Schema, insert: (text: string) => void):
       }
       list.replaceChildren(...schema.tables.map((table) => {
         const columns = schema.columns.get(table) ?? [];
-        const summary = el('summary', {}, nameButton(table, `Insert ${table}`, 'table-name'));
+        const source = schema.views.get(table);
+        const summary = el('summary', {}, nameButton(table, `Insert ${table}`, 'table-name'),
+          ...(source === undefined ? [] : [el('span', { className: 'muted view-badge', title: `a materialized view of ${source}` }, ' view')]));
         return el('details', { className: 'table-entry', 'data-table': table }, summary,
           el('ul', {}, ...columns.filter((c) => c.name !== '$timestamp').map((c) => el('li', {},
             nameButton(c.name, `Insert ${c.name}`, 'column-name'), el('span', { className: 'muted' }, ` ${c.type}`)))));

@@ -4,7 +4,7 @@
 // column slice into the chunk's vector with one memcpy (@duckdb/node-bindings copy_data_to_vector,
 // the fastest path there is); `setItem` is the documented per-value vector API, then flush.
 import { DOUBLE, DuckDBDataChunk, DuckDBInstance, TIMESTAMP_NS, timestampNanosValue } from '@duckdb/node-api';
-import type { DuckDBAppender, DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBAppender, DuckDBConnection, DuckDBType, DuckDBValue } from '@duckdb/node-api';
 import bindings from '@duckdb/node-bindings';
 import type { Answer, Value } from '../answer.js';
 import type { InputBatch } from '../data.js';
@@ -34,19 +34,24 @@ export async function createDuckTable(connection: DuckDBConnection, name: string
   await connection.run(`CREATE OR REPLACE TABLE ${name} (ts TIMESTAMP_NS, ${columns.map((c) => `${c} DOUBLE`).join(', ')})`);
 }
 
-/** Appends every batch through one appender, in chunks of DuckDB's vector size, then closes it. */
-export async function appendBatches(connection: DuckDBConnection, table: string, columns: readonly string[], batches: readonly InputBatch[], method: AppendMethod): Promise<void> {
+/**
+ * Appends every batch through one appender, in chunks of DuckDB's vector size, then closes it.
+ * Columns are DOUBLE unless `types` says otherwise (an 8-byte type such as BIGINT, for bulk copies).
+ */
+export async function appendBatches(
+  connection: DuckDBConnection, table: string, columns: readonly string[], batches: readonly InputBatch[], method: AppendMethod, types: readonly DuckDBType[] = columns.map(() => DOUBLE),
+): Promise<void> {
   const appender = await connection.createAppender(table);
-  const types = [TIMESTAMP_NS, ...columns.map(() => DOUBLE)];
+  const chunkTypes = [TIMESTAMP_NS, ...types];
   const chunkRows = bindings.vector_size();
-  const chunk = DuckDBDataChunk.create(types);
+  const chunk = DuckDBDataChunk.create(chunkTypes);
   for (const batch of batches) {
     const arrays = [batch.$timestamp, ...columns.map((c) => batch[c])];
     const rows = arrays[0].length;
     for (let at = 0; at < rows; at += chunkRows) {
       const n = Math.min(chunkRows, rows - at);
       if (method === 'bulk') appendBulk(appender, chunk, arrays, at, n);
-      else appendPerValue(appender, types, arrays, at, n);
+      else appendPerValue(appender, chunkTypes, arrays, at, n);
     }
   }
   appender.flushSync();

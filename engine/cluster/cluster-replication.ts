@@ -33,7 +33,7 @@ import type { NodeReport } from './node-registry.js';
 import { QueryParts } from './query-parts.js';
 import { checkServerVersion } from './server-version.js';
 import { retrying, StartSteps } from './start-steps.js';
-import { groupOf, groupStream, groupSubjects, META_STREAM, META_SUBJECT, recordGroup } from './table-groups.js';
+import { groupOf, groupStream, groupSubjects, homeOf, META_STREAM, META_SUBJECT, recordGroup } from './table-groups.js';
 
 export const CATALOG_BUCKET = 'svc_catalog';
 /** A node whose followers have more than this many messages pending is lagging (`unstable`). */
@@ -141,7 +141,7 @@ export class ClusterReplication implements DatabaseLog {
       this.claims = new AliasClaims(kv, options.nodeId);
       const registry = new NodeRegistry(kv, () => this.report());
       this.registry = registry;
-      this.parts = new QueryParts(nc, options.nodeId, config.groups, serves, registry, state.parts, nc.info!.max_payload);
+      this.parts = new QueryParts(nc, options.nodeId, config.groups, serves, registry, state.parts, nc.info!.max_payload, undefined, (table) => homeOf(table, state.view));
       // From here on memory pressure (applying entries, or a write) is relieved by a checkpoint of this replica.
       this.checkpoints = new ClusterCheckpoints(options.nodeId, kv, objects, jsm, state.checkpoints, registry, options.log ?? (() => undefined));
       // Reported before the logs are opened: a report with nothing applied yet keeps the other
@@ -174,9 +174,9 @@ export class ClusterReplication implements DatabaseLog {
     return true;
   }
 
-  /** The group a table's rows live in. */
+  /** The group a table's rows live in (a materialized view's: its source's). */
   groupOf(table: string): number {
-    return groupOf(table, this.groups);
+    return groupOf(this.view === null ? table : homeOf(table, this.view), this.groups);
   }
 
   /** Where the parts of a SELECT run: null when this node serves every group (all run here). */
@@ -211,7 +211,7 @@ export class ClusterReplication implements DatabaseLog {
     const view = this.view!;
     // Claims first: a create that loses the race fails before anything is appended.
     for (const r of records) {
-      if (r.kind === 'TableCreate') await this.claimCreate(r.name, view);
+      if (r.kind === 'TableCreate' || r.kind === 'ViewCreate') await this.claimCreate(r.name, view);
       else if (r.kind === 'BlobPut') await this.claims.claim(r.alias, 'blob', false, view.typeOf(r.alias));
       else if (r.kind === 'TagAttach') await this.claims.claim(r.tag, 'tag', false, view.typeOf(r.tag));
     }

@@ -31,6 +31,8 @@ export function entryConflict(records: readonly WalRecord[], view: StateView): s
  */
 class EntryTables {
   private readonly changed = new Map<string, readonly ColumnDef[] | null>();
+  /** Views the entry created (their source) or removed (null). */
+  private readonly views = new Map<string, string | null>();
 
   constructor(private readonly view: StateView) {}
 
@@ -39,12 +41,25 @@ class EntryTables {
     return this.changed.has(name) ? this.changed.get(name)! : this.view.columnsOf(name);
   }
 
-  set(name: string, columns: readonly ColumnDef[]): void {
+  /** Whether `name` is a materialized view. */
+  isView(name: string): boolean {
+    return (this.views.has(name) ? this.views.get(name)! : this.view.sourceOf(name)) !== null;
+  }
+
+  /** The views of table `name` still there. */
+  viewsOf(name: string): string[] {
+    const made = [...this.views].filter(([, source]) => source === name).map(([view]) => view);
+    return [...this.view.viewsOf(name).filter((view) => this.views.get(view) !== null), ...made];
+  }
+
+  set(name: string, columns: readonly ColumnDef[], source: string | null = null): void {
     this.changed.set(name, columns);
+    if (source !== null) this.views.set(name, source);
   }
 
   remove(name: string): void {
     this.changed.set(name, null);
+    if (this.isView(name)) this.views.set(name, null);
   }
 }
 
@@ -67,6 +82,7 @@ const CHECKS: { readonly [K in WalRecordKind]: Check<K> } = {
   TableAddColumns: (r, tables) => {
     const columns = tables.columnsOf(r.name);
     if (columns === null) return `table '${r.name}' is gone`;
+    if (tables.isView(r.name)) return `'${r.name}' became a materialized view meanwhile`;
     const clash = r.columns.find((c) => columns.some((have) => have.name === c.name));
     if (clash !== undefined) return `column '${clash.name}' of '${r.name}' was added meanwhile`;
     tables.set(r.name, [...columns, ...r.columns]);
@@ -75,17 +91,28 @@ const CHECKS: { readonly [K in WalRecordKind]: Check<K> } = {
   TableInsert: (r, tables) => {
     const columns = tables.columnsOf(r.name);
     if (columns === null) return `table '${r.name}' is gone`;
+    if (tables.isView(r.name)) return `'${r.name}' became a materialized view meanwhile`;
     const batch = r.batch.columns;
     if (batch.length !== columns.length || batch.some((c, i) => c.type !== columns[i].type)) return `the schema of '${r.name}' changed meanwhile`;
     return null;
   },
   // TTL, DELETE and shard removals change a table's rows or their lifetime: the table must be there.
   TableSetTtl: (r, tables) => tableGone(r.name, tables),
-  RowsDelete: (r, tables) => tableGone(r.name, tables),
+  RowsDelete: (r, tables) => tableGone(r.name, tables) ?? (tables.isView(r.name) ? `'${r.name}' became a materialized view meanwhile` : null),
   ShardsDrop: (r, tables) => tableGone(r.name, tables),
-  // A removal always applies (an alias already gone stays gone); a later record of the entry meets no table.
+  // A removal applies unless views were made over the table meanwhile (an alias already gone
+  // stays gone); a later record of the entry meets no table.
   Remove: (r, tables) => {
+    const views = tables.viewsOf(r.alias);
+    if (views.length > 0) return `materialized view '${views[0]}' over '${r.alias}' was created meanwhile`;
     tables.remove(r.alias);
+    return null;
+  },
+  // A view needs its source, and its name free.
+  ViewCreate: (r, tables) => {
+    if (tables.columnsOf(r.source) === null) return `table '${r.source}' is gone`;
+    if (tables.columnsOf(r.name) !== null) return `'${r.name}' was created meanwhile`;
+    tables.set(r.name, r.columns, r.source);
     return null;
   },
   BlobPut: noTable,

@@ -72,6 +72,8 @@ export class QueryParts implements PartPlacement {
     private readonly runHere: PartRunner,
     private readonly maxPayload: number,
     private readonly livenessCheckMs = LIVENESS_CHECK_MS,
+    /** The table whose group holds a table's rows: a materialized view's are in its source's group (table-groups.ts). */
+    private readonly homeOf: (table: string) => string = (table) => table,
   ) {}
 
   /** Starts answering other nodes' requests. */
@@ -87,7 +89,7 @@ export class QueryParts implements PartPlacement {
   }
 
   holds(tables: readonly string[]): boolean {
-    return tables.every((t) => this.serves.includes(groupOf(t, this.groups)));
+    return tables.every((t) => this.serves.includes(groupOf(this.homeOf(t), this.groups)));
   }
 
   async run(parts: readonly SelectPart[], request: PartRequest, isCancelled: () => boolean): Promise<QueryResult[]> {
@@ -117,7 +119,7 @@ export class QueryParts implements PartPlacement {
     const nodes = (await this.liveNodes(isFresh)).filter((n) => !excluded.has(n.id));
     const byNode = new Map<NodeReport, SelectPart[]>();
     for (const part of parts) {
-      const groups = [...new Set(part.tables.map((t) => groupOf(t, this.groups)))];
+      const groups = [...new Set(part.tables.map((t) => groupOf(this.homeOf(t), this.groups)))];
       const serving = nodes.filter((n) => groups.every((g) => n.serves.includes(g)));
       const ready = serving.filter((n) => n.isCaughtUp);
       const candidates = ready.length > 0 ? ready : serving;

@@ -5,7 +5,9 @@
 // tags and expiry — the catalog every node holds — go to the `svc_meta` stream. A group is served
 // by the nodes whose `serve=` lists it (every node by default): those apply its whole stream and
 // run its tables' parts of queries (query-parts.ts); the others follow only its `.ddl` subject, so
-// every node knows every table and its schema without holding its rows.
+// every node knows every table and its schema without holding its rows. A materialized view lives
+// in its source's group (homeOf): its rows are computed from the source's, so the records that
+// change either must be in one order, and the nodes holding the source hold the view.
 import type { WalRecord } from '../durability/wal/records.js';
 import type { StateView } from '../log/database-log.js';
 import { assertNever } from '../catalog/entry-store.js';
@@ -32,6 +34,11 @@ export function groupOf(table: string, groups: number): number {
   return h % groups;
 }
 
+/** The table whose group holds `alias`: a view's source, or the table itself. */
+export function homeOf(alias: string, view: Pick<StateView, 'sourceOf'>): string {
+  return view.sourceOf(alias) ?? alias;
+}
+
 /** The stream a record belongs to: its table's group (-1 = the meta stream). */
 export function recordGroup(r: WalRecord, groups: number, view: StateView): number {
   switch (r.kind) {
@@ -41,9 +48,11 @@ export function recordGroup(r: WalRecord, groups: number, view: StateView): numb
     case 'TableSetTtl':
     case 'RowsDelete':
     case 'ShardsDrop':
-      return groupOf(r.name, groups);
+      return groupOf(homeOf(r.name, view), groups);
+    case 'ViewCreate':
+      return groupOf(r.source, groups);
     case 'Remove':
-      return view.typeOf(r.alias) === 'ts' ? groupOf(r.alias, groups) : -1;
+      return view.typeOf(r.alias) === 'ts' ? groupOf(homeOf(r.alias, view), groups) : -1;
     case 'BlobPut':
     case 'TagAttach':
     case 'TagDetach':

@@ -75,6 +75,10 @@ export interface StateView {
   typeOf(alias: string): EntryType | null;
   /** The columns of a table here (`$timestamp` aside), or null when there is no such table. */
   columnsOf(table: string): readonly ColumnDef[] | null;
+  /** The source table of materialized view `alias`, or null when it is no view. */
+  sourceOf(alias: string): string | null;
+  /** The materialized views of table `table` (none: empty). */
+  viewsOf(table: string): readonly string[];
 }
 
 /**

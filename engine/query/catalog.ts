@@ -34,6 +34,18 @@ export interface QueryCatalog {
    * SELECT runs (statements/run-placed-select.ts). Absent: this node holds every table's rows.
    */
   readonly placement?: PartPlacement;
+  /** The materialized view named `name` (SHOW), or undefined when it is none (or absent: no views here). */
+  viewOf?(name: string): ViewInfo | undefined;
+}
+
+/** A materialized view as SHOW describes it (SPEC §15). */
+export interface ViewInfo {
+  readonly source: string;
+  /** Its SELECT, as written. */
+  readonly select: string;
+  /** Time ranges its refresher has yet to compute, and how long the oldest has waited (ms). */
+  readonly pendingRanges: number;
+  readonly lagMs: number;
 }
 
 /** One result table of a SELECT and the tables whose rows it reads (an ASOF JOIN reads several). */

@@ -17,7 +17,7 @@ import type { QueryLimits } from './limits.js';
 import { DEFAULT_QUERY_LIMITS, resolveLimits } from './limits.js';
 import { toSyntaxError } from './query-errors.js';
 import type { QueryResult } from './result.js';
-import { runAlter, runAlterTtl, runCreate, runDrop } from './statements/run-ddl.js';
+import { runAlter, runAlterTtl, runCreate, runCreateView, runDrop, runDropView } from './statements/run-ddl.js';
 import { runDelete } from './statements/run-delete.js';
 import { runFind } from './statements/run-find.js';
 import { runInsert } from './statements/run-insert.js';
@@ -48,7 +48,7 @@ export interface QueryOptions extends Partial<QueryLimits> {
   readonly yieldAfterMs?: number;
 }
 
-const WRITE_KINDS: ReadonlySet<Statement['kind']> = new Set(['CreateTable', 'DropTable', 'AlterTable', 'AlterTtl', 'Insert', 'Delete']);
+const WRITE_KINDS: ReadonlySet<Statement['kind']> = new Set(['CreateTable', 'DropTable', 'CreateView', 'DropView', 'AlterTable', 'AlterTtl', 'Insert', 'Delete']);
 
 interface Run {
   readonly catalog: QueryCatalog;
@@ -68,6 +68,8 @@ const HANDLERS: Handlers = {
   Find: (ast, run) => runFind(ast, run.catalog),
   CreateTable: (ast, run) => runCreate(ast, run.catalog),
   DropTable: (ast, run) => runDrop(ast, run.catalog),
+  CreateView: (ast, run) => runCreateView(ast, run.catalog, run.text),
+  DropView: (ast, run) => runDropView(ast, run.catalog),
   AlterTable: (ast, run) => runAlter(ast, run.catalog),
   AlterTtl: (ast, run) => runAlterTtl(ast, run.catalog),
   Delete: (ast, run) => runDelete(ast, run.catalog, run.nowNs, run.text),

@@ -3,7 +3,9 @@ export { executePart, executeQuery, streamQuery, MAX_QUERY_BYTES } from './execu
 export type { QueryOptions, ResultShape } from './execute-query.js';
 export type { ResultSink } from './exec/run/run-context.js';
 export type { QuerySignal } from './exec/run/run-context.js';
-export type { FindFilter, PartPlacement, PartRequest, QueryCatalog, SelectPart } from './catalog.js';
+export type { FindFilter, PartPlacement, PartRequest, QueryCatalog, SelectPart, ViewInfo } from './catalog.js';
+export { viewShape, viewShapeOfText } from './plan/plan-view.js';
+export type { ViewShape } from './plan/plan-view.js';
 export type { QueryResult, ResultColumn, ResultTable, ResultType } from './result.js';
 export { DEFAULT_DEADLINE_MS } from './deadline.js';
 export { DEFAULT_QUERY_LIMITS, resolveLimits } from './limits.js';

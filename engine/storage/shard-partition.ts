@@ -123,6 +123,12 @@ function countingPartition(ts: BigInt64Array, shardSize: bigint, shardId: (ts: b
   };
 }
 
+/** The least and greatest of `ts` (at least one row, any order): one compare per row while they ascend. */
+export function timeBounds(ts: BigInt64Array): [bigint, bigint] {
+  orderAndBounds(new Int32Array(ts.buffer, ts.byteOffset, ts.length * 2));
+  return [ts[boundRows[0]], ts[boundRows[1]]];
+}
+
 /** The rows holding the least and the greatest timestamp, found by orderAndBounds(). */
 const boundRows = new Int32Array(2);
 

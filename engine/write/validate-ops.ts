@@ -21,7 +21,8 @@ type Validator<K extends WriteOpKind> = (v: Validation, op: Extract<WriteOp, { k
 type Staged =
   | { readonly type: 'blob'; readonly expiry: number }
   | { readonly type: 'tag' }
-  | { readonly type: 'ts'; readonly columns: readonly ColumnDef[] };
+  /** `source`: a materialized view over that table (its rows are computed, never written). */
+  | { readonly type: 'ts'; readonly columns: readonly ColumnDef[]; readonly source?: string };
 
 export interface ValidatedWrite {
   readonly records: WalRecord[];
@@ -89,7 +90,7 @@ class Validation {
       return true;
     },
     deleteRows: (v, op) => {
-      v.table(op.table);
+      v.writable(op.table, 'DELETE from');
       v.records.push({ kind: 'RowsDelete', name: op.table, statement: op.statement, nowNs: op.nowNs, id: op.id });
       return true;
     },
@@ -99,11 +100,14 @@ class Validation {
       return true;
     },
     dropTable: (v, op) => v.dropTable(op.name, op.ifExists === true),
+    createView: (v, op) => v.createView(op.name, op.source, op.select, op.ifNotExists === true, op.ttl ?? null),
+    dropView: (v, op) => v.dropView(op.name, op.ifExists === true),
     addColumns: (v, op) => v.addColumns(op.table, op.columns, op.ifMissing === true),
     insert: (v, op) => v.insert(op.table, op.rows),
     putBlob: (v, op) => v.putBlob(op.alias, op.data, op.mime, op.expiry, op.create),
     remove: (v, op) => {
       v.entry(op.alias);
+      v.checkNoViews(op.alias);
       v.remove(op.alias);
       return true;
     },
@@ -140,6 +144,22 @@ class Validation {
     return e;
   }
 
+  /** The live table `name` whose rows a write changes: a materialized view is refused (its rows are computed). */
+  writable(name: string, what: string): Staged & { type: 'ts' } {
+    const e = this.table(name);
+    if (e.source !== undefined) {
+      throw new SvcError('IncompatibleType', `'${name}' is a materialized view: its rows are computed from table '${e.source}'; ${what} '${e.source}' instead`);
+    }
+    return e;
+  }
+
+  /** Refuses to remove a table that materialized views still read (those removed by this write aside). */
+  checkNoViews(name: string): void {
+    const views = this.store.viewsOf(name).map((view) => view.name).filter((view) => this.entries.get(view) !== null);
+    if (views.length === 0) return;
+    throw new SvcError('InvalidArgument', `table '${name}' is the source of materialized view${views.length > 1 ? 's' : ''} ${views.map((view) => `'${view}'`).join(', ')}: drop ${views.length > 1 ? 'them' : 'it'} first (DROP MATERIALIZED VIEW ${views[0]})`);
+  }
+
   private dropTable(name: string, ifExists: boolean): boolean {
     const e = this.live(name);
     if (e === undefined) {
@@ -147,14 +167,50 @@ class Validation {
       throw new SvcError('TableNotFound', `table '${name}' does not exist`);
     }
     if (e.type !== 'ts') throw incompatible(name, e.type, 'ts');
+    if (e.source !== undefined) throw new SvcError('IncompatibleType', `'${name}' is a materialized view: drop it with DROP MATERIALIZED VIEW ${name}`);
+    this.checkNoViews(name);
+    this.remove(name);
+    return true;
+  }
+
+  /**
+   * A view over the live table `source`: its columns come from its SELECT planned against the
+   * source (the store's view shaper, which refuses a SELECT that cannot define a view).
+   */
+  private createView(name: string, source: string, select: string, ifNotExists: boolean, ttl: TimeToLive | null): boolean {
+    checkAlias(name);
+    if (ttl !== null) checkTtl(ttl);
+    if (typeof select !== 'string') throw new SvcError('InvalidArgument', 'a view needs its SELECT as a string');
+    const from = this.table(source);
+    if (from.source !== undefined) throw new SvcError('InvalidArgument', `'${source}' is a materialized view: a view's source must be a table`);
+    const existing = this.claim(name);
+    if (existing !== undefined) {
+      if (ifNotExists && existing.type === 'ts' && existing.source !== undefined) return false;
+      throw new SvcError('AliasAlreadyExists', `alias '${name}' already exists`);
+    }
+    const stored = this.store.entries.get(source);
+    if (this.entries.has(source) || stored?.type !== 'ts') throw new SvcError('InvalidArgument', `table '${source}' must be created, and its columns added, before a view over it`);
+    const { columns, shardSize } = this.store.viewHooks.shape(select, stored.table);
+    this.entries.set(name, { type: 'ts', columns, source });
+    this.records.push({ kind: 'ViewCreate', name, source, select, columns, shardSize, ttl });
+    return true;
+  }
+
+  private dropView(name: string, ifExists: boolean): boolean {
+    const e = this.live(name);
+    if (e === undefined) {
+      if (ifExists) return false;
+      throw new SvcError('TableNotFound', `materialized view '${name}' does not exist`);
+    }
+    if (e.type !== 'ts' || e.source === undefined) {
+      throw new SvcError('IncompatibleType', `'${name}' is not a materialized view${e.type === 'ts' ? ': drop a table with DROP TABLE' : ''}`);
+    }
     this.remove(name);
     return true;
   }
 
   private addColumns(name: string, columns: readonly ColumnDef[], ifMissing: boolean): boolean {
-    const e = this.live(name);
-    if (e === undefined) throw new SvcError('TableNotFound', `table '${name}' does not exist`);
-    if (e.type !== 'ts') throw incompatible(name, e.type, 'ts');
+    const e = this.writable(name, 'add columns to');
     checkColumns(columns);
     const added: ColumnDef[] = [];
     for (const c of columns) {
@@ -170,9 +226,7 @@ class Validation {
   }
 
   private insert(name: string, rows: TableRows): boolean {
-    const e = this.live(name);
-    if (e === undefined) throw new SvcError('TableNotFound', `table '${name}' does not exist`);
-    if (e.type !== 'ts') throw incompatible(name, e.type, 'ts');
+    const e = this.writable(name, 'write into');
     const batch = normalizeRows(name, e.columns, rows);
     if (batch.ts.length === 0) return false;
     this.records.push({ kind: 'TableInsert', name, batch });
@@ -241,7 +295,9 @@ class Validation {
     if (staged !== undefined) return staged ?? undefined;
     const e = this.store.entries.get(alias);
     if (e === undefined || isExpired(e, this.now)) return undefined;
-    return e.type === 'ts' ? { type: 'ts', columns: e.table.columns } : e.type === 'blob' ? { type: 'blob', expiry: e.expiry } : { type: 'tag' };
+    const view = this.store.views.get(alias);
+    if (e.type === 'ts') return view === undefined ? { type: 'ts', columns: e.table.columns } : { type: 'ts', columns: e.table.columns, source: view.source };
+    return e.type === 'blob' ? { type: 'blob', expiry: e.expiry } : { type: 'tag' };
   }
 
   private entry(alias: string): Staged {

@@ -7,6 +7,9 @@ import type { WriteOp, WriteOpKind } from './write-ops.js';
 export const WHILE_DISK_FULL: Readonly<Record<WriteOpKind, 'allow' | 'refuse'>> = {
   createTable: 'refuse',
   dropTable: 'allow',
+  // A view's rows take memory and, once checkpointed, disk.
+  createView: 'refuse',
+  dropView: 'allow',
   addColumns: 'refuse',
   insert: 'refuse',
   putBlob: 'refuse',

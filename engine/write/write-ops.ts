@@ -37,6 +37,13 @@ export type WriteOp =
   | { readonly kind: 'dropShards'; readonly table: string; readonly before: bigint }
   | { readonly kind: 'dropTable'; readonly name: string; readonly ifExists?: boolean }
   /**
+   * CREATE MATERIALIZED VIEW: view `name` keeping what `select` (a SELECT … FROM `source` … GROUP
+   * BY duration text, SPEC §15) answers; `ifNotExists`: an existing view is left as it is. `ttl`
+   * bounds the view's own rows (its source's TTL never does).
+   */
+  | { readonly kind: 'createView'; readonly name: string; readonly source: string; readonly select: string; readonly ifNotExists?: boolean; readonly ttl?: TimeToLive }
+  | { readonly kind: 'dropView'; readonly name: string; readonly ifExists?: boolean }
+  /**
    * Columns appended to a table (rows already there read them as null). A name the table already
    * has is an error, unless `ifMissing`: then a column of the same type is left as it is (the op
    * adds the others) and one of another type is still an error.

@@ -3,7 +3,7 @@
 // requests by route pattern (never the raw path: aliases would make every path a series) and
 // what the ingest protocols accepted; the engine's figures are read when Prometheus scrapes.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { DiskState, EngineFigures, LogFigures } from '../../engine/index.js';
+import type { DiskState, EngineFigures, LogFigures, ViewState } from '../../engine/index.js';
 
 /** The states svc_disk_state has a series for. */
 const DISK_STATES: readonly DiskState[] = ['ok', 'full', 'failed'];
@@ -101,6 +101,28 @@ export class ServerMetrics {
       logCounter('svc_cluster_publish_retries_total', 'Message parts of this node\'s writes published to the log again after an unanswered or refused attempt', (l) => l.publishRetries);
       logCounter('svc_cluster_unstored_duplicates_total', 'Retries the log answered "duplicate" without a sequence (first attempt not stored yet)', (l) => l.unstoredDuplicates);
     }
+    // Materialized views (docs/views.md): how far each is behind its source, and recent refreshes.
+    engineCounter('svc_view_refreshes_total', 'Time ranges of materialized views computed again from their sources', (f) => f.views.refreshes);
+    const viewGauge = (name: string, help: string, read: (v: ViewState) => number) => new Gauge({
+      name, help, registers, labelNames: ['view'],
+      collect() {
+        this.reset();
+        for (const v of figures()?.views.views ?? []) this.set({ view: v.name }, read(v));
+      },
+    });
+    viewGauge('svc_view_lag_seconds', 'Age of the oldest change of a materialized view\'s source not yet in the view (0: up to date)', (v) => v.lagMs / 1000);
+    viewGauge('svc_view_pending_ranges', 'Time ranges of a materialized view waiting to be computed again', (v) => v.pendingRanges);
+    new Gauge({
+      name: 'svc_view_refresh_lag_seconds', help: 'From a write\'s apply to the refresh that put it in its views, over the last 1024 refreshes: median, 99th percentile and worst', labelNames: ['quantile'], registers,
+      collect() {
+        const f = figures();
+        this.reset();
+        if (f === null || f.views.refreshes === 0) return;
+        this.set({ quantile: '0.5' }, f.views.lagP50Ms / 1000);
+        this.set({ quantile: '0.99' }, f.views.lagP99Ms / 1000);
+        this.set({ quantile: '1' }, f.views.lagMaxMs / 1000);
+      },
+    });
     new Gauge({
       name: 'svc_last_checkpoint_seconds', help: 'Duration of the latest checkpoint (absent before the first)', registers,
       collect() {

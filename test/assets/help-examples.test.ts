@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FUNCTION_DOCS } from '../../engine/query/plan/functions.js';
-import { CLAUSES } from '../../assets/src/help.js';
+import { CLAUSES, WRITE_CLAUSES } from '../../assets/src/help.js';
 import { fillExample, pickExampleTables } from '../../assets/src/help-examples.js';
 import type { CatalogTable, ExampleData } from '../../assets/src/help-examples.js';
 import { request } from '../server/helpers.js';
@@ -47,6 +47,23 @@ describe('help examples on line-protocol data', () => {
       assert.ok(answer.tables.reduce((n, t) => n + t.rowCount, 0) > 0, `no rows: ${query}`);
     });
   }
+
+  it('the materialized view example, filled in, makes a view of the table that answers like its SELECT', async () => {
+    const example = WRITE_CLAUSES.find((c) => c.title.startsWith('Materialized views'))!.example;
+    const query = fillExample(example, data)!;
+    const login = await request(server.base, 'POST', '/api/login', { body: JSON.stringify({ username: '', secret_key: '' }) });
+    const token = login.json().token as string;
+    const created = await request(server.base, 'POST', '/api/query', { body: JSON.stringify({ query }), headers: { Authorization: `Bearer ${token}` } });
+    assert.equal(created.status, 200, created.text());
+    const select = query.slice(query.indexOf(' AS SELECT ') + 4);
+    for (let tries = 0; ; tries++) {
+      const fromView = await pageAnswer(server, `SELECT * FROM hourly`);
+      const fromSource = await pageAnswer(server, select);
+      if (fromView.tables[0]?.rowCount === fromSource.tables[0]?.rowCount && fromView.tables[0]!.rowCount > 0) break;
+      assert.ok(tries < 100, `the view never caught up: ${fromView.tables[0]?.rowCount} rows, its SELECT ${fromSource.tables[0]?.rowCount}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  });
 
   it('rewrites names token by token, never inside strings or longer names', () => {
     const q = fillExample("SELECT v, vv, t.v FROM t WHERE sym = 'v t sym' GROUP BY sym", { ...data, symbol: 'host' })!;

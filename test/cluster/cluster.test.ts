@@ -27,21 +27,6 @@ import { timeText } from '../query/query-model.js';
 
 const missing = missingNatsServer();
 
-async function leaderOf(nats: NatsCluster, stream: string): Promise<number> {
-  const nc = await connect({ servers: nats.servers, maxReconnectAttempts: 5 });
-  try {
-    const jsm = await jetstreamManager(nc);
-    for (let i = 0; i < 100; i++) {
-      const leader = await jsm.streams.info(stream).then((si) => si.cluster?.leader ?? '', () => '');
-      if (leader !== '') return nats.indexOf(leader);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  } finally {
-    await nc.close();
-  }
-  throw new Error(`stream ${stream} has no leader after 10 s`);
-}
-
 /** Sorted keys of table `t` as a node holds them. */
 async function keysOn(node: SvcNode, table: string): Promise<number[]> {
   return (await node.column(`SELECT k FROM ${table}`, 'k')).map(Number).sort((a, b) => a - b);
@@ -291,13 +276,13 @@ describe('cluster: 3 nats-servers + 3 svc nodes', { skip: missing ?? false }, ()
     const stream = (await nodes[0].request('GET', '/api/cluster')).status === 200 ? `svc_g${groupOf('load', 2)}` : '';
     try {
       await until(200);
-      const leader = await leaderOf(nats, stream);
+      const leader = await nats.leaderOf(stream);
       t.diagnostic(`killing NATS ${nats.name(leader)}, leader of ${stream}`);
       await nats.kill(leader);
       await until(200);
       await nats.restart(leader);
       await until(200);
-      const newLeader = await leaderOf(nats, stream);
+      const newLeader = await nats.leaderOf(stream);
       const follower = [0, 1, 2].find((i) => i !== newLeader)!;
       t.diagnostic(`killing NATS ${nats.name(follower)}, a follower of ${stream}`);
       await nats.kill(follower);

@@ -12,11 +12,16 @@ import type { ColumnDef } from '../../engine/types.js';
 const V: ColumnDef[] = [{ name: 'v', type: 'DOUBLE' }];
 const VK: ColumnDef[] = [{ name: 'v', type: 'DOUBLE' }, { name: 'k', type: 'INT64' }];
 
-/** A replica holding table `t` (column v DOUBLE), blob `b` and tag `g`. */
+/** A replica holding table `t` (column v DOUBLE), blob `b`, tag `g`, table `s` and its materialized view `sv`. */
 const VIEW: StateView = {
-  typeOf: (alias) => ({ t: 'ts', b: 'blob', g: 'tag' } as const)[alias as 't' | 'b' | 'g'] ?? null,
-  columnsOf: (table) => (table === 't' ? V : null),
+  typeOf: (alias) => ({ t: 'ts', b: 'blob', g: 'tag', s: 'ts', sv: 'ts' } as const)[alias as 't' | 'b' | 'g' | 's' | 'sv'] ?? null,
+  columnsOf: (table) => (table === 't' || table === 's' ? V : table === 'sv' ? [{ name: 'avg(v)', type: 'DOUBLE' }] : null),
+  sourceOf: (alias) => (alias === 'sv' ? 's' : null),
+  viewsOf: (table) => (table === 's' ? ['sv'] : []),
 };
+const createView = (name: string, source: string): WalRecord => ({
+  kind: 'ViewCreate', name, source, select: `SELECT avg(v) FROM ${source} GROUP BY 1h`, columns: [{ name: 'avg(v)', type: 'DOUBLE' }], shardSize: 86_400_000_000_000n, ttl: null,
+});
 
 const create = (name: string, columns = V): WalRecord => ({ kind: 'TableCreate', name, columns, shardSize: 86_400_000_000_000n });
 const addColumns = (name: string, columns: ColumnDef[]): WalRecord => ({ kind: 'TableAddColumns', name, columns });
@@ -46,6 +51,7 @@ const CASES: { readonly [K in WalRecordKind]: readonly Case[] } = {
   ],
   TableAddColumns: [
     { name: 'a new column', entry: [addColumns('t', [VK[1]])], conflict: null },
+    { name: 'to a view', entry: [addColumns('sv', [VK[1]])], conflict: "'sv' became a materialized view meanwhile" },
     { name: 'a table gone', entry: [addColumns('u', [VK[1]])], conflict: "table 'u' is gone" },
     { name: 'a column added meanwhile', entry: [addColumns('t', V)], conflict: "column 'v' of 't' was added meanwhile" },
     { name: 'twice in one entry', entry: [addColumns('t', [VK[1]]), addColumns('t', [VK[1]])], conflict: "column 'k' of 't' was added meanwhile" },
@@ -61,6 +67,8 @@ const CASES: { readonly [K in WalRecordKind]: readonly Case[] } = {
     { name: 'the old schema after the entry added a column', entry: [addColumns('t', [VK[1]]), insert('t', V)], conflict: "the schema of 't' changed meanwhile" },
     { name: 'into a table the entry created', entry: [create('u', VK), insert('u', VK)], conflict: null },
     { name: 'into a table the entry removed', entry: [remove('t'), insert('t', V)], conflict: "table 't' is gone" },
+    { name: 'into a view (made of a table meanwhile)', entry: [insert('sv', [{ name: 'avg(v)', type: 'DOUBLE' }])], conflict: "'sv' became a materialized view meanwhile" },
+    { name: 'into a view the entry made', entry: [remove('t'), createView('t', 's'), insert('t', V)], conflict: "'t' became a materialized view meanwhile" },
   ],
   TableSetTtl: [
     { name: 'a table', entry: [{ kind: 'TableSetTtl', name: 't', ttl: { months: 0, nanos: 1n } }], conflict: null },
@@ -78,6 +86,16 @@ const CASES: { readonly [K in WalRecordKind]: readonly Case[] } = {
     { name: 'a table', entry: [remove('t')], conflict: null },
     { name: 'an alias already gone', entry: [remove('u')], conflict: null },
     { name: 'a blob', entry: [remove('b')], conflict: null },
+    { name: 'a view', entry: [remove('sv')], conflict: null },
+    { name: 'a table with a view', entry: [remove('s')], conflict: "materialized view 'sv' over 's' was created meanwhile" },
+    { name: 'a view, then its table', entry: [remove('sv'), remove('s')], conflict: null },
+    { name: 'a table the entry made a view over', entry: [createView('tv', 't'), remove('t')], conflict: "materialized view 'tv' over 't' was created meanwhile" },
+  ],
+  ViewCreate: [
+    { name: 'a view over a table', entry: [createView('tv', 't')], conflict: null },
+    { name: 'over a table gone', entry: [createView('tv', 'u')], conflict: "table 'u' is gone" },
+    { name: 'a name taken meanwhile', entry: [createView('t', 's')], conflict: "'t' was created meanwhile" },
+    { name: 'over a table the entry removed', entry: [remove('t'), createView('tv', 't')], conflict: "table 't' is gone" },
   ],
   // Blobs, tags and expiry live in the meta stream: no table state of a group stream to meet.
   BlobPut: [

@@ -162,6 +162,22 @@ export class NatsCluster {
   indexOf(name: string): number {
     return this.slots.findIndex((s) => s.name === name);
   }
+  /** The index of the server leading `stream` (asked for up to 10 s: a leader election takes a few). */
+  async leaderOf(stream: string): Promise<number> {
+    const nc = await connect({ servers: this.servers, maxReconnectAttempts: 5 });
+    try {
+      const jsm = await jetstreamManager(nc);
+      for (let i = 0; i < 100; i++) {
+        const leader = await jsm.streams.info(stream).then((si) => si.cluster?.leader ?? '', () => '');
+        if (leader !== '') return this.indexOf(leader);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } finally {
+      await nc.close();
+    }
+    throw new Error(`stream ${stream} has no leader after 10 s`);
+  }
+
 
   /** The server's output so far (for failure messages). */
   logOf(i: number): string {

@@ -35,6 +35,9 @@ const f64 = (...v: number[]) => ({ type: 'DOUBLE' as const, values: Float64Array
 function samples(): Record<WriteOpKind, { readonly op: WriteOp; readonly whileFull: 'allow' | 'refuse' }> {
   return {
     createTable: { op: { kind: 'createTable', name: 'new', columns: [{ name: 'v', type: 'DOUBLE' }] }, whileFull: 'refuse' },
+    createView: { op: { kind: 'createView', name: 'new_view', source: 't', select: 'SELECT avg(v) FROM t GROUP BY 1h' }, whileFull: 'refuse' },
+    // Before drop_me's own drop: a table is dropped once no view reads it.
+    dropView: { op: { kind: 'dropView', name: 'drop_me_view' }, whileFull: 'allow' },
     dropTable: { op: { kind: 'dropTable', name: 'drop_me' }, whileFull: 'allow' },
     addColumns: { op: { kind: 'addColumns', table: 't', columns: [{ name: 'w', type: 'DOUBLE' }] }, whileFull: 'refuse' },
     insert: { op: { kind: 'insert', table: 't', rows: { ts: BigInt64Array.from([9n]), columns: { v: f64(9) } } }, whileFull: 'refuse' },
@@ -52,12 +55,13 @@ function samples(): Record<WriteOpKind, { readonly op: WriteOp; readonly whileFu
 }
 
 describe('below the floor', () => {
-  it('refuses every write that adds data before it is logged; removals, DROP TABLE, the sweep and reads go on', async () => {
+  it('refuses every write that adds data before it is logged; removals, DROP TABLE and DROP MATERIALIZED VIEW, the sweep and reads go on', async () => {
     const dataDir = await tempDir();
     const setup = await Database.open({ dataDir, sweepIntervalMs: 0 });
     await setup.createTable('t', [{ name: 'v', type: 'DOUBLE' }]);
     await setup.insert('t', { $timestamp: [1n, 2n], v: [1, 2] });
     await setup.createTable('drop_me', [{ name: 'v', type: 'DOUBLE' }]);
+    await setup.query('CREATE MATERIALIZED VIEW drop_me_view AS SELECT max(v) FROM drop_me GROUP BY 1d');
     await setup.createBlob('b', 'x');
     await setup.createBlob('remove_me', 'y');
     await setup.attachTag('b', 'g');

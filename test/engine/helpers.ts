@@ -2,6 +2,7 @@
 // reading a table back as plain rows through scan() + columnVector (checking the batch order
 // invariants on the way), and copying a live data directory aside to recover it as after a crash.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +41,31 @@ export async function tempDir(label = 'svc-test-'): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), label));
   dirs.push(dir);
   return dir;
+}
+
+/**
+ * Runs a child test process (`node script …args`) and SIGKILLs it once `onLine` returns true for
+ * a line it printed, after a random moment of up to `jitterMs`; a watchdog kills it after
+ * `watchdogMs`. Resolves with what it wrote to stderr once it died of the SIGKILL; fails the test
+ * when it exited on its own.
+ */
+export async function killWhen(script: string, args: readonly string[], onLine: (line: string) => boolean, jitterMs: number, watchdogMs = 60_000): Promise<string> {
+  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  let buffer = '';
+  const watchdog = setTimeout(() => child.kill('SIGKILL'), watchdogMs);
+  child.stderr.on('data', (d) => { stderr += d; });
+  child.stdout.on('data', (d) => {
+    buffer += d;
+    const lines = buffer.split('\n');
+    buffer = lines.pop()!;
+    for (const line of lines) if (onLine(line)) setTimeout(() => child.kill('SIGKILL'), Math.floor(Math.random() * jitterMs));
+  });
+  // 'close', not 'exit': the child's last lines may still be in the pipe when it has exited.
+  const [, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('close', (c, sig) => resolve([c, sig])));
+  clearTimeout(watchdog);
+  assert.equal(signal, 'SIGKILL', `the child exited on its own: ${stderr}`);
+  return stderr;
 }
 
 /** Runs `run` and asserts it fails (synchronously or by rejection) with SvcError `code`. */

@@ -9,6 +9,7 @@ import type { WalRecord } from '../../engine/durability/wal/records.js';
 import { SvcError } from '../../engine/errors.js';
 import type { ErrorCode } from '../../engine/errors.js';
 import { unboundedContext } from '../../engine/storage/storage-context.js';
+import { VIEW_HOOKS } from '../../engine/views/index.js';
 import { validateOps } from '../../engine/write/validate-ops.js';
 import type { WriteOp, WriteOpKind } from '../../engine/write/index.js';
 
@@ -16,11 +17,18 @@ import type { WriteOp, WriteOpKind } from '../../engine/write/index.js';
 const NOW = 1_000;
 const DAY = 86_400_000_000_000n;
 
-/** Table `t` (v DOUBLE) tagged `g`, blob `b` (never expires, MIME text/plain), blob `old` (expired). */
+const SV_SELECT = 'SELECT avg(v) FROM s GROUP BY 1h';
+
+/**
+ * Table `t` (v DOUBLE) tagged `g`, blob `b` (never expires, MIME text/plain), blob `old`
+ * (expired), table `s` (v DOUBLE) and its materialized view `sv`.
+ */
 function store(): EntryStore {
-  const s = new EntryStore(unboundedContext(8));
+  const s = new EntryStore(unboundedContext(8), undefined, VIEW_HOOKS);
   const setup: WalRecord[] = [
     { kind: 'TableCreate', name: 't', columns: [{ name: 'v', type: 'DOUBLE' }], shardSize: DAY },
+    { kind: 'TableCreate', name: 's', columns: [{ name: 'v', type: 'DOUBLE' }], shardSize: DAY },
+    { kind: 'ViewCreate', name: 'sv', source: 's', select: SV_SELECT, columns: [{ name: 'avg(v)', type: 'DOUBLE' }], shardSize: DAY, ttl: null },
     { kind: 'TagAttach', alias: 't', tag: 'g' },
     { kind: 'BlobPut', alias: 'b', data: new Uint8Array([1]), mime: 'text/plain', expiry: 0 },
     { kind: 'BlobPut', alias: 'old', data: new Uint8Array([2]), mime: 'text/plain', expiry: 100 },
@@ -47,6 +55,7 @@ function spell(r: WalRecord): string {
     case 'TagAttach': return `TagAttach ${r.alias} ${r.tag}`;
     case 'TagDetach': return `TagDetach ${r.alias} ${r.tag}`;
     case 'Remove': return `Remove ${r.alias}`;
+    case 'ViewCreate': return `ViewCreate ${r.name} over ${r.source} (${r.columns.map((c) => `${c.name} ${c.type}`).join(', ')}) ${r.shardSize}${r.ttl === null ? '' : ` ttl ${r.ttl.months}mon ${r.ttl.nanos}`}`;
   }
 }
 
@@ -78,6 +87,7 @@ const CASES: { readonly [K in WriteOpKind]: readonly Case[] } = {
   setTtl: [
     { name: 'a TTL', ops: [{ kind: 'setTtl', table: 't', ttl: { months: 1, nanos: 0n } }], expect: { records: ['TableSetTtl t 1mon 0'], changes: [true] } },
     { name: 'no TTL (DROP TTL)', ops: [{ kind: 'setTtl', table: 't', ttl: null }], expect: { records: ['TableSetTtl t none'], changes: [true] } },
+    { name: "a view's own TTL", ops: [{ kind: 'setTtl', table: 'sv', ttl: { months: 12, nanos: 0n } }], expect: { records: ['TableSetTtl sv 12mon 0'], changes: [true] } },
     { name: 'a negative TTL', ops: [{ kind: 'setTtl', table: 't', ttl: { months: 0, nanos: -1n } }], expect: { code: 'InvalidArgument', message: /positive duration/ } },
     { name: 'a missing table', ops: [{ kind: 'setTtl', table: 'u', ttl: null }], expect: { code: 'TableNotFound', message: /'u'/ } },
     { name: 'a blob', ops: [{ kind: 'setTtl', table: 'b', ttl: null }], expect: { code: 'IncompatibleType', message: /'b' is a blob/ } },
@@ -86,6 +96,34 @@ const CASES: { readonly [K in WriteOpKind]: readonly Case[] } = {
     { name: 'rows of a table', ops: [{ kind: 'deleteRows', table: 't', statement: 'DELETE FROM t IN RANGE(2020, +1d)', nowNs: 0n, id: 'd1' }], expect: { records: ['RowsDelete t d1'], changes: [true] } },
     { name: 'a missing table', ops: [{ kind: 'deleteRows', table: 'u', statement: 'DELETE FROM u IN RANGE(2020, +1d)', nowNs: 0n, id: 'd2' }], expect: { code: 'TableNotFound', message: /'u'/ } },
     { name: 'a table the write dropped', ops: [{ kind: 'dropTable', name: 't' }, { kind: 'deleteRows', table: 't', statement: 'DELETE FROM t IN RANGE(2020, +1d)', nowNs: 0n, id: 'd3' }], expect: { code: 'TableNotFound', message: /'t'/ } },
+    { name: 'rows of a view', ops: [{ kind: 'deleteRows', table: 'sv', statement: 'DELETE FROM sv IN RANGE(2020, +1d)', nowNs: 0n, id: 'd4' }], expect: { code: 'IncompatibleType', message: /'sv' is a materialized view: its rows are computed from table 's'; DELETE from 's' instead/ } },
+  ],
+  createView: [
+    {
+      name: 'a view over a table (its columns from its SELECT; a shard of about a thousand buckets)',
+      ops: [{ kind: 'createView', name: 'tv', source: 't', select: 'SELECT max(v), count(v) AS n FROM t GROUP BY 1h' }],
+      expect: { records: [`ViewCreate tv over t (max(v) DOUBLE, n INT64) ${1024n * 3_600_000_000_000n}`], changes: [true] },
+    },
+    {
+      name: 'with a TTL, and a bucket of a minute (a shard of a day at least)',
+      ops: [{ kind: 'createView', name: 'tv', source: 't', select: 'SELECT sum(v) FROM t GROUP BY 1min', ttl: { months: 12, nanos: 0n } }],
+      expect: { records: [`ViewCreate tv over t (sum(v) DOUBLE) ${DAY} ttl 12mon 0`], changes: [true] },
+    },
+    { name: 'an existing view, IF NOT EXISTS', ops: [{ kind: 'createView', name: 'sv', source: 's', select: 'SELECT min(v) FROM s GROUP BY 1d', ifNotExists: true }], expect: { records: [], changes: [false] } },
+    { name: 'an existing view', ops: [{ kind: 'createView', name: 'sv', source: 's', select: SV_SELECT }], expect: { code: 'AliasAlreadyExists', message: /alias 'sv' already exists/ } },
+    { name: 'the name of a table, IF NOT EXISTS', ops: [{ kind: 'createView', name: 't', source: 's', select: SV_SELECT, ifNotExists: true }], expect: { code: 'AliasAlreadyExists', message: /alias 't'/ } },
+    { name: 'a missing source', ops: [{ kind: 'createView', name: 'uv', source: 'u', select: 'SELECT avg(v) FROM u GROUP BY 1h' }], expect: { code: 'TableNotFound', message: /'u'/ } },
+    { name: 'over a view', ops: [{ kind: 'createView', name: 'vv', source: 'sv', select: 'SELECT max("avg(v)") FROM sv GROUP BY 1d' }], expect: { code: 'InvalidArgument', message: /'sv' is a materialized view: a view's source must be a table/ } },
+    { name: 'a SELECT that cannot define a view', ops: [{ kind: 'createView', name: 'tv', source: 't', select: 'SELECT avg(v) FROM t' }], expect: { code: 'QuerySemantic', message: /needs GROUP BY a duration first/ } },
+    { name: 'a SELECT that does not parse', ops: [{ kind: 'createView', name: 'tv', source: 't', select: 'SELECT avg(v FROM t GROUP BY 1h' }], expect: { code: 'QuerySyntax', message: /expected/ } },
+    { name: 'over a table the write created', ops: [{ kind: 'createTable', name: 'u', columns: [{ name: 'v', type: 'DOUBLE' }] }, { kind: 'createView', name: 'uv', source: 'u', select: 'SELECT avg(v) FROM u GROUP BY 1h' }], expect: { code: 'InvalidArgument', message: /table 'u' must be created, and its columns added, before a view over it/ } },
+  ],
+  dropView: [
+    { name: 'a view', ops: [{ kind: 'dropView', name: 'sv' }], expect: { records: ['Remove sv'], changes: [true] } },
+    { name: 'a missing view, IF EXISTS', ops: [{ kind: 'dropView', name: 'u', ifExists: true }], expect: { records: [], changes: [false] } },
+    { name: 'a missing view', ops: [{ kind: 'dropView', name: 'u' }], expect: { code: 'TableNotFound', message: /materialized view 'u' does not exist/ } },
+    { name: 'a table', ops: [{ kind: 'dropView', name: 't' }], expect: { code: 'IncompatibleType', message: /'t' is not a materialized view: drop a table with DROP TABLE/ } },
+    { name: 'a view, then its source, in one write', ops: [{ kind: 'dropView', name: 'sv' }, { kind: 'dropTable', name: 's' }], expect: { records: ['Remove sv', 'Remove s'], changes: [true, true] } },
   ],
   dropShards: [
     { name: 'shards of a table', ops: [{ kind: 'dropShards', table: 't', before: DAY }], expect: { records: [`ShardsDrop t ${DAY}`], changes: [true] } },
@@ -97,6 +135,8 @@ const CASES: { readonly [K in WriteOpKind]: readonly Case[] } = {
     { name: 'a missing table', ops: [{ kind: 'dropTable', name: 'u' }], expect: { code: 'TableNotFound', message: /table 'u' does not exist/ } },
     { name: 'a blob', ops: [{ kind: 'dropTable', name: 'b' }], expect: { code: 'IncompatibleType', message: /'b' is a blob, not a table/ } },
     { name: 'a table the write created', ops: [{ kind: 'createTable', name: 'u', columns: [{ name: 'v', type: 'DOUBLE' }] }, { kind: 'dropTable', name: 'u' }], expect: { records: [`TableCreate u (v) ${DAY}`, 'Remove u'], changes: [true, true] } },
+    { name: 'the source of a view', ops: [{ kind: 'dropTable', name: 's' }], expect: { code: 'InvalidArgument', message: /table 's' is the source of materialized view 'sv': drop it first \(DROP MATERIALIZED VIEW sv\)/ } },
+    { name: 'a view', ops: [{ kind: 'dropTable', name: 'sv' }], expect: { code: 'IncompatibleType', message: /'sv' is a materialized view: drop it with DROP MATERIALIZED VIEW sv/ } },
   ],
   addColumns: [
     { name: 'a new column', ops: [{ kind: 'addColumns', table: 't', columns: [{ name: 'k', type: 'INT64' }] }], expect: { records: ['TableAddColumns t (k)'], changes: [true] } },
@@ -106,6 +146,7 @@ const CASES: { readonly [K in WriteOpKind]: readonly Case[] } = {
     { name: 'a column of another type, IF MISSING', ops: [{ kind: 'addColumns', table: 't', columns: [{ name: 'v', type: 'INT64' }], ifMissing: true }], expect: { code: 'InvalidArgument', message: /'v' of table 't' is DOUBLE, not INT64/ } },
     { name: 'a missing table', ops: [{ kind: 'addColumns', table: 'u', columns: [{ name: 'k', type: 'INT64' }] }], expect: { code: 'TableNotFound', message: /'u'/ } },
     { name: 'the same column twice in one write', ops: [{ kind: 'addColumns', table: 't', columns: [{ name: 'k', type: 'INT64' }] }, { kind: 'addColumns', table: 't', columns: [{ name: 'k', type: 'INT64' }] }], expect: { code: 'InvalidArgument', message: /already has a column 'k'/ } },
+    { name: 'to a view', ops: [{ kind: 'addColumns', table: 'sv', columns: [{ name: 'k', type: 'INT64' }] }], expect: { code: 'IncompatibleType', message: /'sv' is a materialized view: .*; add columns to 's' instead/ } },
   ],
   insert: [
     { name: 'rows', ops: [{ kind: 'insert', table: 't', rows: rows(1, 2) }], expect: { records: ['TableInsert t 2 rows (DOUBLE)'], changes: [true] } },
@@ -116,6 +157,8 @@ const CASES: { readonly [K in WriteOpKind]: readonly Case[] } = {
     { name: 'a blob', ops: [{ kind: 'insert', table: 'b', rows: rows(1) }], expect: { code: 'IncompatibleType', message: /'b' is a blob/ } },
     { name: 'after a column was added by the write (absent columns null)', ops: [{ kind: 'addColumns', table: 't', columns: [{ name: 'k', type: 'INT64' }] }, { kind: 'insert', table: 't', rows: rows(1) }], expect: { records: ['TableAddColumns t (k)', 'TableInsert t 1 rows (DOUBLE, INT64)'], changes: [true, true] } },
     { name: 'into a table the write dropped', ops: [{ kind: 'dropTable', name: 't' }, { kind: 'insert', table: 't', rows: rows(1) }], expect: { code: 'TableNotFound', message: /'t'/ } },
+    { name: 'into a view', ops: [{ kind: 'insert', table: 'sv', rows: { ts: new BigInt64Array([1n]), columns: {} } }], expect: { code: 'IncompatibleType', message: /'sv' is a materialized view: its rows are computed from table 's'; write into 's' instead/ } },
+    { name: 'into the source of a view', ops: [{ kind: 'insert', table: 's', rows: rows(1) }], expect: { records: ['TableInsert s 1 rows (DOUBLE)'], changes: [true] } },
   ],
   putBlob: [
     { name: 'a new blob', ops: [blob('c', true)], expect: { records: ['BlobPut c expiry 0'], changes: [true] } },
@@ -133,6 +176,8 @@ const CASES: { readonly [K in WriteOpKind]: readonly Case[] } = {
     { name: 'a missing alias', ops: [{ kind: 'remove', alias: 'u' }], expect: { code: 'AliasNotFound', message: /'u' does not exist/ } },
     { name: 'an expired blob', ops: [{ kind: 'remove', alias: 'old' }], expect: { code: 'AliasNotFound', message: /'old'/ } },
     { name: 'twice in one write', ops: [{ kind: 'remove', alias: 'b' }, { kind: 'remove', alias: 'b' }], expect: { code: 'AliasNotFound', message: /'b'/ } },
+    { name: 'a view', ops: [{ kind: 'remove', alias: 'sv' }], expect: { records: ['Remove sv'], changes: [true] } },
+    { name: 'the source of a view', ops: [{ kind: 'remove', alias: 's' }], expect: { code: 'InvalidArgument', message: /table 's' is the source of materialized view 'sv'/ } },
   ],
   setExpiry: [
     { name: 'a blob', ops: [{ kind: 'setExpiry', alias: 'b', expiry: 2_000 }], expect: { records: ['ExpirySet b 2000'], changes: [true] } },
@@ -183,7 +228,7 @@ describe('validation of a write', () => {
   it('changes nothing in the store: records are applied only once logged', () => {
     const s = store();
     validateOps(s, [{ kind: 'dropTable', name: 't' }, blob('c', true), { kind: 'sweep', aliases: ['old'] }], NOW);
-    assert.deepEqual([...s.entries.keys()].sort(), ['b', 'g', 'old', 't']);
+    assert.deepEqual([...s.entries.keys()].sort(), ['b', 'g', 'old', 's', 'sv', 't']);
   });
 
   it('refuses an op kind it does not know (a JavaScript caller is not type-checked)', () => {

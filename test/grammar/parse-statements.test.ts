@@ -91,6 +91,28 @@ const CASES: { name: string; query: string; expected: unknown }[] = [
       ],
     },
   },
+  {
+    name: 'create materialized view (its SELECT an ordinary one, names filled in)',
+    query: 'CREATE MATERIALIZED VIEW cpu_1h AS SELECT avg(usage), max(usage) AS top FROM cpu WHERE host ~ \'^web\' GROUP BY 1h, host',
+    expected: {
+      kind: 'CreateView', offset: 0, name: 'cpu_1h', nameOffset: 25, hasIfNotExists: false, ttl: null,
+      select: {
+        kind: 'Select', offset: 35,
+        columns: [{ kind: 'SelectColumn', name: 'avg(usage)', alias: null }, { kind: 'SelectColumn', name: 'top', text: 'max(usage)' }],
+        sources: [{ kind: 'TableRef', name: 'cpu' }],
+        where: { kind: 'Binary', op: '~' },
+        groupBy: [{ kind: 'Duration', nanos: HOUR }, { kind: 'Column', name: 'host' }],
+      },
+    },
+  },
+  {
+    name: 'create materialized view: IF NOT EXISTS, a TTL, a quoted name, any case, a semicolon',
+    query: 'create Materialized VIEW if not exists "rollups/cpu" ttl = 365d as select count(v) from t group by day;',
+    expected: { kind: 'CreateView', name: 'rollups/cpu', hasIfNotExists: true, ttl: { kind: 'Duration', nanos: 365n * DAY }, select: { groupBy: [{ kind: 'Duration', nanos: DAY, calendarUnit: 'd' }] } },
+  },
+  { name: 'drop materialized view', query: 'DROP MATERIALIZED VIEW cpu_1h', expected: { kind: 'DropView', offset: 0, name: 'cpu_1h', nameOffset: 23, hasIfExists: false } },
+  { name: 'drop materialized view if exists', query: 'drop materialized view if exists "a b";', expected: { kind: 'DropView', name: 'a b', hasIfExists: true } },
+  { name: 'view and materialized are names elsewhere', query: 'SELECT view, materialized FROM view', expected: { kind: 'Select', columns: [{ name: 'view' }, { name: 'materialized' }], sources: [{ name: 'view' }] } },
   { name: 'show', query: 'SHOW stocks', expected: { kind: 'Show', offset: 0, table: 'stocks', tableOffset: 5 } },
   { name: 'show a quoted name', query: 'show "weird name";', expected: { kind: 'Show', table: 'weird name' } },
 ];

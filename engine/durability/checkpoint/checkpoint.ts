@@ -49,7 +49,7 @@ import type { BatchPlace } from './stored-arrow-batch.js';
 import type { ColumnDef, ColumnStats, ColumnType, TimeToLive } from '../../types.js';
 import { readManifest, writeManifest } from './manifest.js';
 import { blobFileName, checkpointsDir, entriesFileName, FORMAT_MARKER, isEarlierLayout, isOwned, isTableFile, isWrittenBy, listManifests, manifestName, stagedFileName, tableFileName, writeFormatMarker, writerOf } from './checkpoint-folder.js';
-import type { BatchRef, BlobItem, DataFile, Manifest, TableManifest } from './manifest.js';
+import type { BatchRef, BlobItem, DataFile, Manifest, TableManifest, ViewManifest } from './manifest.js';
 import { StoredEntryBlob } from './stored-blob.js';
 import { BlobContent } from '../../catalog/blob-content.js';
 import { StoredArrowBatch } from './stored-arrow-batch.js';
@@ -98,6 +98,8 @@ interface SnapshotTable {
   readonly batches: SealedBatch[];
   /** The table's SYMBOL dictionaries when the snapshot was taken (null for other columns). */
   readonly dictionaries: (Vector | null)[];
+  /** The view whose rows the table holds, as it was then (null: a table). */
+  readonly view: ViewManifest | null;
 }
 
 
@@ -110,7 +112,9 @@ export function takeSnapshot(store: EntryStore, walStart: number): Snapshot {
     else if (e.type === 'tag') entries.push(['tag', alias]);
     else {
       const { layout } = e.table;
-      tables.push({ table: e.table, columns: layout.columns, ttl: e.table.ttl, schema: layout.schema, batches: e.table.allBatches(), dictionaries: layout.dictionaries.map((d) => d?.toVector() ?? null) });
+      const v = store.views.get(alias);
+      const view = v === undefined ? null : { source: v.source, select: v.select, dirty: v.dirty.ranges.map((r): [bigint, bigint] => [r.from, r.to]), edge: v.edge, edgeStates: [...v.edgeStates] };
+      tables.push({ table: e.table, columns: layout.columns, ttl: e.table.ttl, schema: layout.schema, batches: e.table.allBatches(), dictionaries: layout.dictionaries.map((d) => d?.toVector() ?? null), view });
     }
   }
   for (const [alias, tags] of store.tagsOf) for (const tag of tags) entries.push(['attach', alias, tag]);
@@ -190,6 +194,8 @@ export class Checkpointer implements BatchStager {
       if (t.batches.every((ref) => ref.place !== undefined || ref.columns !== undefined)) await this.restoreTable(table, t, sumOf);
       else await this.loadTable(table, t, sumOf);
     }
+    // Views once every table is back: a view's source may come after it.
+    for (const t of manifest.tables) if (t.view !== undefined) store.restoreView({ name: t.name, source: t.view.source, select: t.view.select }, t.view.dirty, t.view.edge, t.view.edgeStates);
     for (const [alias, tag] of attachments) store.apply({ kind: 'TagAttach', alias, tag });
     this.files = manifest.files;
     this.newestSeq = seq;
@@ -245,7 +251,7 @@ export class Checkpointer implements BatchStager {
     const isKept = this.keptFiles(snap);
     let fileCount = 0;
     const tables: TableManifest[] = [];
-    for (const { table, columns, ttl, batches, dictionaries } of snap.tables) {
+    for (const { table, columns, ttl, batches, dictionaries, view } of snap.tables) {
       const refs: BatchRef[] = new Array(batches.length);
       let head: Uint8Array | null = null;
       let group: number[] = [];
@@ -285,7 +291,7 @@ export class Checkpointer implements BatchStager {
         if (groupBytes >= ioLimits.checkpointFileBytes) await flush();
       }
       await flush();
-      tables.push({ name: table.name, columns: [...columns], shardSize: table.shardSize, ...(ttl === null ? {} : { ttl }), batches: refs });
+      tables.push({ name: table.name, columns: [...columns], shardSize: table.shardSize, ...(ttl === null ? {} : { ttl }), batches: refs, ...(view === null ? {} : { view }) });
     }
     const { blobs, blobItems, placedBlobs } = await this.writeBlobs(snap, seq, files, isKept);
     const entries: string[] = [];

@@ -49,6 +49,23 @@ export interface TableManifest {
   readonly ttl?: TimeToLive | null;
   /** Every batch of the table, in `Table.allBatches()` order. */
   readonly batches: BatchRef[];
+  /** Present when the table holds a materialized view's rows (SPEC §15; older manifests have none). */
+  readonly view?: ViewManifest;
+}
+
+/**
+ * A materialized view: its definition, the ranges its refresher had yet to compute when the
+ * checkpoint was taken (the log after it marks the rest again on replay), and its edge: where its
+ * source's rows stopped being read, and the partial states of the bucket holding it
+ * (catalog/materialized-view.ts).
+ */
+export interface ViewManifest {
+  readonly source: string;
+  readonly select: string;
+  /** [from, to) pairs, ascending. */
+  readonly dirty: [bigint, bigint][];
+  readonly edge: bigint;
+  readonly edgeStates: (readonly unknown[])[];
 }
 
 export interface Manifest {

@@ -24,7 +24,16 @@ export type WalRecord =
   | { readonly kind: 'ShardsDrop'; readonly name: string; readonly before: bigint }
   /** Schema growth (ALTER TABLE … ADD COLUMN, ingest protocols): columns appended to a table. */
   | { readonly kind: 'TableAddColumns'; readonly name: string; readonly columns: readonly ColumnDef[] }
-  | { readonly kind: 'TableInsert'; readonly name: string; readonly batch: NormalizedBatch };
+  | { readonly kind: 'TableInsert'; readonly name: string; readonly batch: NormalizedBatch }
+  /**
+   * CREATE MATERIALIZED VIEW (SPEC §15): view `name` over table `source`, keeping what the SELECT
+   * text `select` answers; its rows' table has `columns` (bucket start as `$timestamp`, the GROUP
+   * BY columns, one per aggregate). Its rows are computed by every node from its source, never logged.
+   */
+  | {
+    readonly kind: 'ViewCreate'; readonly name: string; readonly source: string; readonly select: string;
+    readonly columns: readonly ColumnDef[]; readonly shardSize: bigint; readonly ttl: TimeToLive | null;
+  };
 
 export type WalRecordKind = WalRecord['kind'];
 

@@ -1,9 +1,12 @@
-// CREATE TABLE, ALTER TABLE … ADD COLUMN | SET TTL | DROP TTL and DROP TABLE through the catalog's
-// write path, durable when the promise resolves. Column names must be unique and may not start with
-// `$` (reserved for `$timestamp` and `$table`); SHARD_SIZE must be a fixed duration of at least a
-// second (shards are fixed time slices); a TTL must be a positive duration (months allowed: the
-// cutoff follows the calendar). WITH TAGS attaches the tags in the same write as the create.
-import type { AlterTable, AlterTtl, CreateTable, DropTable, Duration } from '../../../grammar/index.js';
+// CREATE TABLE, ALTER TABLE … ADD COLUMN | SET TTL | DROP TTL, DROP TABLE and CREATE | DROP
+// MATERIALIZED VIEW through the catalog's write path, durable when the promise resolves. Column
+// names must be unique and may not start with `$` (reserved for `$timestamp` and `$table`);
+// SHARD_SIZE must be a fixed duration of at least a second (shards are fixed time slices); a TTL
+// must be a positive duration (months allowed: the cutoff follows the calendar). WITH TAGS
+// attaches the tags in the same write as the create. A view's SELECT is checked here with the
+// offsets of the statement (plan/plan-view.ts); the write carries its text.
+import type { AlterTable, AlterTtl, CreateTable, CreateView, DropTable, DropView, Duration } from '../../../grammar/index.js';
+import { viewShape } from '../plan/plan-view.js';
 import type { ColumnDef, TimeToLive } from '../../types.js';
 import { isSvcError, SvcError } from '../../errors.js';
 import { shardSizeProblem } from '../../input-checks.js';
@@ -59,6 +62,19 @@ export async function runAlter(ast: AlterTable, catalog: QueryCatalog): Promise<
 
 export async function runDrop(ast: DropTable, catalog: QueryCatalog): Promise<QueryResult> {
   await atName(ast.nameOffset, catalog.write([{ kind: 'dropTable', name: ast.name, ifExists: ast.hasIfExists }]));
+  return OK;
+}
+
+export async function runCreateView(ast: CreateView, catalog: QueryCatalog, text: string): Promise<QueryResult> {
+  const { source } = viewShape(ast.select, (name) => catalog.table(name));
+  const ttl = ast.ttl === null ? undefined : timeToLive(ast.ttl);
+  const select = text.slice(ast.select.offset).trim().replace(/;$/, '').trimEnd();
+  await atName(ast.nameOffset, catalog.write([{ kind: 'createView', name: ast.name, source, select, ifNotExists: ast.hasIfNotExists, ttl }]));
+  return OK;
+}
+
+export async function runDropView(ast: DropView, catalog: QueryCatalog): Promise<QueryResult> {
+  await atName(ast.nameOffset, catalog.write([{ kind: 'dropView', name: ast.name, ifExists: ast.hasIfExists }]));
   return OK;
 }
 

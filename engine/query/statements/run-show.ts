@@ -1,8 +1,9 @@
 // SHOW name: the table's columns and types as a two-column result (`name`, `type`), starting
 // with the implicit `$timestamp`, then the table's properties on rows of their own, named like
 // pseudo-columns so no column can take their name: `$ttl` (the TTL as a duration) when it has
-// one, `$tags` (its tags, comma-separated in alias order) when it has some. Row times are null:
-// the rows describe the schema, not data.
+// one, `$tags` (its tags, comma-separated in alias order) when it has some; for a materialized
+// view, `$view` (its definition: the SELECT) and `$refresh` (`up to date`, or what its refresher
+// has yet to compute). Row times are null: the rows describe the schema, not data.
 import { formatDuration, NS_PER_DAY } from '../../../grammar/index.js';
 import type { TimeToLive } from '../../types.js';
 import type { Show } from '../../../grammar/index.js';
@@ -18,6 +19,11 @@ export function runShow(ast: Show, catalog: QueryCatalog): QueryResult {
   if (table.ttl !== null) {
     names.push('$ttl');
     types.push(ttlText(table.ttl));
+  }
+  const view = catalog.viewOf?.(ast.table);
+  if (view !== undefined) {
+    names.push('$view', '$refresh');
+    types.push(view.select, view.pendingRanges === 0 ? 'up to date' : `${view.pendingRanges} time range${view.pendingRanges > 1 ? 's' : ''} to compute, the oldest for ${(view.lagMs / 1000).toFixed(1)} s`);
   }
   const tags = catalog.tagsOf(ast.table);
   if (tags.length > 0) {

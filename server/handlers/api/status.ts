@@ -1,7 +1,9 @@
 // GET /api/status/liveness and /api/status/readiness (SPEC §4): no token. Liveness answers as long
 // as the event loop does; readiness only once the database has recovered and can write, with the
-// memory budget's figures (SPEC §10: used, budget, evictions, reads back) and the disk's (SPEC
-// §14: state, free bytes, the floor). Not ready says why — InfluxDB's /health says the same.
+// memory budget's figures (SPEC §10: used, budget, evictions, reads back), the disk's (SPEC §14:
+// state, free bytes, the floor) and the materialized views' lag (SPEC §15: each view's pending
+// ranges and the age of its oldest one; a view filling does not make the node unready). Not
+// ready says why — InfluxDB's /health says the same.
 import { HttpError } from '../../errors.js';
 import type { RouteContext, ServerState } from '../context.js';
 
@@ -12,8 +14,8 @@ export function liveness(ctx: RouteContext): Promise<void> {
 export function readiness(ctx: RouteContext): Promise<void> {
   const why = notReadyReason(ctx.state);
   if (why !== null) throw new HttpError('NotReady', why);
-  const { memory, disk } = ctx.state.db!.figures();
-  return ctx.reply.json(200, { status: 'ready', memory, disk });
+  const { memory, disk, views } = ctx.state.db!.figures();
+  return ctx.reply.json(200, { status: 'ready', memory, disk, views });
 }
 
 /** Why the server cannot take writes now, or null when it can. */

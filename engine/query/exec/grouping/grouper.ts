@@ -18,7 +18,7 @@ import type { GroupTable } from './group-table.js';
 import { scalarAt } from '../../vector/scalars.js';
 import { tsHalves } from '../scan/ts-search.js';
 import type { Rows, Vec } from '../../vector/vec.js';
-import { splitInt64 } from '../../vector/vec.js';
+import { isValidAt, splitInt64 } from '../../vector/vec.js';
 
 const NULL_KEY = Symbol('null');
 /** The key map of every group without GROUP BY columns: never written (no keys are looked up). */
@@ -37,6 +37,10 @@ export class Grouper {
   private bucketsMet: Map<number, Map<number, MetBucket>> | null = null;
   /** Unordered reads with a double GROUP BY column: time of the row each group's key came from. */
   private keyTs: bigint[] | null = null;
+  /** byKeys' place of each group among those a batch meets (see there); all 0 between calls. */
+  private slots: Int32Array<ArrayBuffer> = new Int32Array(0);
+  /** For a lone SYMBOL key: the groups of each key map (a bucket's, or the range's) by dictionary index. */
+  private readonly indexGroups = new WeakMap<Map<ValueKey | symbol, number>, Int32Array>();
 
   constructor(
     private readonly groups: GroupTable,
@@ -128,27 +132,60 @@ export class Grouper {
     for (let r = 0; r < runs.count; r++) out.push(this.groupOfBucket(runs.startHi[r], runs.startLo[r]), runs.from[r], runs.to[r]);
   }
 
-  /** Hashes each row's key to its group, then writes the rows grouped into `sorted[lo..hi)`. */
+  /**
+   * Hashes each row's key to its group, then writes the rows grouped into `sorted[lo..hi)`. A
+   * lone SYMBOL key is looked up by its dictionary index (a table's indices never change: its
+   * dictionary only grows), through an array per bucket, so only a key's first row hashes it.
+   */
   private byKeys(frame: Frame, ts: BigInt64Array, rows: Rows, sorted: Int32Array, out: SegmentList): void {
     const vecs = this.keys.map((e) => evalValue(e, frame, rows));
     const texts = this.keys.map((e) => e.type !== 'blob');
     const { sel, lo, hi } = rows;
     const gids = frame.scratch.sel(-1, frame.size, 'aux');
-    const local = new Map<number, number>();
-    const counts: number[] = [];
+    const dict = vecs.length === 1 && vecs[0].kind === 'dict' && this.keyTs === null ? vecs[0] : null;
+    const byIndex = dict === null ? null : this.indexGroupsOf(dict.dictionary.length);
+    // Each group met, in first-appearance order, and its rows: groups are dense ids, so `slots`
+    // (1 + the group's place among those met, 0 when not met yet) is an array, not a map.
+    const met: number[] = [];
+    const counts = frame.scratch.sel(-3, frame.size + 1, 'aux');
+    let slots = this.slots;
     for (let k = lo; k < hi; k++) {
-      const g = this.groupAt(vecs, texts, ts, sel === null ? k : sel[k]);
-      gids[k] = g;
-      const l = local.get(g);
-      if (l === undefined) { local.set(g, counts.length); counts.push(1); } else counts[l]++;
+      const i = sel === null ? k : sel[k];
+      let g: number;
+      if (byIndex !== null && isValidAt(dict!.validity, i)) {
+        const x = dict!.indices[i];
+        g = byIndex[x] - 1;
+        if (g < 0) byIndex[x] = (g = this.groupAt(vecs, texts, ts, i)) + 1;
+      } else g = this.groupAt(vecs, texts, ts, i);
+      if (g >= slots.length) this.slots = slots = growSlots(slots, g + 1);
+      let l = slots[g] - 1;
+      if (l < 0) { l = met.length; slots[g] = l + 1; met.push(g); counts[l] = 0; }
+      counts[l]++;
+      gids[k] = l;
     }
     // Stable counting sort of the positions by group, groups in first-appearance order.
-    const ends = new Int32Array(counts.length);
+    const n = met.length;
+    const ends = new Int32Array(n);
     ends[0] = lo;
-    for (let l = 1; l < counts.length; l++) ends[l] = ends[l - 1] + counts[l - 1];
+    for (let l = 1; l < n; l++) ends[l] = ends[l - 1] + counts[l - 1];
     const starts = ends.slice();
-    for (let k = lo; k < hi; k++) sorted[ends[local.get(gids[k])!]++] = sel === null ? k : sel[k];
-    for (const [g, l] of local) out.push(g, starts[l], ends[l]);
+    if (sel === null) for (let k = lo; k < hi; k++) sorted[ends[gids[k]]++] = k;
+    else for (let k = lo; k < hi; k++) sorted[ends[gids[k]]++] = sel[k];
+    for (let l = 0; l < n; l++) {
+      out.push(met[l], starts[l], ends[l]);
+      slots[met[l]] = 0;
+    }
+  }
+
+  /** 1 + the group of each dictionary index in the current key map (0: not met yet). */
+  private indexGroupsOf(size: number): Int32Array {
+    let groups = this.indexGroups.get(this.keyGroups);
+    if (groups === undefined || groups.length < size) {
+      const grown = growSlots(groups ?? new Int32Array(0), size);
+      this.indexGroups.set(this.keyGroups, grown);
+      groups = grown;
+    }
+    return groups;
   }
 
   private groupAt(vecs: readonly Vec[], texts: readonly boolean[], ts: BigInt64Array, i: number): number {
@@ -175,6 +212,13 @@ export class Grouper {
     this.groups.keys[g] = vecs.map((vec, c) => scalarAt(vec, i, texts[c]));
     this.keyTs![g] = ts[i];
   }
+}
+
+/** `a` grown to at least `n` entries (doubling), its entries kept and the new ones 0. */
+function growSlots(a: Int32Array, n: number): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(Math.max(n, a.length * 2, 64));
+  grown.set(a);
+  return grown;
 }
 
 /** A bucket of an unordered read: its group (no GROUP BY columns) or its key groups. */

@@ -41,6 +41,16 @@ const MAX_RESERVED_GROUPS = 1 << 20;
  * each sorted, in time order unless the plan reads unordered; or an ASOF JOIN's merge (in order).
  */
 export async function runAggregate(plan: TablePlan, agg: AggregatePlan, ctx: RunContext, scans: readonly RangeRows[]): Promise<ResultTable | null> {
+  const { groups, accumulators } = await aggregateGroups(plan, agg, ctx, scans);
+  return finishGroups(plan, agg, groups, accumulators, ctx);
+}
+
+/**
+ * The groups of runAggregate and their accumulators, before the result is built: for a caller
+ * that takes the aggregates' values by group as they are (a materialized view's refresh, which
+ * needs neither the result order nor the select list's evaluation).
+ */
+export async function aggregateGroups(plan: TablePlan, agg: AggregatePlan, ctx: RunContext, scans: readonly RangeRows[]): Promise<{ readonly groups: GroupTable; readonly accumulators: readonly Accumulator[] }> {
   // No pending runs among the slices (the common case): as fast as an ordered read, and the same.
   const isOrdered = scans.every((s) => !isSlices(s) || isTimeOrdered(s));
   const point = agg.pointCall === null ? -1 : agg.calls[agg.pointCall].accumulator;
@@ -110,7 +120,7 @@ export async function runAggregate(plan: TablePlan, agg: AggregatePlan, ctx: Run
       reader.close();
     }
   }
-  return finishGroups(plan, agg, groups, accumulators, ctx);
+  return { groups, accumulators };
 }
 
 /** What accumulators get for row times when none of them (nor the grouping) reads any. */
