@@ -15,7 +15,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { crc32c } from '@node-rs/crc32';
 import { Database } from '../../engine/database.js';
-import { fieldSpan, firstBuffers } from '../../engine/durability/checkpoint/ipc-layout.js';
+import { fieldSpan, firstBuffers } from '../../engine/durability/checkpoint/arrow-format/ipc-layout.js';
 import { arrowSchema } from '../../engine/storage/arrow-schema.js';
 import { ioLimits } from '../../engine/durability/io-limits.js';
 import { checkpointsDir, listManifests } from '../../engine/durability/checkpoint/checkpoint-folder.js';

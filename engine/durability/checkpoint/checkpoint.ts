@@ -12,7 +12,7 @@
 // blobs whose expiry changed are small, and rewritten each time. All of it is streamed as frames.
 // The manifest keeps each batch's statistics and where its columns lie in its file, so `open`
 // reads manifests (and one region per table holding its SYMBOL dictionaries), not column data:
-// batches are read back column by column when a reader needs them (stored-arrow-batch.ts).
+// batches are read back column by column when a reader needs them (arrow-format/stored-arrow-batch.ts).
 //
 // Crash safety: data files are written and fsynced, the directory fsynced, then the manifest is
 // written to a temporary file, fsynced, renamed and the directory fsynced again. Until that
@@ -37,7 +37,7 @@ import type { SpaceWatch } from '../disk-guard.js';
 import { ioLimits } from '../io-limits.js';
 import { listSegments, segmentName } from '../wal/segments.js';
 import { syncDir } from '../wal/wal-writer.js';
-import { readArrowFile } from './arrow-file-reader.js';
+import { readArrowFile } from './arrow-format/arrow-file-reader.js';
 import { encodeBatch } from './batch-codec.js';
 import type { EncodedBatch } from './batch-codec.js';
 import { decodeHead, encodeHead, writeColumnFile } from './column-file.js';
@@ -45,14 +45,14 @@ import type { ColumnPlace, RegionPlace } from './column-file.js';
 import { CheckpointFiles } from './checkpoint-files.js';
 import { readEntryFile, writeEntryFiles } from './entries-file.js';
 import type { EntryItem } from './entries-file.js';
-import type { BatchPlace } from './stored-arrow-batch.js';
+import type { BatchPlace } from './arrow-format/stored-arrow-batch.js';
 import type { ColumnDef, ColumnStats, ColumnType, TimeToLive } from '../../types.js';
 import { readManifest, writeManifest } from './manifest.js';
 import { blobFileName, checkpointsDir, entriesFileName, FORMAT_MARKER, isEarlierLayout, isOwned, isTableFile, isWrittenBy, listManifests, manifestName, stagedFileName, tableFileName, writeFormatMarker, writerOf } from './checkpoint-folder.js';
 import type { BatchRef, BlobItem, DataFile, Manifest, TableManifest, ViewManifest } from './manifest.js';
 import { StoredEntryBlob } from './stored-blob.js';
 import { BlobContent } from '../../catalog/blob-content.js';
-import { StoredArrowBatch } from './stored-arrow-batch.js';
+import { StoredArrowBatch } from './arrow-format/stored-arrow-batch.js';
 import { StoredColumnBatch } from './stored-column-batch.js';
 import { crc32 } from '@node-rs/crc32';
 

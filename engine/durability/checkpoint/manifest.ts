@@ -9,7 +9,7 @@ import { Packr } from 'msgpackr';
 import type { ColumnDef, ColumnStats, TimeToLive } from '../../types.js';
 import { syncDir } from '../wal/wal-writer.js';
 import type { FileSum } from './file-sums.js';
-import type { BatchPlace } from './stored-arrow-batch.js';
+import type { BatchPlace } from './arrow-format/stored-arrow-batch.js';
 import type { ColumnPlace, RegionPlace } from './column-file.js';
 import { manifestName } from './checkpoint-folder.js';
 

@@ -5,11 +5,11 @@
 // column's bytes are checked against their checksum (CRC-32, or crc32c for places written under
 // version 4 manifests) before Arrow Data is made over them.
 import type { Data } from 'apache-arrow';
-import { SvcError } from '../../errors.js';
-import type { StoredBatch } from '../../storage/sealed-batch.js';
-import type { TableLayout } from '../../storage/table-layout.js';
+import { SvcError } from '../../../errors.js';
+import type { StoredBatch } from '../../../storage/sealed-batch.js';
+import type { TableLayout } from '../../../storage/table-layout.js';
 import { crc32, crc32c } from '@node-rs/crc32';
-import type { CheckpointFiles } from './checkpoint-files.js';
+import type { CheckpointFiles } from '../checkpoint-files.js';
 import { fieldData, fieldSpan, firstBuffers } from './ipc-layout.js';
 
 /** Unread bytes between two wanted columns that are read through rather than split into two reads. */

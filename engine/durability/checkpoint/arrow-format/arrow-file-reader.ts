@@ -6,8 +6,8 @@ import type { FileHandle } from 'node:fs/promises';
 import { crc32c } from '@node-rs/crc32';
 import { RecordBatchReader } from 'apache-arrow';
 import type { RecordBatch } from 'apache-arrow';
-import { ioLimits } from '../io-limits.js';
-import type { RegionFileSum } from './file-sums.js';
+import { ioLimits } from '../../io-limits.js';
+import type { RegionFileSum } from '../file-sums.js';
 
 /**
  * Calls `onBatch` with each batch of the file that `isWanted`, and its index, in order. Rejects
