@@ -80,15 +80,38 @@ function i64Const(op: CompareOp, v: Vec & { kind: 'i64' }, c: bigint, rows: Rows
 
 /** Rows whose dictionary entry passed a test decided once per entry. */
 export function byFlags(v: Vec & { kind: 'dict' }, flags: Uint8Array, rows: Rows, out: Int32Array): number {
+  const only = onlyEntry(flags);
+  if (only === NONE) return 0;
   const { sel, lo, hi } = rows;
   const idx = v.indices;
   const valid = v.validity;
   let n = 0;
+  if (only !== MANY && sel === null && valid === null) {
+    // One entry passes (`host = 'a'`, an IN or a regex matching one value: a dashboard's filter):
+    // its code against each row's, without the table lookup — about twice the rows a second.
+    for (let i = lo; i < hi; i++) if (idx[i] === only) out[n++] = i;
+    return n;
+  }
   for (let k = lo; k < hi; k++) {
     const i = sel === null ? k : sel[k];
     if (flags[idx[i]] === 1 && isValidAt(valid, i)) out[n++] = i;
   }
   return n;
+}
+
+const NONE = -1;
+const MANY = -2;
+const onlyEntries = new WeakMap<Uint8Array, number>();
+
+/** The one dictionary entry `flags` passes, NONE or MANY (found once per flags array). */
+function onlyEntry(flags: Uint8Array): number {
+  let only = onlyEntries.get(flags);
+  if (only === undefined) {
+    only = NONE;
+    for (let d = 0; d < flags.length && only !== MANY; d++) if (flags[d] === 1) only = only === NONE ? d : MANY;
+    onlyEntries.set(flags, only);
+  }
+  return only;
 }
 
 function bytesEqual(isEq: boolean, v: Vec & { kind: 'bytes' }, lit: Uint8Array, rows: Rows, out: Int32Array): number {
