@@ -107,6 +107,14 @@ async function execute(catalog: QueryCatalog, text: string, options: QueryOption
     throw new SvcError('InvalidArgument', 'signal must be an AbortSignal or an object with a boolean `aborted`');
   }
   const ctx = new RunContext(deadline, limits, options.signal ?? null, sliceMs);
+  try {
+    return await run(catalog, text, options, ctx, only);
+  } finally {
+    ctx.close();
+  }
+}
+
+async function run(catalog: QueryCatalog, text: string, options: QueryOptions, ctx: RunContext, only: ReadonlySet<string> | null): Promise<QueryResult> {
   let ast: Statement;
   try {
     // A short text parses in well under a slice, without a promise; a long one (a wide WHERE, a

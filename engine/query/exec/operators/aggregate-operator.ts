@@ -12,7 +12,6 @@
 import type { Accumulator } from '../../aggregates/accumulator.js';
 import type { SealedBatch } from '../../../storage/sealed-batch.js';
 import { createAccumulator } from '../../aggregates/create-accumulator.js';
-import { RunPartials } from '../../aggregates/run-partials.js';
 import { addFused, fusedPairs } from '../../aggregates/sum-min-max.js';
 import type { AggregatePlan, TablePlan } from '../../plan/plan-types.js';
 import type { ResultTable } from '../../result.js';
@@ -25,7 +24,6 @@ import { columnsRead, SliceReader } from '../scan/slice-reader.js';
 import { finishGroups } from '../output/group-output.js';
 import { GroupTable } from '../grouping/group-table.js';
 import { Grouper } from '../grouping/grouper.js';
-import { SegmentList } from '../../vector/segment-list.js';
 import type { RunContext } from '../run/run-context.js';
 import type { Slice } from '../scan/scan-slices.js';
 import { isTimeOrdered } from '../scan/scan-slices.js';
@@ -46,10 +44,9 @@ export async function runAggregate(plan: TablePlan, agg: AggregatePlan, ctx: Run
   const point = agg.pointCall === null ? -1 : agg.calls[agg.pointCall].accumulator;
   const accumulators = agg.accumulators.map((spec, a) => createAccumulator(spec, a === point, !isOrdered));
   const groups = new GroupTable((capacity) => { for (const a of accumulators) a.reserve(capacity); }, ctx.limits.maxGroups, isOrdered);
-  const grouper = new Grouper(groups, agg.bucket, agg.keys, isOrdered);
-  const segments = new SegmentList();
+  const { segments, partials, bucketRuns } = ctx.scratch;
+  const grouper = new Grouper(groups, agg.bucket, agg.keys, bucketRuns, isOrdered);
   const pairs = fusedPairs(agg.accumulators, accumulators);
-  const partials = new RunPartials();
   const isFed = new Uint8Array(accumulators.length);
   const filtered = filteredSumsOf(plan, agg, accumulators);
   // Sized once when the bound is tight: no WHERE to thin the rows out, and capped, since sparse
@@ -57,6 +54,9 @@ export async function runAggregate(plan: TablePlan, agg: AggregatePlan, ctx: Run
   if (agg.keys.length === 0 && plan.where === null && scans.every(isSlices)) {
     const bound = (slices: readonly Slice[]): number => (slices.length === 0 ? 0 : agg.bucket === null ? 1 : maxBuckets(slices, agg.bucket));
     groups.reserve(Math.min(MAX_RESERVED_GROUPS, ctx.limits.maxGroups, scans.reduce((n, slices) => n + bound(slices as readonly Slice[]), 0)));
+  } else {
+    // Otherwise as many as the last run of this plan made (a dashboard's refresh makes the same).
+    groups.reserve(Math.min(MAX_RESERVED_GROUPS, ctx.limits.maxGroups, lastGroups.get(agg.accumulators) ?? 0));
   }
   // `$timestamp` is read back only when something reads row times.
   const readsTs = grouper.readsRowTimes || accumulators.some((acc) => acc.readsRowTimes);
@@ -110,8 +110,15 @@ export async function runAggregate(plan: TablePlan, agg: AggregatePlan, ctx: Run
       reader.close();
     }
   }
+  lastGroups.set(agg.accumulators, groups.count);
   return finishGroups(plan, agg, groups, accumulators, ctx);
 }
+
+/**
+ * Groups the last run of a plan made, by its accumulator specs (which the plans of one query
+ * shape share, whatever their literals: plan/plan-cache.ts).
+ */
+const lastGroups = new WeakMap<object, number>();
 
 /** What accumulators get for row times when none of them (nor the grouping) reads any. */
 const NO_TIMES = new BigInt64Array(0);

@@ -9,7 +9,8 @@ import { SvcError } from '../../../errors.js';
 import type { Deadline } from '../../deadline.js';
 import type { QueryLimits } from '../../limits.js';
 import { ResultBudget } from './result-budget.js';
-import { Scratch } from './scratch.js';
+import { giveScratch, takeScratch } from './scratch.js';
+import type { Scratch } from './scratch.js';
 
 /**
  * What a query reads to know it was cancelled; checked between slices of work. An AbortSignal is
@@ -25,7 +26,8 @@ export interface QuerySignal {
 export const DEFAULT_SLICE_MS = 8;
 
 export class RunContext {
-  readonly scratch = new Scratch();
+  /** Buffers of the run, taken from those of finished queries and given back by close(). */
+  readonly scratch: Scratch = takeScratch();
   readonly budget: ResultBudget;
   scannedRowsCount = 0;
   private sliceStart = performance.now();
@@ -59,6 +61,11 @@ export class RunContext {
   /** True once the query's signal says it was cancelled. */
   get isCancelled(): boolean {
     return this.signal?.aborted === true;
+  }
+
+  /** The query is over and its result built: its scratch serves the next query. */
+  close(): void {
+    giveScratch(this.scratch);
   }
 
   /** Yields to the event loop, then stops the query if it was cancelled or ran out of time. */
