@@ -26,13 +26,14 @@ import { ingestHttpSuite, parserSuite, remoteWriteSuite } from './cases/ingest-h
 import { lifecycleQuerySuite, lifecycleSuite } from './cases/lifecycle.js';
 import { benchRows } from './data.js';
 import { codecsSuite } from './cases/codecs.js';
+import { refreshSuite } from './cases/refresh.js';
 import { footprintSuite } from './cases/footprint.js';
 import { recordedMetrics, runSuite } from './harness.js';
 import type { CaseResult, Suite } from './harness.js';
 import { printMetrics, printTable, printTargets, writeJson } from './report.js';
 import { evaluateTargets } from './targets.js';
 
-const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, blobStorageSuite, largerThanMemorySuite, largerThanMemoryQuerySuite, codecsSuite, footprintSuite, ...querySuites, ...languageSuites, ...httpSuites, ...dashboardSuites, parserSuite, ingestHttpSuite, remoteWriteSuite, lifecycleSuite, lifecycleQuerySuite, ...(clusterSkipReason === null ? [clusterSuite, clusterFailoverSuite] : [])];
+const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, blobStorageSuite, largerThanMemorySuite, largerThanMemoryQuerySuite, codecsSuite, footprintSuite, ...querySuites, ...languageSuites, refreshSuite, ...httpSuites, ...dashboardSuites, parserSuite, ingestHttpSuite, remoteWriteSuite, lifecycleSuite, lifecycleQuerySuite, ...(clusterSkipReason === null ? [clusterSuite, clusterFailoverSuite] : [])];
 const RESULTS_PATH = fileURLToPath(new URL('../../bench-results.json', import.meta.url));
 
 /** The suites to run, each reduced to its cases matching a filter (all when the suite name matches). */

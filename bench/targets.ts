@@ -8,6 +8,7 @@ import { fmt, rate } from './report.js';
 import type { Target } from './report.js';
 import { LATE_SINGLE_NAME, ORDER_NAMES } from './cases/out-of-order.js';
 import { ASOF_SUITE, DERIVATIVE_SUITE, FILL_SUITE, PARSE_SUITE } from './cases/language.js';
+import { REFRESH_FRESH, REFRESH_SAME, REFRESH_SUITE } from './cases/refresh.js';
 import { CLUSTER_EMBEDDED, CLUSTER_LINE, CLUSTER_PAUSE, CLUSTER_REPLAY, CLUSTER_REST, CLUSTER_SUBSTRATE, CLUSTER_SUITE } from './cases/cluster.js';
 import { LTM_DAY, LTM_DUCK_DAY, LTM_DUCK_SCAN, LTM_INGEST, LTM_INGEST_MEMORY, LTM_INGEST_RAW, LTM_QUERY_SUITE, LTM_READ, LTM_REOPEN, LTM_SCAN, LTM_SCAN_RAW, LTM_SUITE } from './cases/larger-than-memory.js';
 import { CODECS_SUITE } from './cases/codecs.js';
@@ -245,6 +246,13 @@ function addLanguageTargets(
   const us = (r: CaseResult): string => `${fmt(r.ms * 1000)} µs`;
   add(`${PARSE_SUITE}: ≤ 20 µs`, shaped === undefined ? null : `${us(shaped)}${earley === undefined ? '' : ` (full Earley parse + plan ${us(earley)})`}`,
     shaped === undefined ? null : shaped.ms <= 0.02);
+  // Issue 30: a dashboard refresh with a moving range (fresh literals) against the same text.
+  const same = get(REFRESH_SUITE, REFRESH_SAME);
+  const fresh = get(REFRESH_SUITE, REFRESH_FRESH);
+  if (same !== undefined && fresh !== undefined) {
+    const x = fresh.ms / same.ms;
+    add(`${REFRESH_SUITE}: fresh literals ≤ 1.3× the same text`, `${us(fresh)} vs ${us(same)} = ${x.toFixed(2)}×`, x <= 1.3);
+  }
 }
 
 /** Issue 8: out-of-order ingestion against the sorted rows, DuckDB's appender and itself. */
