@@ -37,8 +37,11 @@ import type { WriteOp } from './write/write-ops.js';
 import { LocalLog } from './log/local-log.js';
 import type { DatabaseLog, LogState } from './log/database-log.js';
 import { retentionDrops, ttlDrops } from './lifecycle/shard-retention.js';
+import { WorkerPool, workerCount } from './workers/index.js';
 
 export type { OpenOptions } from './open-options.js';
+
+const NO_WORKERS = { threads: 0, busy: 0, jobs: 0, restarts: 0 } as const;
 
 export interface BlobDescription {
   readonly alias: string;
@@ -90,6 +93,11 @@ export class Database {
   private isSweeping = false;
   private readonly counters = new EngineCounters();
   private readonly pressure: MemoryPressure;
+  /**
+   * The worker threads of `parallelism` (null at 1: everything runs here). Scans use them; the
+   * server gives them its protocol parsers (WorkerPool.load).
+   */
+  readonly workers: WorkerPool | null;
 
   private constructor(
     readonly dataDir: string,
@@ -104,6 +112,8 @@ export class Database {
     private readonly disk: DiskGuard,
   ) {
     this.store = store;
+    const threads = workerCount(options.parallelism);
+    this.workers = threads === 0 ? null : new WorkerPool(threads, options.log);
     const db = this; // for the catalog's getter below (a getter has its own `this`)
     this.pressure = new MemoryPressure(store.context.budget, { relieve: (sealTails) => this.relieve(sealTails) }, options.log);
     this.writes = new WritePath(store, log, this.counters, this.pressure, disk);
@@ -167,6 +177,7 @@ export class Database {
     try {
       await log.open(db.logState());
     } catch (e) {
+      await db.workers?.close();
       disk.close();
       await releaseLock().catch(() => undefined);
       throw e;
@@ -254,6 +265,7 @@ export class Database {
     try {
       await this.log.close();
     } finally {
+      await this.workers?.close();
       await this.checkpointer.reads.close().catch(() => undefined);
       await this.releaseLock().catch(() => undefined);
     }
@@ -512,6 +524,7 @@ export class Database {
       queryFailures: c.queryFailures,
       memory: this.store.context.budget.figures,
       disk: this.disk.figures(),
+      workers: this.workers?.figures ?? NO_WORKERS,
     };
   }
 
