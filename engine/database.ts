@@ -21,7 +21,7 @@ import type { Entry, EntryType } from './catalog/entry-store.js';
 import { SvcError } from './errors.js';
 import { acquireLock } from './durability/lock-file.js';
 import { detectMime } from './catalog/mime.js';
-import { executePart, executeQuery, removalOfStatement } from './query/index.js';
+import { executePart, executeQuery, QUERY_TASKS, removalOfStatement } from './query/index.js';
 import { EngineCounters } from './figures.js';
 import type { EngineFigures } from './figures.js';
 import type { PartRequest, QueryOptions, QuerySignal } from './query/index.js';
@@ -114,6 +114,7 @@ export class Database {
     this.store = store;
     const threads = workerCount(options.parallelism);
     this.workers = threads === 0 ? null : new WorkerPool(threads, options.log);
+    this.workers?.load(QUERY_TASKS);
     const db = this; // for the catalog's getter below (a getter has its own `this`)
     this.pressure = new MemoryPressure(store.context.budget, { relieve: (sealTails) => this.relieve(sealTails) }, options.log);
     this.writes = new WritePath(store, log, this.counters, this.pressure, disk);
@@ -130,6 +131,7 @@ export class Database {
       get placement() {
         return db.log.placement ?? undefined;
       },
+      parallel: this.workers === null ? null : { pool: this.workers, minRows: options.parallelScanRows },
     };
   }
 
@@ -140,7 +142,7 @@ export class Database {
    */
   static async open(options: OpenOptions): Promise<Database> {
     const resolved = resolveOpenOptions(options);
-    return Database.openOn(resolved, new LocalLog(resolved));
+    return Database.openOn(resolved, new LocalLog(resolved), true);
   }
 
   /**
@@ -151,11 +153,16 @@ export class Database {
    * const db = await Database.openReplicated({ dataDir: './node1' }, new ClusterReplication(clusterOptions));
    */
   static async openReplicated(options: OpenOptions, log: DatabaseLog): Promise<Database> {
-    return Database.openOn(resolveOpenOptions({ ...options, durability: 'none' }), log);
+    return Database.openOn(resolveOpenOptions({ ...options, durability: 'none' }), log, false);
   }
 
-  /** Locks the data directory, then has `log` feed the empty state. */
-  private static async openOn(options: ResolvedOptions, log: DatabaseLog): Promise<Database> {
+  /**
+   * Locks the data directory, then has `log` feed the empty state. `isScanShared`: sealed column
+   * data goes to memory shared with the worker threads, which scan it (docs/workers.md). A
+   * cluster node keeps it plain: its queries are split across the nodes already, and shared
+   * memory raised a replica's peak RSS following a stream by 10-30 MiB (test/cluster/replica-memory).
+   */
+  private static async openOn(options: ResolvedOptions, log: DatabaseLog, isScanShared: boolean): Promise<Database> {
     const { dataDir, batchRows } = options;
     let releaseLock: () => Promise<void>;
     try {
@@ -172,7 +179,8 @@ export class Database {
       throw storageFailure(e, `could not open data directory ${dataDir}`);
     }
     const checkpointer = new Checkpointer(dataDir, options.compression, disk);
-    const store = new EntryStore({ batchRows, budget: new MemoryBudget(options.memoryLimit), leases: checkpointer.reads }, removalOfStatement);
+    const budget = new MemoryBudget(options.memoryLimit, isScanShared && workerCount(options.parallelism) > 0);
+    const store = new EntryStore({ batchRows, budget, leases: checkpointer.reads }, removalOfStatement);
     const db = new Database(dataDir, options.durability, log, store, releaseLock, options, checkpointer, disk);
     try {
       await log.open(db.logState());

@@ -57,6 +57,11 @@ export interface OpenOptions {
    * and the catalog (docs/workers.md). svc_rest's `--parallelism-count` defaults to the cores.
    */
   readonly parallelism?: number;
+  /**
+   * Rows a scan must read (values, not statistics) before it is split across the worker threads
+   * (default 524,288; at least 1): below it the trip to the workers costs more than it saves.
+   */
+  readonly parallelScanRows?: number;
 }
 
 /** OpenOptions with every default filled in. */
@@ -71,6 +76,7 @@ const MAX_BATCH_ROWS = 1 << 24;
 const MIN_MEMORY_LIMIT = 1024 * 1024;
 const MIN_SEGMENT_BYTES = 1024;
 const MAX_PARALLELISM = 1024;
+const DEFAULT_PARALLEL_SCAN_ROWS = 1 << 19;
 const DURABILITIES: readonly Durability[] = ['fsync', 'os', 'none'];
 
 export function resolveOpenOptions(options: OpenOptions): ResolvedOptions {
@@ -92,6 +98,7 @@ export function resolveOpenOptions(options: OpenOptions): ResolvedOptions {
     minFreeDisk: options.minFreeDisk === undefined ? undefined : integer('minFreeDisk', options.minFreeDisk, 0, Number.MAX_SAFE_INTEGER),
     compression: boolean('compression', options.compression ?? true),
     parallelism: integer('parallelism', options.parallelism ?? 1, 1, MAX_PARALLELISM),
+    parallelScanRows: integer('parallelScanRows', options.parallelScanRows ?? DEFAULT_PARALLEL_SCAN_ROWS, 1, Number.MAX_SAFE_INTEGER),
     log,
     queryLimits: resolveLimits(options.queryLimits),
   };

@@ -129,6 +129,11 @@ async function run(catalog: QueryCatalog, text: string, options: QueryOptions, c
   if (options.signal?.aborted === true) throw new SvcError('QueryCancelled', 'the query was cancelled before it started');
   if (only !== null && ast.kind !== 'Select') throw new SvcError('InvalidArgument', 'only a SELECT runs in parts');
   const nowNs = options.now ?? BigInt(Date.now()) * 1_000_000n;
+  // A SELECT of named tables may split its scans across worker threads, which plan its text again.
+  const parallel = catalog.parallel ?? null;
+  if (parallel !== null && catalog.placement === undefined && ast.kind === 'Select' && ast.join === null && ast.sources.every((s) => s.kind === 'TableRef')) {
+    ctx.parallel = { ...parallel, text, nowNs, tables: [] };
+  }
   const handler = HANDLERS[ast.kind] as (ast: Statement, run: Run) => QueryResult | Promise<QueryResult>;
   return handler(ast, { catalog, nowNs, ctx, text, only });
 }

@@ -9,8 +9,8 @@
 // engine never imports the server (a module is named by URL). A job goes to the worker with the
 // fewest jobs in flight. A worker that dies (an uncaught error, `process.exit`, terminated) fails
 // every job it held with WorkerFailed and is replaced; a task that throws fails its job alone.
-// Replacements are bounded: past MAX_RESTARTS in RESTART_WINDOW_MS the pool stops replacing for
-// that window and `run` refuses (callers then do the work on the main thread).
+// Replacements are bounded: at MAX_RESTARTS deaths in RESTART_WINDOW_MS the pool stops replacing
+// for that window and `run` refuses (callers then do the work on the main thread).
 // Idle workers do not keep the process alive (each is ref'd while it has a job).
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -83,7 +83,8 @@ export class WorkerPool {
   private readonly modules: string[] = [];
   private nextId = 1;
   private isClosed = false;
-  private restartTimes: number[] = [];
+  /** When workers died lately (a crash loop stops the replacing). */
+  private deaths: number[] = [];
   /** Replacements stopped until then (a crash loop). */
   private pausedUntil = 0;
   jobs = 0;
@@ -123,7 +124,7 @@ export class WorkerPool {
    * there, not copy). Rejects with the task's error (an SvcError keeps its code), or
    * WorkerFailed when the worker died meanwhile or none can take it.
    */
-  run<T>(task: string, input: unknown, transfer: readonly ArrayBuffer[] = []): Promise<T> {
+  run<T>(task: string, input: unknown = null, transfer: readonly ArrayBuffer[] = []): Promise<T> {
     const slot = this.leastBusy();
     if (slot === null) return Promise.reject(new SvcError('WorkerFailed', `no worker thread can take ${task} now (the pool is ${this.isClosed ? 'closed' : 'replacing workers that failed'})`));
     const id = this.nextId++;
@@ -140,9 +141,12 @@ export class WorkerPool {
     return this.slots.flatMap((s) => (s === null ? [] : [s.worker.threadId]));
   }
 
-  /** Terminates worker `i` as a crash would (tests): its jobs fail and it is replaced. */
+  /** Terminates worker `i` as a crash would (tests): its jobs fail at once and it is replaced. */
   async terminate(i: number): Promise<void> {
-    await this.slots[i]?.worker.terminate();
+    const slot = this.slots[i];
+    if (slot === null || slot === undefined) return;
+    this.fail(slot, 'was killed');
+    await slot.worker.terminate();
   }
 
   async close(): Promise<void> {
@@ -189,11 +193,12 @@ export class WorkerPool {
     if (this.isClosed) return;
     void slot.worker.terminate();
     const now = Date.now();
-    this.restartTimes = this.restartTimes.filter((t) => now - t < RESTART_WINDOW_MS);
-    if (this.restartTimes.length >= MAX_RESTARTS) {
+    this.deaths = this.deaths.filter((t) => now - t < RESTART_WINDOW_MS);
+    this.deaths.push(now);
+    if (this.deaths.length >= MAX_RESTARTS) {
       // A crash loop: stop replacing for a while; run() refuses meanwhile.
       this.pausedUntil = now + RESTART_WINDOW_MS;
-      this.log(`worker threads failed ${this.restartTimes.length} times in ${RESTART_WINDOW_MS / 1000} s; not replacing them for ${RESTART_WINDOW_MS / 1000} s (work runs on the main thread)`);
+      this.log(`worker threads failed ${this.deaths.length} times in ${RESTART_WINDOW_MS / 1000} s; not replacing them for ${RESTART_WINDOW_MS / 1000} s (work runs on the main thread)`);
       const timer = setTimeout(() => this.replace(slot.index), RESTART_WINDOW_MS);
       timer.unref();
       return;
@@ -204,7 +209,6 @@ export class WorkerPool {
 
   private replace(index: number): void {
     if (this.isClosed || this.slots[index] !== null) return;
-    this.restartTimes.push(Date.now());
     this.restarts += 1;
     this.slots[index] = this.spawn(index);
   }

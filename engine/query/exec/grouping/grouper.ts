@@ -72,6 +72,15 @@ export class Grouper {
     return this.groupOfBucket(s.hi, s.lo);
   }
 
+  /**
+   * The group of bucket hi·2^32 + lo of the current range (any number without GROUP BY duration),
+   * as a batch meeting it would find it: how a worker's groups, merged in batch order, meet this
+   * run's (operators/aggregate-parts.ts). Only without GROUP BY columns.
+   */
+  groupOfPart(hi: number, lo: number): number {
+    return this.duration === null ? this.groupOfRange() : this.groupOfBucket(hi, lo);
+  }
+
   private groupOfRange(): number {
     if (this.rangeGroup < 0) this.rangeGroup = this.groups.create(this.range, 0, 0);
     return this.rangeGroup;

@@ -8,6 +8,8 @@ import { performance } from 'node:perf_hooks';
 import { SvcError } from '../../../errors.js';
 import type { Deadline } from '../../deadline.js';
 import type { QueryLimits } from '../../limits.js';
+import type { WorkerPool } from '../../../workers/index.js';
+import type { ColumnDef } from '../../../types.js';
 import { ResultBudget } from './result-budget.js';
 import { giveScratch, takeScratch } from './scratch.js';
 import type { Scratch } from './scratch.js';
@@ -25,9 +27,25 @@ export interface QuerySignal {
  * pause (a trip through the event loop, a few µs when it is idle) costs well under 1 %. */
 export const DEFAULT_SLICE_MS = 8;
 
+/**
+ * What a worker thread needs to run part of this query's scan as this thread would
+ * (operators/aggregate-parts.ts): the worker pool, the statement's text and instant, which the
+ * worker plans again, and the schemas of the tables it reads.
+ */
+export interface ParallelRun {
+  readonly pool: WorkerPool;
+  /** Rows a scan reads at least before it is split. */
+  readonly minRows: number;
+  readonly text: string;
+  readonly nowNs: bigint;
+  tables: readonly { readonly name: string; readonly columns: readonly ColumnDef[] }[];
+}
+
 export class RunContext {
   /** Buffers of the run, taken from those of finished queries and given back by close(). */
   readonly scratch: Scratch = takeScratch();
+  /** Set when the query's scans may be split across worker threads; null: they run here. */
+  parallel: ParallelRun | null = null;
   readonly budget: ResultBudget;
   scannedRowsCount = 0;
   private sliceStart = performance.now();
