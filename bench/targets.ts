@@ -14,7 +14,10 @@ import { LTM_DAY, LTM_DUCK_DAY, LTM_DUCK_SCAN, LTM_INGEST, LTM_INGEST_MEMORY, LT
 import { CODECS_SUITE } from './cases/codecs.js';
 import { FOOTPRINT_SUITE } from './cases/footprint.js';
 import { DELETE_RANGE, DELETE_SCATTERED, DUPLICATE_DUCK, DUPLICATE_SVC, LIFECYCLE_QUERY_SUITE, LIFECYCLE_SUITE, NO_TTL_GROUP_BY, NO_TTL_SCAN, TTL_GROUP_BY, TTL_SCAN, TTL_SHARDS } from './cases/lifecycle.js';
-import { INFLUXD_CASE, INGEST_HTTP_SUITE, PARSER_CASE, PARSER_SUITE, REMOTE_WRITE_CASE, REMOTE_WRITE_SUITE, SHORT_PARSER_CASE, SVC_CASE, VM_CASE } from './cases/ingest-http.js';
+import { INFLUXD_CASE, INGEST_HTTP_SUITE, PARSER_CASE, PARSER_SUITE, REMOTE_WRITE_CASE, REMOTE_WRITE_SUITE, SHORT_PARSER_CASE, SVC_CASE, SVC_ONE_THREAD_CASE, VM_CASE } from './cases/ingest-http.js';
+import { MIXED_INFLUXD, MIXED_INGEST_ALONE, MIXED_INGEST_LOADED, MIXED_P99, MIXED_SUITE, MIXED_SVC, MIXED_VM } from './cases/mixed-workload.js';
+import { THREAD_QUERIES, threadCase, THREADS_COLD_SUITE, THREADS_HOT_SUITE } from './cases/threads.js';
+import type { ThreadQuery } from './cases/threads.js';
 
 export function evaluateTargets(results: readonly CaseResult[], metrics: readonly Metric[]): Target[] {
   const get = (suite: string, name: string) => results.find((r) => r.suite === suite && r.name === name && r.error === null && r.check !== 'mismatch');
@@ -124,7 +127,32 @@ export function evaluateTargets(results: readonly CaseResult[], metrics: readonl
   addClusterTargets(get, add, metrics);
   addLanguageTargets(get, add);
   lifecycleTargets(get, add);
+  workersTargets(get, add, metrics);
   return targets;
+}
+
+/** Issue 30: dashboards while ingesting (same run, beside influxd and VictoriaMetrics), 1 vs 2 threads. */
+function workersTargets(get: (suite: string, name: string) => CaseResult | undefined, add: (what: string, measured: string | null, isMet: Target['isMet']) => void, metrics: readonly Metric[]): void {
+  const mixed = (system: string, name: string) => metrics.find((m) => m.suite === MIXED_SUITE && m.name === `${system} ${name}`)?.value;
+  const p99 = mixed(MIXED_SVC, MIXED_P99);
+  const peerP99 = Math.min(mixed(MIXED_INFLUXD, MIXED_P99) ?? Infinity, mixed(MIXED_VM, MIXED_P99) ?? Infinity);
+  if (p99 !== undefined && Number.isFinite(peerP99)) add('mixed workload: svc query p99 ≤ 0.5× the better peer\'s', `${fmt(p99)} ms vs ${fmt(peerP99)} ms = ${(p99 / peerP99).toFixed(2)}×`, p99 <= 0.5 * peerP99);
+  const alone = mixed(MIXED_SVC, MIXED_INGEST_ALONE);
+  const loaded = mixed(MIXED_SVC, MIXED_INGEST_LOADED);
+  if (alone !== undefined && loaded !== undefined) add('mixed workload: svc ingest under query load ≥ 0.8× alone', `${rate(loaded)} vs ${rate(alone)} field values/s = ${(loaded / alone).toFixed(2)}×`, loaded >= 0.8 * alone);
+  const peerLoaded = Math.max(mixed(MIXED_INFLUXD, MIXED_INGEST_LOADED) ?? -Infinity, mixed(MIXED_VM, MIXED_INGEST_LOADED) ?? -Infinity);
+  if (loaded !== undefined && Number.isFinite(peerLoaded)) add('mixed workload: svc ingest under query load ≥ 1× the better peer\'s', `${(loaded / peerLoaded).toFixed(2)}×`, loaded >= peerLoaded);
+  for (const suite of [THREADS_HOT_SUITE, THREADS_COLD_SUITE]) {
+    for (const query of Object.keys(THREAD_QUERIES) as ThreadQuery[]) {
+      const x = get(suite, threadCase(query, 2))?.ratios[threadCase(query, 1)];
+      add(`${suite}: ${query} ≥ 1.8×`, x === undefined ? null : `${x.toFixed(2)}×`, x === undefined ? null : x >= 1.8);
+    }
+  }
+  const ingest = get(INGEST_HTTP_SUITE, SVC_CASE);
+  const x = ingest?.ratios[SVC_ONE_THREAD_CASE];
+  add('HTTP ingest (fsync), 2 threads vs 1 ≥ 1.6×', x === undefined ? null : `${x.toFixed(2)}×`, x === undefined ? null : x >= 1.6);
+  const vm = ingest?.ratios[VM_CASE];
+  add(`HTTP ingest (fsync), 2 threads ≥ 2× ${VM_CASE}`, vm === undefined ? null : `${vm.toFixed(2)}×`, vm === undefined ? null : vm >= 2);
 }
 
 /** Issue 26: DELETE, TTL removal and the TTL cutoff (same run). */

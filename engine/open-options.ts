@@ -59,7 +59,8 @@ export interface OpenOptions {
   readonly parallelism?: number;
   /**
    * Rows a scan must read (values, not statistics) before it is split across the worker threads
-   * (default 524,288; at least 1): below it the trip to the workers costs more than it saves.
+   * (default 2,097,152; at least 1): below it the trips to the workers cost more than they save
+   * (a hot `sum WHERE` over 1 M rows ran at 0.66× of one thread on 2 cores, over 10 M at 1.6-1.8×).
    */
   readonly parallelScanRows?: number;
 }
@@ -76,7 +77,7 @@ const MAX_BATCH_ROWS = 1 << 24;
 const MIN_MEMORY_LIMIT = 1024 * 1024;
 const MIN_SEGMENT_BYTES = 1024;
 const MAX_PARALLELISM = 1024;
-const DEFAULT_PARALLEL_SCAN_ROWS = 1 << 19;
+const DEFAULT_PARALLEL_SCAN_ROWS = 1 << 21;
 const DURABILITIES: readonly Durability[] = ['fsync', 'os', 'none'];
 
 export function resolveOpenOptions(options: OpenOptions): ResolvedOptions {
