@@ -9,6 +9,8 @@
 //   BENCH_QUERY_ORDER=shuffled   load the query cases' rows shuffled (or within-hour, late-1%)
 //   BENCH_INGEST_LINES=2_000_000  lines of the HTTP ingest suites' Telegraf-like file
 //   BENCH_FOOTPRINT_HOURS=12  hours of data of the footprint suite's sensor and TSBS-like datasets
+//   BENCH_MIXED_SECONDS=20  seconds of ingest under query load per system in the mixed-workload suite
+//   BENCH_MIXED_HOURS=2     hours of the 200-host fleet preloaded before it
 //   SVC_COMPRESSION=false  the cluster suite with checkpoint compression off (its rejoin, beside on)
 //   BENCH_ROLLUP_ROWS=100_000_000  rows of the rollup suites' fleet (1,000 series, 90 days)
 //   BENCH_ROLLUP_INGEST_ROWS=20_000_000  rows of the rollup ingest suite (with and without a view)
@@ -30,13 +32,16 @@ import { transferSuite } from './cases/transfer.js';
 import { releaseRollupFixture, rollupSuites } from './cases/rollup.js';
 import { benchRows } from './data.js';
 import { codecsSuite } from './cases/codecs.js';
+import { refreshSuite } from './cases/refresh.js';
 import { footprintSuite } from './cases/footprint.js';
+import { mixedWorkloadSuite } from './cases/mixed-workload.js';
+import { releaseThreadsFixture, threadsColdSuite, threadsHotSuite } from './cases/threads.js';
 import { recordedMetrics, runSuite } from './harness.js';
 import type { CaseResult, Suite } from './harness.js';
 import { printMetrics, printTable, printTargets, writeJson } from './report.js';
 import { evaluateTargets } from './targets.js';
 
-const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, blobStorageSuite, largerThanMemorySuite, largerThanMemoryQuerySuite, codecsSuite, footprintSuite, ...querySuites, ...languageSuites, ...httpSuites, ...dashboardSuites, parserSuite, ingestHttpSuite, remoteWriteSuite, lifecycleSuite, lifecycleQuerySuite, transferSuite, ...rollupSuites, ...(clusterSkipReason === null ? [clusterSuite, clusterFailoverSuite] : [])];
+const SUITES: readonly Suite[] = [ingestSuite, outOfOrderSuite, storageSuite, blobStorageSuite, largerThanMemorySuite, largerThanMemoryQuerySuite, codecsSuite, footprintSuite, ...querySuites, ...languageSuites, refreshSuite, ...httpSuites, ...dashboardSuites, parserSuite, ingestHttpSuite, remoteWriteSuite, mixedWorkloadSuite, threadsHotSuite, threadsColdSuite, lifecycleSuite, lifecycleQuerySuite, transferSuite, ...rollupSuites, ...(clusterSkipReason === null ? [clusterSuite, clusterFailoverSuite] : [])];
 const RESULTS_PATH = fileURLToPath(new URL('../../bench-results.json', import.meta.url));
 
 /** The suites to run, each reduced to its cases matching a filter (all when the suite name matches). */
@@ -78,6 +83,7 @@ async function main(): Promise<void> {
   await releaseHttpServers();
   await releaseClusterFixture();
   await releaseRollupFixture();
+  await releaseThreadsFixture();
   const metrics = recordedMetrics();
   const targets = evaluateTargets(results, metrics);
   log('');

@@ -9,13 +9,17 @@ import type { Target } from './report.js';
 import { DUCK_CSV, DUCK_IMPORT, DUCK_PARQUET, DUCK_PARQUET_RAW, SVC_CSV, SVC_IMPORT, SVC_PARQUET, SVC_PARQUET_RAW, TRANSFER_SUITE } from './cases/transfer.js';
 import { LATE_SINGLE_NAME, ORDER_NAMES } from './cases/out-of-order.js';
 import { ASOF_SUITE, DERIVATIVE_SUITE, FILL_SUITE, PARSE_SUITE } from './cases/language.js';
+import { REFRESH_FRESH, REFRESH_SAME, REFRESH_SUITE } from './cases/refresh.js';
 import { CLUSTER_EMBEDDED, CLUSTER_LINE, CLUSTER_PAUSE, CLUSTER_REPLAY, CLUSTER_REST, CLUSTER_SUBSTRATE, CLUSTER_SUITE } from './cases/cluster.js';
 import { LTM_DAY, LTM_DUCK_DAY, LTM_DUCK_SCAN, LTM_INGEST, LTM_INGEST_MEMORY, LTM_INGEST_RAW, LTM_QUERY_SUITE, LTM_READ, LTM_REOPEN, LTM_SCAN, LTM_SCAN_RAW, LTM_SUITE } from './cases/larger-than-memory.js';
 import { CODECS_SUITE } from './cases/codecs.js';
 import { FOOTPRINT_SUITE } from './cases/footprint.js';
 import { DELETE_RANGE, DELETE_SCATTERED, DUPLICATE_DUCK, DUPLICATE_SVC, LIFECYCLE_QUERY_SUITE, LIFECYCLE_SUITE, NO_TTL_GROUP_BY, NO_TTL_SCAN, TTL_GROUP_BY, TTL_SCAN, TTL_SHARDS } from './cases/lifecycle.js';
 import { INGEST_PLAIN, INGEST_VIEW, ROLLUP_DUCK, ROLLUP_FILL, ROLLUP_INGEST_SUITE, ROLLUP_LAG, ROLLUP_RAW, ROLLUP_SUITE_FLEET, ROLLUP_SUITE_HOST, ROLLUP_VIEW } from './cases/rollup.js';
-import { INFLUXD_CASE, INGEST_HTTP_SUITE, PARSER_CASE, PARSER_SUITE, REMOTE_WRITE_CASE, REMOTE_WRITE_SUITE, SHORT_PARSER_CASE, SVC_CASE, VM_CASE } from './cases/ingest-http.js';
+import { INFLUXD_CASE, INGEST_HTTP_SUITE, PARSER_CASE, PARSER_SUITE, REMOTE_WRITE_CASE, REMOTE_WRITE_SUITE, SHORT_PARSER_CASE, SVC_CASE, SVC_ONE_THREAD_CASE, VM_CASE } from './cases/ingest-http.js';
+import { MIXED_INFLUXD, MIXED_INGEST_ALONE, MIXED_INGEST_LOADED, MIXED_P99, MIXED_SUITE, MIXED_SVC, MIXED_VM } from './cases/mixed-workload.js';
+import { THREAD_QUERIES, threadCase, THREADS_COLD_SUITE, THREADS_HOT_SUITE } from './cases/threads.js';
+import type { ThreadQuery } from './cases/threads.js';
 
 export function evaluateTargets(results: readonly CaseResult[], metrics: readonly Metric[]): Target[] {
   const get = (suite: string, name: string) => results.find((r) => r.suite === suite && r.name === name && r.error === null && r.check !== 'mismatch');
@@ -136,6 +140,7 @@ export function evaluateTargets(results: readonly CaseResult[], metrics: readonl
   addLanguageTargets(get, add);
   lifecycleTargets(get, add);
   rollupTargets(get, add, metrics);
+  workersTargets(get, add, metrics);
   return targets;
 }
 
@@ -154,6 +159,30 @@ function rollupTargets(get: (suite: string, name: string) => CaseResult | undefi
   add('view refresh lag p99 under full ingest ≤ 1 s', lag === undefined ? null : `${fmt(lag.value)} ms (${lag.note})`, lag === undefined ? null : lag.value <= 1000);
   const fill = metrics.find((m) => m.suite === ROLLUP_SUITE_HOST && m.name === ROLLUP_FILL);
   add(ROLLUP_FILL, fill === undefined ? null : `${fmt(fill.value)} ms, ${fill.note}`, 'info');
+}
+
+/** Issue 30: dashboards while ingesting (same run, beside influxd and VictoriaMetrics), 1 vs 2 threads. */
+function workersTargets(get: (suite: string, name: string) => CaseResult | undefined, add: (what: string, measured: string | null, isMet: Target['isMet']) => void, metrics: readonly Metric[]): void {
+  const mixed = (system: string, name: string) => metrics.find((m) => m.suite === MIXED_SUITE && m.name === `${system} ${name}`)?.value;
+  const p99 = mixed(MIXED_SVC, MIXED_P99);
+  const peerP99 = Math.min(mixed(MIXED_INFLUXD, MIXED_P99) ?? Infinity, mixed(MIXED_VM, MIXED_P99) ?? Infinity);
+  if (p99 !== undefined && Number.isFinite(peerP99)) add('mixed workload: svc query p99 ≤ 0.5× the better peer\'s', `${fmt(p99)} ms vs ${fmt(peerP99)} ms = ${(p99 / peerP99).toFixed(2)}×`, p99 <= 0.5 * peerP99);
+  const alone = mixed(MIXED_SVC, MIXED_INGEST_ALONE);
+  const loaded = mixed(MIXED_SVC, MIXED_INGEST_LOADED);
+  if (alone !== undefined && loaded !== undefined) add('mixed workload: svc ingest under query load ≥ 0.8× alone', `${rate(loaded)} vs ${rate(alone)} field values/s = ${(loaded / alone).toFixed(2)}×`, loaded >= 0.8 * alone);
+  const peerLoaded = Math.max(mixed(MIXED_INFLUXD, MIXED_INGEST_LOADED) ?? -Infinity, mixed(MIXED_VM, MIXED_INGEST_LOADED) ?? -Infinity);
+  if (loaded !== undefined && Number.isFinite(peerLoaded)) add('mixed workload: svc ingest under query load ≥ 1× the better peer\'s', `${(loaded / peerLoaded).toFixed(2)}×`, loaded >= peerLoaded);
+  for (const suite of [THREADS_HOT_SUITE, THREADS_COLD_SUITE]) {
+    for (const query of Object.keys(THREAD_QUERIES) as ThreadQuery[]) {
+      const x = get(suite, threadCase(query, 2))?.ratios[threadCase(query, 1)];
+      add(`${suite}: ${query} ≥ 1.8×`, x === undefined ? null : `${x.toFixed(2)}×`, x === undefined ? null : x >= 1.8);
+    }
+  }
+  const ingest = get(INGEST_HTTP_SUITE, SVC_CASE);
+  const x = ingest?.ratios[SVC_ONE_THREAD_CASE];
+  add('HTTP ingest (fsync), 2 threads vs 1 ≥ 1.6×', x === undefined ? null : `${x.toFixed(2)}×`, x === undefined ? null : x >= 1.6);
+  const vm = ingest?.ratios[VM_CASE];
+  add(`HTTP ingest (fsync), 2 threads ≥ 2× ${VM_CASE}`, vm === undefined ? null : `${vm.toFixed(2)}×`, vm === undefined ? null : vm >= 2);
 }
 
 /** Issue 26: DELETE, TTL removal and the TTL cutoff (same run). */
@@ -275,6 +304,13 @@ function addLanguageTargets(
   const us = (r: CaseResult): string => `${fmt(r.ms * 1000)} µs`;
   add(`${PARSE_SUITE}: ≤ 20 µs`, shaped === undefined ? null : `${us(shaped)}${earley === undefined ? '' : ` (full Earley parse + plan ${us(earley)})`}`,
     shaped === undefined ? null : shaped.ms <= 0.02);
+  // Issue 30: a dashboard refresh with a moving range (fresh literals) against the same text.
+  const same = get(REFRESH_SUITE, REFRESH_SAME);
+  const fresh = get(REFRESH_SUITE, REFRESH_FRESH);
+  if (same !== undefined && fresh !== undefined) {
+    const x = fresh.ms / same.ms;
+    add(`${REFRESH_SUITE}: fresh literals ≤ 1.3× the same text`, `${us(fresh)} vs ${us(same)} = ${x.toFixed(2)}×`, x <= 1.3);
+  }
 }
 
 /** Issue 8: out-of-order ingestion against the sorted rows, DuckDB's appender and itself. */

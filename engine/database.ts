@@ -23,7 +23,7 @@ import type { Entry, EntryType } from './catalog/entry-store.js';
 import { SvcError } from './errors.js';
 import { acquireLock } from './durability/lock-file.js';
 import { detectMime } from './catalog/mime.js';
-import { executePart, executeQuery, removalOfStatement } from './query/index.js';
+import { executePart, executeQuery, QUERY_TASKS, removalOfStatement } from './query/index.js';
 import { VIEW_HOOKS, ViewRefresher } from './views/index.js';
 import { EngineCounters } from './figures.js';
 import type { EngineFigures } from './figures.js';
@@ -40,8 +40,11 @@ import type { WriteOp } from './write/write-ops.js';
 import { LocalLog } from './log/local-log.js';
 import type { DatabaseLog, LogState } from './log/database-log.js';
 import { retentionDrops, ttlDrops } from './lifecycle/shard-retention.js';
+import { WorkerPool, workerCount } from './workers/index.js';
 
 export type { OpenOptions } from './open-options.js';
+
+const NO_WORKERS = { threads: 0, busy: 0, jobs: 0, restarts: 0 } as const;
 
 export interface BlobDescription {
   readonly alias: string;
@@ -106,6 +109,11 @@ export class Database {
   private readonly pressure: MemoryPressure;
   /** Keeps the materialized views equal to their SELECTs (engine/views/). */
   private readonly refresher: ViewRefresher;
+  /**
+   * The worker threads of `parallelism` (null at 1: everything runs here). Scans use them; the
+   * server gives them its protocol parsers (WorkerPool.load).
+   */
+  readonly workers: WorkerPool | null;
 
   private constructor(
     readonly dataDir: string,
@@ -120,6 +128,9 @@ export class Database {
     private readonly disk: DiskGuard,
   ) {
     this.store = store;
+    const threads = workerCount(options.parallelism);
+    this.workers = threads === 0 ? null : new WorkerPool(threads, options.log);
+    this.workers?.load(QUERY_TASKS);
     const db = this; // for the catalog's getter below (a getter has its own `this`)
     this.pressure = new MemoryPressure(store.context.budget, { relieve: (sealTails) => this.relieve(sealTails) }, options.log);
     this.writes = new WritePath(store, log, this.counters, this.pressure, disk);
@@ -138,6 +149,7 @@ export class Database {
       get placement() {
         return db.log.placement ?? undefined;
       },
+      parallel: this.workers === null ? null : { pool: this.workers, minRows: options.parallelScanRows },
     };
   }
 
@@ -148,7 +160,7 @@ export class Database {
    */
   static async open(options: OpenOptions): Promise<Database> {
     const resolved = resolveOpenOptions(options);
-    return Database.openOn(resolved, new LocalLog(resolved));
+    return Database.openOn(resolved, new LocalLog(resolved), true);
   }
 
   /**
@@ -159,11 +171,16 @@ export class Database {
    * const db = await Database.openReplicated({ dataDir: './node1' }, new ClusterReplication(clusterOptions));
    */
   static async openReplicated(options: OpenOptions, log: DatabaseLog): Promise<Database> {
-    return Database.openOn(resolveOpenOptions({ ...options, durability: 'none' }), log);
+    return Database.openOn(resolveOpenOptions({ ...options, durability: 'none' }), log, false);
   }
 
-  /** Locks the data directory, then has `log` feed the empty state. */
-  private static async openOn(options: ResolvedOptions, log: DatabaseLog): Promise<Database> {
+  /**
+   * Locks the data directory, then has `log` feed the empty state. `isScanShared`: sealed column
+   * data goes to memory shared with the worker threads, which scan it (docs/workers.md). A
+   * cluster node keeps it plain: its queries are split across the nodes already, and shared
+   * memory raised a replica's peak RSS following a stream by 10-30 MiB (test/cluster/replica-memory).
+   */
+  private static async openOn(options: ResolvedOptions, log: DatabaseLog, isScanShared: boolean): Promise<Database> {
     const { dataDir, batchRows } = options;
     let releaseLock: () => Promise<void>;
     try {
@@ -180,11 +197,13 @@ export class Database {
       throw storageFailure(e, `could not open data directory ${dataDir}`);
     }
     const checkpointer = new Checkpointer(dataDir, options.compression, disk);
-    const store = new EntryStore({ batchRows, budget: new MemoryBudget(options.memoryLimit), leases: checkpointer.reads, stager: checkpointer }, removalOfStatement, VIEW_HOOKS);
+    const budget = new MemoryBudget(options.memoryLimit, isScanShared && workerCount(options.parallelism) > 0);
+    const store = new EntryStore({ batchRows, budget, leases: checkpointer.reads, stager: checkpointer }, removalOfStatement, VIEW_HOOKS);
     const db = new Database(dataDir, options.durability, log, store, releaseLock, options, checkpointer, disk);
     try {
       await log.open(db.logState());
     } catch (e) {
+      await db.workers?.close();
       disk.close();
       await releaseLock().catch(() => undefined);
       throw e;
@@ -278,6 +297,7 @@ export class Database {
     try {
       await this.log.close();
     } finally {
+      await this.workers?.close();
       await this.checkpointer.reads.close().catch(() => undefined);
       await this.releaseLock().catch(() => undefined);
     }
@@ -613,6 +633,7 @@ export class Database {
       memory: this.store.context.budget.figures,
       disk: this.disk.figures(),
       views: this.refresher.figures(),
+      workers: this.workers?.figures ?? NO_WORKERS,
     };
   }
 

@@ -26,6 +26,7 @@ export const ERROR_CODES = [
   'StorageFull', //         free disk space below the floor (or ENOSPC): writes that add data refused until space is back
   'MemoryLimit', //         a write cannot fit in the memory budget even after a checkpoint (retry later)
   'ClusterUnavailable', //  cluster mode: the log (NATS JetStream) did not acknowledge in time, or no node serves a table
+  'WorkerFailed', //        a worker thread died or failed while it ran part of the operation (it is replaced: retry)
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -2,6 +2,7 @@
 // GET /metrics and readiness read it. Counters only grow; the engine parts that do the work bump
 // them (the write path, the WAL writer, the checkpoint scheduler, queries). The memory budget's
 // figures (memory/memory-budget.ts) and the disk's (durability/disk-guard.ts) are what they are now.
+import type { WorkerFigures } from './workers/index.js';
 import type { MemoryFigures } from './memory/index.js';
 
 export interface EngineFigures {
@@ -27,6 +28,8 @@ export interface EngineFigures {
   readonly replication: ReplicationFigures | null;
   /** Materialized views: each one's pending ranges and lag, and the lag of recent refreshes. */
   readonly views: ViewFigures;
+  /** The worker threads (docs/workers.md): how many, jobs in flight and done, replacements. */
+  readonly workers: WorkerFigures;
 }
 
 /** The mutable counters behind EngineFigures, shared by the parts that bump them. */

@@ -17,6 +17,8 @@ export type { TableRows, WriteOp, WriteOpKind } from './write/index.js';
 export type { ColumnValues } from './storage/column-values.js';
 export type { QueryResult, ResultTable, ResultColumn, ResultType } from './query/result.js';
 export { compileQueryRegex } from './query/plan/query-regex.js';
+export { defaultParallelism, WorkerPool } from './workers/index.js';
+export type { TaskOutput, WorkerFigures, WorkerTask } from './workers/index.js';
 export type { ClusterOptions, NodeReport } from './cluster/index.js';
 
 /** The cluster side of a node, as the server asks it (api/cluster, api/nodes/:id, readiness). */

@@ -51,6 +51,18 @@ export interface OpenOptions {
    * writes them as they lie in memory (docs/storage.md). Files written either way always open.
    */
   readonly compression?: boolean;
+  /**
+   * Worker threads for scans and ingest parsing (1 … 1024; default 1: everything on the main
+   * thread). N ≥ 2 starts N workers beside the main thread, which keeps the write path, the WAL
+   * and the catalog (docs/workers.md). svc_rest's `--parallelism-count` defaults to the cores.
+   */
+  readonly parallelism?: number;
+  /**
+   * Rows a scan must read (values, not statistics) before it is split across the worker threads
+   * (default 2,097,152; at least 1): below it the trips to the workers cost more than they save
+   * (a hot `sum WHERE` over 1 M rows ran at 0.66× of one thread on 2 cores, over 10 M at 1.6-1.8×).
+   */
+  readonly parallelScanRows?: number;
 }
 
 /** OpenOptions with every default filled in. */
@@ -64,6 +76,8 @@ const DEFAULT_CHECKPOINT_WAL_BYTES = 1024 * 1024 * 1024;
 const MAX_BATCH_ROWS = 1 << 24;
 const MIN_MEMORY_LIMIT = 1024 * 1024;
 const MIN_SEGMENT_BYTES = 1024;
+const MAX_PARALLELISM = 1024;
+const DEFAULT_PARALLEL_SCAN_ROWS = 1 << 21;
 const DURABILITIES: readonly Durability[] = ['fsync', 'os', 'none'];
 
 export function resolveOpenOptions(options: OpenOptions): ResolvedOptions {
@@ -84,6 +98,8 @@ export function resolveOpenOptions(options: OpenOptions): ResolvedOptions {
     memoryLimit: integer('memoryLimit', options.memoryLimit ?? defaultMemoryLimit(), MIN_MEMORY_LIMIT, Number.MAX_SAFE_INTEGER),
     minFreeDisk: options.minFreeDisk === undefined ? undefined : integer('minFreeDisk', options.minFreeDisk, 0, Number.MAX_SAFE_INTEGER),
     compression: boolean('compression', options.compression ?? true),
+    parallelism: integer('parallelism', options.parallelism ?? 1, 1, MAX_PARALLELISM),
+    parallelScanRows: integer('parallelScanRows', options.parallelScanRows ?? DEFAULT_PARALLEL_SCAN_ROWS, 1, Number.MAX_SAFE_INTEGER),
     log,
     queryLimits: resolveLimits(options.queryLimits),
   };

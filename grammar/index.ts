@@ -1,7 +1,8 @@
 // Public exports of the query front end (grammar/): parse() and its error, the AST types, and the
 // time helpers the executor needs so that calendar rules live in one place.
 export { earleyParses, parse, parseAll, parseInSteps } from './parse.js';
-export { parseShaped, shapeKey } from './parse-shape.js';
+export { literalShapeOf, parseShaped, shapeKey } from './parse-shape.js';
+export type { LiteralShape } from './parse-shape.js';
 export { QuerySyntaxError, isQuerySyntaxError } from './errors.js';
 export type * from './ast.js';
 export { formatExpr } from './format-expr.js';

@@ -155,7 +155,7 @@ export function tokenize(text: string): Token[] {
 }
 
 // Rejects tokens that have the right outline but bad content; null when the token is fine.
-function checkToken(token: Token): QuerySyntaxError | null {
+export function checkToken(token: Token): QuerySyntaxError | null {
   const at = token.offset;
   switch (token.type) {
     case 'datetime':

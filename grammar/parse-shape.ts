@@ -11,7 +11,7 @@ import type { Node, Select, Statement } from './ast.js';
 import * as b from './build.js';
 import { formatExpr } from './format-expr.js';
 import type { Token } from './lexer.js';
-import { tokenize } from './lexer.js';
+import { checkToken, tokenize } from './lexer.js';
 import { parse } from './parse.js';
 
 /** The literal token kinds, each with the character that stands for it in a shape key. */
@@ -25,11 +25,22 @@ type Path = readonly (string | number)[];
 
 interface Slot {
   readonly path: Path;
+  /** The index of the literal token the slot's value is made from. */
+  readonly token: number;
   /** The slot's value from the text's tokens. */
   readonly build: (tokens: readonly Token[]) => unknown;
 }
 
-interface Shape {
+/**
+ * What the plan cache may know of a statement's shape (engine/query/plan/plan-cache.ts): one
+ * object for every text of the shape, and the clauses of the SELECT its literals lie in.
+ */
+export interface LiteralShape {
+  /** The top-level fields of the Select holding literal slots (`ranges`, `where`, `limit`, …). */
+  readonly clauses: ReadonlySet<string>;
+}
+
+interface Shape extends LiteralShape {
   readonly ast: Statement;
   /** Token index of each offset in the tree. */
   readonly tokenAt: ReadonlyMap<number, number>;
@@ -47,9 +58,27 @@ interface Entry {
 /** Shapes by key. A hit only stamps its entry (no reinsertion, which would hash the key again). */
 const shapes = new Map<string, Entry>();
 let clock = 0;
+/**
+ * The shape a tree was made from (or parsed as its first text), on the tree itself under a key no
+ * one else has, not enumerable (comparisons of trees never see it): a WeakMap entry per tree
+ * made the garbage collector trace one more ephemeron for every dashboard refresh.
+ */
+const SHAPE = Symbol('shape');
+
+function markShape(tree: Statement, shape: Shape): void {
+  Object.defineProperty(tree, SHAPE, { value: shape });
+}
+
+/** The kept shape `ast` came from (the same object for every text of that shape), or null. */
+export function literalShapeOf(ast: Statement): LiteralShape | null {
+  return (ast as Statement & { [SHAPE]?: Shape })[SHAPE] ?? null;
+}
 
 /** `parse(text)`, answered from a kept shape when a text of the same shape was parsed before. */
 export function parseShaped(text: string): Statement {
+  const recent = recentByLength.get(text.length);
+  const edited = recent === undefined ? null : digitEdited(recent, text);
+  if (edited !== null) return fromShape(recent!.entry, text, edited.tokens, { tree: recent!.tree, changed: edited.changed });
   let tokens: Token[];
   try {
     tokens = tokenize(text);
@@ -59,16 +88,92 @@ export function parseShaped(text: string): Statement {
   }
   const key = shapeKey(tokens);
   const entry = shapes.get(key);
-  if (entry !== undefined) {
-    entry.used = ++clock;
-    return entry.shape === null ? parse(text) : instantiate(entry.shape, tokens);
-  }
+  if (entry !== undefined) return entry.shape === null ? parse(text) : fromShape(entry, text, tokens);
   const ast = parse(text);
   // Other statements are not kept: INSERT texts carry their values, and the rest are rare.
   if (ast.kind !== 'Select') return ast;
   if (shapes.size >= MAX_SHAPES) evictLeastRecent();
-  shapes.set(key, { shape: shapeOf(ast, tokens), used: ++clock });
+  const shape = shapeOf(ast, tokens);
+  const kept: Entry = { shape, used: ++clock };
+  shapes.set(key, kept);
+  if (shape !== null) {
+    markShape(ast, shape);
+    rememberRecent(text, tokens, kept, ast);
+  }
   return ast;
+}
+
+/** The tree of a text whose tokens have a kept shape's key (`edit`: digits changed from a recent tree). */
+function fromShape(entry: Entry, text: string, tokens: readonly Token[], edit: Edit | null = null): Statement {
+  entry.used = ++clock;
+  const tree = instantiate(entry.shape!, tokens, edit);
+  markShape(tree, entry.shape!);
+  rememberRecent(text, tokens, entry, tree);
+  return tree;
+}
+
+// A dashboard's refresh moves its time range: the new text is the last one with some digits of
+// its literals changed. Such a text has the same tokens (a digit for a digit inside a number, a
+// time, a duration or a string changes neither a token's kind nor its bounds), so it is cut by
+// reusing the last text's tokens, new ones only where digits changed (checked as the lexer checks
+// them): a refresh then costs no lexing. Any other difference takes the lexer.
+
+/** The last text of each length that had a kept shape, with its tokens. */
+interface Recent {
+  readonly text: string;
+  readonly tokens: readonly Token[];
+  readonly entry: Entry;
+  /** The text's tree: a digit edit rebuilds only the slots whose tokens changed. */
+  readonly tree: Statement;
+}
+
+/** A text cut from a recent one: its tree, and the indexes of the tokens whose digits changed. */
+interface Edit {
+  readonly tree: Statement;
+  readonly changed: ReadonlySet<number>;
+}
+
+const recentByLength = new Map<number, Recent>();
+/** Lengths remembered (least recently used first out). */
+const MAX_RECENT = 64;
+/** Token kinds whose digits may change. */
+const DIGIT_EDITABLE: ReadonlySet<string> = new Set(['number', 'datetime', 'duration', 'timeOfDay', 'string']);
+
+function rememberRecent(text: string, tokens: readonly Token[], entry: Entry, tree: Statement): void {
+  recentByLength.delete(text.length);
+  if (recentByLength.size >= MAX_RECENT) recentByLength.delete(recentByLength.keys().next().value!);
+  recentByLength.set(text.length, { text, tokens, entry, tree });
+}
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+
+/**
+ * The tokens of `text` when it differs from `recent.text` (of the same length) only by digits
+ * inside literal tokens, each changed token valid; else null.
+ */
+function digitEdited(recent: Recent, text: string): { tokens: Token[]; changed: Set<number> } | null {
+  const old = recent.text;
+  const olds = recent.tokens;
+  const changed = new Set<number>();
+  let t = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const o = old.charCodeAt(i);
+    if (c === o) continue;
+    if (!isDigit(c) || !isDigit(o)) return null;
+    while (t < olds.length && olds[t].offset + olds[t].text.length <= i) t++;
+    if (t === olds.length || olds[t].offset > i || !DIGIT_EDITABLE.has(olds[t].type!)) return null;
+    changed.add(t);
+  }
+  const tokens = olds.slice();
+  for (const k of changed) {
+    const was = olds[k];
+    const written = text.slice(was.offset, was.offset + was.text.length);
+    const token: Token = { ...was, text: written, value: written };
+    if (checkToken(token) !== null) return null;
+    tokens[k] = token;
+  }
+  return { tokens, changed };
 }
 
 function evictLeastRecent(): void {
@@ -80,7 +185,10 @@ function evictLeastRecent(): void {
       oldestUse = e.used;
     }
   }
-  if (oldest !== null) shapes.delete(oldest);
+  if (oldest === null) return;
+  const entry = shapes.get(oldest);
+  shapes.delete(oldest);
+  for (const [length, recent] of recentByLength) if (recent.entry === entry) recentByLength.delete(length);
 }
 
 /**
@@ -101,9 +209,9 @@ function shapeOf(ast: Select, tokens: readonly Token[]): Shape | null {
   const slots: Slot[] = [];
   const covered = new Set<number>();
   const literal = (i: number, type: string): boolean => tokens[i]?.type === type;
-  const add = (path: Path, build: Slot['build'], ...indexes: number[]): void => {
-    slots.push({ path, build });
-    for (const i of indexes) covered.add(i);
+  const add = (path: Path, build: Slot['build'], token: number): void => {
+    slots.push({ path, build, token });
+    covered.add(token);
   };
   let isComplete = true;
   const visit = (node: unknown, path: Path): void => {
@@ -159,7 +267,8 @@ function shapeOf(ast: Select, tokens: readonly Token[]): Shape | null {
     add([field], (ts) => b.count([ts[k], ts[k + 1]]), k + 1);
   }
   if (!isComplete || tokens.some((t, i) => LITERAL_MARKS.has(t.type!) && !covered.has(i))) return null;
-  const shape: Shape = { ast, tokenAt, offsets: Int32Array.from(tokens, (t) => t.offset), slots };
+  const clauses = new Set(slots.map((slot) => String(slot.path[0])));
+  const shape: Shape = { ast, tokenAt, offsets: Int32Array.from(tokens, (t) => t.offset), slots, clauses };
   // The copy made from the text's own tokens must be the parse itself.
   return isSameTree(instantiate(shape, tokens), ast) ? shape : null;
 }
@@ -168,14 +277,19 @@ function shapeOf(ast: Select, tokens: readonly Token[]): Shape | null {
  * The tree of `shape` for the text whose tokens are `tokens`. When every token sits where the
  * first text's did (literals of the same widths, the usual dashboard refresh), only the nodes on
  * the way to a slot are copied and the rest of the tree is shared (trees are immutable);
- * otherwise the whole tree is copied with the new offsets.
+ * otherwise the whole tree is copied with the new offsets. A digit edit starts from the tree it
+ * was cut from and rebuilds only the slots of the tokens that changed.
  */
-function instantiate(shape: Shape, tokens: readonly Token[]): Statement {
-  let isSamePlaces = tokens.length === shape.offsets.length;
-  for (let i = 0; isSamePlaces && i < tokens.length; i++) isSamePlaces = tokens[i].offset === shape.offsets[i];
-  const copy = (isSamePlaces ? { ...shape.ast } : cloneTree(shape.ast, (offset) => tokens[shape.tokenAt.get(offset)!].offset)) as Statement & Record<string, unknown>;
+function instantiate(shape: Shape, tokens: readonly Token[], edit: Edit | null = null): Statement {
+  // A digit edit's tokens sit where its tree's do; otherwise compare with the shape's first text.
+  let isSamePlaces = edit !== null || tokens.length === shape.offsets.length;
+  for (let i = 0; edit === null && isSamePlaces && i < tokens.length; i++) isSamePlaces = tokens[i].offset === shape.offsets[i];
+  const base = edit?.tree ?? shape.ast;
+  const copy = (isSamePlaces ? { ...base } : cloneTree(shape.ast, (offset) => tokens[shape.tokenAt.get(offset)!].offset)) as Statement & Record<string, unknown>;
   const touched = new Set<unknown>();
   for (const slot of shape.slots) {
+    // A slot whose token kept its text keeps the edited tree's value.
+    if (edit !== null && !edit.changed.has(slot.token)) continue;
     let at: Record<string | number, unknown> = copy;
     for (let p = 0; p < slot.path.length - 1; p++) {
       const key = slot.path[p];

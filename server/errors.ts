@@ -47,6 +47,7 @@ export const STATUS_OF: Record<ErrorCode | HttpErrorCode, number> = {
   StorageFull: 507, // Insufficient Storage (RFC 4918): ends by itself once space is freed (SPEC §14)
   MemoryLimit: 503, // with Retry-After: memory frees up as checkpoints complete
   ClusterUnavailable: 503,
+  WorkerFailed: 503, // the pool replaces the worker: a retry runs on a fresh one
   BadRequest: 400,
   Unauthorized: 401,
   Forbidden: 403,

@@ -5,10 +5,10 @@
 // environment variable or the config key (the CLI exits 2).
 import { readFileSync } from 'node:fs';
 import minimist from 'minimist';
-import { defaultMemoryLimit, parseBytes } from '../engine/index.js';
+import { defaultMemoryLimit, defaultParallelism, parseBytes } from '../engine/index.js';
 import type { Durability } from '../engine/index.js';
 import { ConfigError } from './config-error.js';
-import { DEFAULT_MAX_IN_BUFFER_SIZE, DEFAULT_PARALLELISM_COUNT, DEFAULT_PORT, DEFAULT_TLS_PORT } from './start-server.js';
+import { DEFAULT_MAX_IN_BUFFER_SIZE, DEFAULT_PORT, DEFAULT_TLS_PORT } from './start-server.js';
 import type { ServerOptions } from './start-server.js';
 
 /** The config file (seed 001 §2 plus SPEC §5's additions); '' means "none" for paths. */
@@ -83,7 +83,7 @@ export const OPTION_TABLE: readonly OptionRow[] = [
   { name: 'data-dir', env: 'SVC_DATA_DIR', key: 'data_dir', kind: 'string', default: (m) => (m.local ? './data' : '/var/lib/svc/data'), defaultText: './data with --local, else /var/lib/svc/data', help: 'directory of the WAL, checkpoints and the token signing key' },
   { name: 'durability', env: 'SVC_DURABILITY', key: 'durability', kind: 'durability', default: () => 'fsync', defaultText: 'fsync', help: 'fsync | os | none: when a write is acknowledged' },
   { name: 'max-in-buffer-size', env: 'SVC_MAX_IN_BUFFER_SIZE', key: 'max_in_buffer_size', kind: 'positive-integer', default: () => DEFAULT_MAX_IN_BUFFER_SIZE, defaultText: String(DEFAULT_MAX_IN_BUFFER_SIZE), help: 'largest request body (and blob), in bytes' },
-  { name: 'parallelism-count', env: 'SVC_PARALLELISM_COUNT', key: 'parallelism_count', kind: 'positive-integer', default: () => DEFAULT_PARALLELISM_COUNT, defaultText: String(DEFAULT_PARALLELISM_COUNT), help: 'answered by GET /api/option/parallelism' },
+  { name: 'parallelism-count', env: 'SVC_PARALLELISM_COUNT', key: 'parallelism_count', kind: 'positive-integer', default: () => defaultParallelism(), defaultText: "the machine's cores", help: 'worker threads for scans and ingest parsing (1 keeps everything on the main thread); answered by GET /api/option/parallelism' },
   { name: 'memory-limit', env: 'SVC_MEMORY_LIMIT', key: 'memory_limit', kind: 'bytes', default: () => defaultMemoryLimit(), defaultText: "60 % of the smaller of the machine's memory and its cgroup limit", help: 'memory for table data, tails and blobs, in bytes or like 512MiB, 8GiB (at least 1MiB); data beyond it stays on disk and is read back' },
   { name: 'min-free-disk', env: 'SVC_MIN_FREE_DISK', key: 'min_free_disk', kind: 'floor-bytes', default: () => null, defaultText: '1GiB or 5 % of the disk, the smaller', help: 'free space the data directory\'s disk must keep, in bytes or like 512MiB, 1GiB (0 = none); below it writes that add data are refused (507) until space is freed' },
   { name: 'retention-size', env: 'SVC_RETENTION_SIZE', key: 'retention_size', kind: 'floor-bytes', default: () => null, defaultText: 'none', help: 'table data on disk past which the oldest shards across tables are removed, in bytes or like 500GiB (0 = none)' },

@@ -8,7 +8,7 @@ import { X509Certificate, createPrivateKey } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { Database, openClusterNode } from '../engine/index.js';
+import { Database, defaultParallelism, openClusterNode } from '../engine/index.js';
 import type { ClusterNode, Durability } from '../engine/index.js';
 import { securityOff, securityOn } from './auth/auth-policy.js';
 import type { AuthPolicy } from './auth/auth-policy.js';
@@ -27,6 +27,7 @@ import { ASSETS_ROUTE, ROUTES } from './routes.js';
 import { createApp, createSSLApp, uws } from './uws.js';
 import type { App, us_listen_socket } from './uws.js';
 import { packageVersion } from './version.js';
+import { INGEST_TASKS } from './protocols/off-thread/parse-off-thread.js';
 
 export interface ServerOptions {
   dataDir: string;
@@ -45,7 +46,10 @@ export interface ServerOptions {
   retentionSize?: number;
   /** Database.open's compression (default true: checkpoint columns encoded by codecs). */
   compression?: boolean;
-  /** Answered by GET /api/option/parallelism (default 1). */
+  /**
+   * Worker threads for scans and ingest parsing, answered by GET /api/option/parallelism (default:
+   * the machine's cores; 1 keeps everything on the main thread: Database.open's `parallelism`).
+   */
   parallelismCount?: number;
   /** Request log file, appended to (default none: stderr only). */
   logFile?: string | null;
@@ -94,7 +98,6 @@ export interface RunningServer {
 export const DEFAULT_PORT = 40080;
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_MAX_IN_BUFFER_SIZE = 131_072_000;
-export const DEFAULT_PARALLELISM_COUNT = 1;
 export const DEFAULT_TLS_PORT = 40493;
 export const DEFAULT_CLUSTER_URI = 'svc://127.0.0.1:2836';
 
@@ -198,7 +201,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     isClosing: false,
     settings: {
       maxInBufferSize: options.maxInBufferSize ?? DEFAULT_MAX_IN_BUFFER_SIZE,
-      parallelismCount: options.parallelismCount ?? DEFAULT_PARALLELISM_COUNT,
+      parallelismCount: options.parallelismCount ?? defaultParallelism(),
       assetsDir: options.assetsDir ?? null,
       nodeId,
       dataDir,
@@ -253,11 +256,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let cluster: ClusterNode | null = null;
   try {
     if (natsCluster === null) {
-      db = await Database.open({ dataDir, durability: options.durability ?? 'fsync', memoryLimit: options.memoryLimit, minFreeDisk: options.minFreeDisk, retentionSize: options.retentionSize, compression: options.compression, log: (m) => log.info(m) });
+      db = await Database.open({ dataDir, durability: options.durability ?? 'fsync', memoryLimit: options.memoryLimit, minFreeDisk: options.minFreeDisk, retentionSize: options.retentionSize, compression: options.compression, parallelism: state.settings.parallelismCount, log: (m) => log.info(m) });
     } else {
       if (nodeId === '') nodeId = `${host}:${port}`;
       state.settings.nodeId = nodeId;
-      ({ db, cluster } = await openClusterNode({ dataDir, memoryLimit: options.memoryLimit, minFreeDisk: options.minFreeDisk, retentionSize: options.retentionSize, compression: options.compression, log: (m) => log.info(m) }, {
+      ({ db, cluster } = await openClusterNode({ dataDir, memoryLimit: options.memoryLimit, minFreeDisk: options.minFreeDisk, retentionSize: options.retentionSize, compression: options.compression, parallelism: state.settings.parallelismCount, log: (m) => log.info(m) }, {
         servers: natsCluster.servers, nodeId, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, groups: natsCluster.groups, serveGroups: natsCluster.serve, checkpointBytes: natsCluster.checkpoint,
         figures: () => machineFigures(dataDir), log: (m) => log.info(m),
       }));
@@ -269,6 +272,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await log.close();
     throw e;
   }
+  // The ingest parsers run in the database's worker threads (when it has them).
+  db.workers?.load(INGEST_TASKS);
   state.db = db;
   // A single node records where it serves, for `svc_rest backup` (a cluster node's data is the cluster's).
   if (cluster === null) await recordAddress(dataDir, host, port).catch((e: unknown) => log.info(`could not record the server's address in ${dataDir}: ${(e as Error).message}`));

@@ -1,6 +1,7 @@
-// HTTP ingest bench (issue 17): one Telegraf-like line-protocol file (cpu/mem/disk/net lines with
+// HTTP ingest bench (issues 17 and 30): one Telegraf-like line-protocol file (cpu/mem/disk/net lines with
 // host, region and cpu tags; BENCH_INGEST_LINES lines, 2 M by default) sent in 5,000-line
-// requests over several keep-alive connections to svc (durability fsync, its own process), to
+// requests over several keep-alive connections to svc (durability fsync, its own process; with
+// --parallelism-count 2 and 1), to
 // influxd 1.6.7 and to VictoriaMetrics' /write, in the same run: field values/s and p99 per
 // request. Beside it, the line-protocol parser alone on one core (lines/s) and Prometheus remote
 // write into svc (samples/s). Each server starts empty for each run.
@@ -19,6 +20,8 @@ export const INGEST_HTTP_SUITE = 'ingest: HTTP line protocol';
 export const PARSER_SUITE = 'ingest: line-protocol parser';
 export const REMOTE_WRITE_SUITE = 'ingest: Prometheus remote write';
 export const SVC_CASE = 'svc fsync /write';
+/** svc with its parsing on the main thread (--parallelism-count 1): issue 30's 1 vs 2 threads. */
+export const SVC_ONE_THREAD_CASE = 'svc fsync /write, 1 thread';
 export const INFLUXD_CASE = 'influxd 1.6.7 /write';
 export const VM_CASE = 'VictoriaMetrics /write';
 export const PARSER_CASE = 'parser alone, one core, Telegraf-like lines';
@@ -80,7 +83,7 @@ function writeCase(name: string, startServer: () => Promise<PeerServer>, path: s
   return defineCase<PeerServer, SendReport>({
     name,
     rows: () => data().fieldValues,
-    vs: name === SVC_CASE ? [INFLUXD_CASE, VM_CASE] : undefined,
+    vs: name === SVC_CASE ? [SVC_ONE_THREAD_CASE, INFLUXD_CASE, VM_CASE] : undefined,
     setup: async () => {
       const server = await startServer();
       await prepare?.(server);
@@ -111,7 +114,9 @@ export const ingestHttpSuite: Suite = {
   rounds: 1,
   setup: async () => { data(); },
   cases: [
-    writeCase(SVC_CASE, () => startSvc('fsync', ['--max-in-buffer-size', String(64 * 1024 * 1024)]), '/write?db=bench&precision=ns'),
+    // Two threads (the main one and one worker parsing), and one: issue 30's scaling figure.
+    writeCase(SVC_CASE, () => startSvc('fsync', ['--max-in-buffer-size', String(64 * 1024 * 1024), '--parallelism-count', '2']), '/write?db=bench&precision=ns'),
+    writeCase(SVC_ONE_THREAD_CASE, () => startSvc('fsync', ['--max-in-buffer-size', String(64 * 1024 * 1024), '--parallelism-count', '1']), '/write?db=bench&precision=ns'),
     writeCase(INFLUXD_CASE, startInfluxd, '/write?db=bench&precision=ns', influxCreateDatabase),
     writeCase(VM_CASE, startVictoriaMetrics, '/write?db=bench&precision=ns'),
   ],

@@ -8,6 +8,9 @@
 
 const MIN_CLASS = 4096;
 
+/** The memory column data lies in: shared with worker threads (a database with them) or not. */
+export type ColumnMemory = ArrayBuffer | SharedArrayBuffer;
+
 /** The size of the buffer that holds `bytes`. */
 export function sizeClass(bytes: number): number {
   if (bytes <= MIN_CLASS) return MIN_CLASS;
@@ -16,12 +19,12 @@ export function sizeClass(bytes: number): number {
 }
 
 export class BufferPool {
-  private readonly free = new Map<number, ArrayBuffer[]>();
+  private readonly free = new Map<number, ColumnMemory[]>();
   /** Bytes of the buffers waiting in free lists. */
   freeBytes = 0;
 
   /** A free buffer of `size` (a size class), or null. */
-  take(size: number): ArrayBuffer | null {
+  take(size: number): ColumnMemory | null {
     const list = this.free.get(size);
     const buffer = list?.pop() ?? null;
     if (buffer !== null) this.freeBytes -= size;
@@ -29,7 +32,7 @@ export class BufferPool {
   }
 
   /** Takes back a buffer no one reads any more. */
-  give(buffer: ArrayBuffer): void {
+  give(buffer: ColumnMemory): void {
     let list = this.free.get(buffer.byteLength);
     if (list === undefined) this.free.set(buffer.byteLength, (list = []));
     list.push(buffer);

@@ -10,6 +10,7 @@
 // of caching what it reads.
 // (DuckDB's buffer manager under memory_limit; QuasarDB's memory limiter.)
 import { BufferPool, sizeClass } from './buffer-pool.js';
+import type { ColumnMemory } from './buffer-pool.js';
 
 /** A unit of cached data: a column of a sealed batch, or a blob's content. */
 export interface Evictable {
@@ -21,7 +22,7 @@ export interface Evictable {
    * Drops the unit's data (called by the budget, which has already uncounted it); returns its
    * memory when it came from allocate() and no one may read it any more, for reuse.
    */
-  evict(): ArrayBuffer | null;
+  evict(): ColumnMemory | null;
   /** LRU links, owned by the budget. */
   lruPrev: Evictable | null;
   lruNext: Evictable | null;
@@ -67,7 +68,12 @@ export class MemoryBudget {
   private head: Evictable | null = null;
   private tail: Evictable | null = null;
 
-  constructor(readonly limit: number) {}
+  /**
+   * `isShared`: column memory is SharedArrayBuffers, which the database's worker threads read
+   * without a copy (docs/workers.md): what allocate and borrow hand out, and what sealed batches
+   * are built in (storage/batch-builder.ts).
+   */
+  constructor(readonly limit: number, readonly isShared = false) {}
 
   /** A budget that never evicts (tests and tools that build tables outside a database). */
   static unlimited(): MemoryBudget {
@@ -90,7 +96,7 @@ export class MemoryBudget {
    */
   allocate(bytes: number): Uint8Array {
     const size = sizeClass(bytes);
-    const buffer = this.pool.take(size) ?? this.evict(size, size) ?? Buffer.allocUnsafeSlow(size).buffer;
+    const buffer = this.pool.take(size) ?? this.evict(size, size) ?? this.newBuffer(size);
     return new Uint8Array(buffer, 0, bytes);
   }
 
@@ -98,14 +104,14 @@ export class MemoryBudget {
    * A buffer of `size` (a size class) lent to a scan's ring until giveBack: recycled, or made
    * room for like allocate's. Counted in `used` while lent.
    */
-  borrow(size: number): ArrayBuffer {
-    const buffer = this.pool.take(size) ?? this.evict(size, size) ?? Buffer.allocUnsafeSlow(size).buffer;
+  borrow(size: number): ColumnMemory {
+    const buffer = this.pool.take(size) ?? this.evict(size, size) ?? this.newBuffer(size);
     this.lent += size;
     return buffer;
   }
 
   /** A lent buffer comes back: kept for the next read-backs while it fits. */
-  giveBack(buffer: ArrayBuffer): void {
+  giveBack(buffer: ColumnMemory): void {
     this.lent -= buffer.byteLength;
     this.pool.give(buffer);
     this.evict(0, 0);
@@ -174,7 +180,12 @@ export class MemoryBudget {
    * evicted buffer of size `reuse` is returned at once for the caller to fill (the incoming
    * bytes then replace it), others are recycled. Recycled buffers past what fits are let go.
    */
-  private evict(incoming: number, reuse: number): ArrayBuffer | null {
+  /** Fresh memory of `size` bytes, shared when the budget's data is. */
+  newBuffer(size: number): ColumnMemory {
+    return this.isShared ? new SharedArrayBuffer(size) : Buffer.allocUnsafeSlow(size).buffer;
+  }
+
+  private evict(incoming: number, reuse: number): ColumnMemory | null {
     let unit = this.head;
     while (unit !== null && this.held + this.cached + this.lent + incoming > this.limit) {
       const next = unit.lruNext;

@@ -7,12 +7,13 @@
 // and the last reader of each is done.
 import type { MemoryBudget } from './memory-budget.js';
 import { sizeClass } from './buffer-pool.js';
+import type { ColumnMemory } from './buffer-pool.js';
 
 /** What a scan must read back, at least, to read through a ring: this part of the budget. */
 export const RING_SHARE = 4;
 
 export class ReadRing {
-  private readonly free: ArrayBuffer[] = [];
+  private readonly free: ColumnMemory[] = [];
   private isClosed = false;
 
   constructor(private readonly budget: MemoryBudget) {}
@@ -29,7 +30,7 @@ export class ReadRing {
       const size = this.free[i].byteLength;
       if (size >= bytes && (best < 0 || size < this.free[best].byteLength)) best = i;
     }
-    let buffer: ArrayBuffer;
+    let buffer: ColumnMemory;
     if (best >= 0) {
       buffer = this.free[best];
       this.free[best] = this.free[this.free.length - 1];
@@ -47,7 +48,7 @@ export class ReadRing {
   };
 
   /** A buffer from take() no one reads any more. */
-  give(buffer: ArrayBuffer): void {
+  give(buffer: ColumnMemory): void {
     if (this.isClosed) this.budget.giveBack(buffer);
     else this.free.push(buffer);
   }

@@ -30,11 +30,34 @@ export function parseCached(text: string): Statement {
   // A text not seen may still have the shape of one seen (new literals): grammar/parse-shape.ts.
   const ast = parseShaped(text);
   if (text.length <= MAX_TEXT_LENGTH && ast.kind !== 'Insert') {
-    if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-    cache.set(text, ast);
+    // A tree is kept from a text's second sighting: a dashboard whose range moves at every
+    // refresh sends texts that never come back, and keeping each one's tree (and plan) for 256
+    // queries made the garbage collector carry them; its shape serves them anyway.
+    if (seenOnce.delete(text)) {
+      if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+      cache.set(text, ast);
+      Object.defineProperty(ast, KEPT, { value: true });
+    } else {
+      if (seenOnce.size >= MAX_ENTRIES) seenOnce.delete(seenOnce.keys().next().value!);
+      seenOnce.add(text);
+    }
     remember(text, ast);
   }
   return ast;
+}
+
+/** Texts parsed once lately (least recent first), not yet worth a cache entry. */
+const seenOnce = new Set<string>();
+
+/** Marks (not enumerable) the trees the cache keeps. */
+const KEPT = Symbol('kept');
+
+/**
+ * Whether `ast` is a tree this cache keeps, which later runs of its text get again: only those
+ * are worth keeping something for (plan/plan-cache.ts), a tree of a text seen once is not.
+ */
+export function isKeptTree(ast: Statement): boolean {
+  return (ast as Statement & { [KEPT]?: boolean })[KEPT] === true;
 }
 
 function remember(text: string, ast: Statement): void {

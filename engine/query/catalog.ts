@@ -2,6 +2,7 @@
 // path its INSERT, CREATE and DROP go through. The Database implements it; tests use a small
 // in-memory fake over the same write path.
 import type { Table } from '../storage/table.js';
+import type { WorkerPool } from '../workers/index.js';
 import type { WriteOp } from '../write/index.js';
 import type { QueryLimits } from './limits.js';
 import type { QueryResult } from './result.js';
@@ -34,6 +35,11 @@ export interface QueryCatalog {
    * SELECT runs (statements/run-placed-select.ts). Absent: this node holds every table's rows.
    */
   readonly placement?: PartPlacement;
+  /**
+   * Worker threads a scan reading at least `minRows` rows is split across (docs/workers.md);
+   * absent or null: scans run here.
+   */
+  readonly parallel?: { readonly pool: WorkerPool; readonly minRows: number } | null;
   /** The materialized view named `name` (SHOW), or undefined when it is none (or absent: no views here). */
   viewOf?(name: string): ViewInfo | undefined;
 }

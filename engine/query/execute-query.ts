@@ -123,13 +123,17 @@ export async function streamQuery(catalog: QueryCatalog, text: string, options: 
     await sink(table);
     run.ctx.deadline.restart();
   };
-  if (catalog.placement === undefined) {
-    run.ctx.sink = handOver;
-    await runSelect(ast, catalog, run.nowNs, run.ctx);
-    return;
+  try {
+    if (catalog.placement === undefined) {
+      run.ctx.sink = handOver;
+      await runSelect(ast, catalog, run.nowNs, run.ctx);
+      return;
+    }
+    const result = await runPlacedSelect(ast, catalog, run.nowNs, run.ctx, text, null);
+    for (const table of result.tables) await handOver(table);
+  } finally {
+    run.ctx.close();
   }
-  const result = await runPlacedSelect(ast, catalog, run.nowNs, run.ctx, text, null);
-  for (const table of result.tables) await handOver(table);
 }
 
 /** The result tables a streamed SELECT will give: names and output columns, known before any row. */
@@ -143,7 +147,13 @@ async function execute(catalog: QueryCatalog, text: string, options: QueryOption
   // it was when it was asked: a write the caller makes right after the call must not reach it.
   const run = prepared instanceof Promise ? await prepared : prepared;
   const handler = HANDLERS[run.ast.kind] as (ast: Statement, run: Run) => QueryResult | Promise<QueryResult>;
-  return handler(run.ast, run);
+  try {
+    return await handler(run.ast, run);
+  } finally {
+    // The result is built: the run's scratch serves the next query (a run that failed before
+    // this point leaves its scratch to the collector).
+    run.ctx.close();
+  }
 }
 
 type PreparedRun = Run & { readonly ast: Statement };
@@ -173,6 +183,11 @@ function prepare(catalog: QueryCatalog, text: string, options: QueryOptions, def
     if (options.signal?.aborted === true) throw new SvcError('QueryCancelled', 'the query was cancelled before it started');
     if (only !== null && ast.kind !== 'Select') throw new SvcError('InvalidArgument', 'only a SELECT runs in parts');
     const nowNs = options.now ?? BigInt(Date.now()) * 1_000_000n;
+    // A SELECT of named tables may split its scans across worker threads, which plan its text again.
+    const parallel = catalog.parallel ?? null;
+    if (parallel !== null && catalog.placement === undefined && ast.kind === 'Select' && ast.join === null && ast.sources.every((s) => s.kind === 'TableRef')) {
+      ctx.parallel = { ...parallel, text, nowNs, tables: [] };
+    }
     return { ast, catalog, nowNs, ctx, text, only };
   };
   // A short text parses in well under a slice, without a promise; a long one (a wide WHERE, a

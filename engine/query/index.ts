@@ -11,3 +11,6 @@ export { DEFAULT_DEADLINE_MS } from './deadline.js';
 export { DEFAULT_QUERY_LIMITS, resolveLimits } from './limits.js';
 export type { QueryLimits } from './limits.js';
 export { removalOfStatement } from './statements/run-delete.js';
+
+/** The module of the query layer's worker-thread tasks (WorkerPool.load). */
+export const QUERY_TASKS = new URL('./exec/operators/aggregate-part-task.js', import.meta.url);

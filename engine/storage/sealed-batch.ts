@@ -12,7 +12,7 @@
 // batch padded with them.
 import { makeData } from 'apache-arrow';
 import type { Data, DataType, Vector } from 'apache-arrow';
-import type { Evictable, MemoryBudget, ReadRing } from '../memory/index.js';
+import type { ColumnMemory, Evictable, MemoryBudget, ReadRing } from '../memory/index.js';
 import type { ColumnStats, ColumnType } from '../types.js';
 import type { TableLayout } from './table-layout.js';
 
@@ -32,6 +32,20 @@ export interface StoredBatch {
   readSync(columns: readonly number[], allocate: (bytes: number) => Uint8Array): Data[];
 }
 
+/**
+ * What an operator reads of a batch whose columns are loaded: its size, time bounds, columns and
+ * statistics. A SealedBatch is one; so is a batch a worker thread sees over shared memory
+ * (query/exec/scan/shared-batch.ts).
+ */
+export interface BatchView {
+  readonly rowCount: number;
+  readonly minTs: bigint;
+  readonly maxTs: bigint;
+  readonly ts: BigInt64Array;
+  column(index: number): Data;
+  statsOf(index: number): ColumnStats;
+}
+
 /** Memory for read-back columns when the batch has no budget to take it from. */
 const allocateFresh = (bytes: number) => new Uint8Array(bytes);
 
@@ -43,13 +57,13 @@ class ColumnChunk implements Evictable {
   lruNext: Evictable | null = null;
   isCached = false;
   /** The budget's buffer the data lies in, when read back (returned on eviction). */
-  pooled: ArrayBuffer | null = null;
+  pooled: ColumnMemory | null = null;
   /** The ring `pooled` belongs to while a large scan's read-back is pinned (never cached then). */
   ring: ReadRing | null = null;
 
   constructor(public data: Data | null, public bytes: number) {}
 
-  evict(): ArrayBuffer | null {
+  evict(): ColumnMemory | null {
     const buffer = this.pooled;
     this.data = null;
     this.pooled = null;
@@ -57,7 +71,7 @@ class ColumnChunk implements Evictable {
   }
 }
 
-export class SealedBatch {
+export class SealedBatch implements BatchView {
   private readonly chunks: ColumnChunk[];
   /** Set once a durable checkpoint holds the batch: from then on its columns may leave memory. */
   private storedAt: StoredBatch | null = null;
@@ -228,10 +242,10 @@ export class SealedBatch {
 
   private readBack(columns: number[], ring: ReadRing | null): Promise<void> {
     // A ring's buffers, one per column in order: they go back to it when the read fails.
-    const taken: ArrayBuffer[] = [];
+    const taken: ColumnMemory[] = [];
     const allocate = ring === null ? this.allocate : (bytes: number) => {
       const into = ring.take(bytes);
-      taken.push(into.buffer as ArrayBuffer);
+      taken.push(into.buffer);
       return into;
     };
     const done = this.storedAt!.read(columns, allocate).then(
@@ -251,7 +265,7 @@ export class SealedBatch {
    * ring's buffers (`into.buffers[k]` holds column k), until no reader pins them. A column a
    * synchronous read placed meanwhile keeps that copy.
    */
-  private place(columns: readonly number[], data: readonly Data[], into: { readonly ring: ReadRing; readonly buffers: readonly ArrayBuffer[] } | null): void {
+  private place(columns: readonly number[], data: readonly Data[], into: { readonly ring: ReadRing; readonly buffers: readonly ColumnMemory[] } | null): void {
     columns.forEach((i, k) => {
       const c = this.chunks[i];
       const values = data[k].values as ArrayBufferView | undefined;
@@ -268,7 +282,7 @@ export class SealedBatch {
       if (c.data !== null) return;
       c.data = data[k];
       // Retired batches' memory is not recycled: an old query may still read it.
-      c.pooled = this.budget !== null && !this.isRetired && values !== undefined ? values.buffer as ArrayBuffer : null;
+      c.pooled = this.budget !== null && !this.isRetired && values !== undefined ? values.buffer : null;
       c.bytes = c.pooled?.byteLength ?? dataBytes(data[k]);
       if (!this.isRetired) this.budget?.readBack(c);
     });

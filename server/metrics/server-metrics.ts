@@ -62,6 +62,11 @@ export class ServerMetrics {
     memoryGauge('svc_memory_held_bytes', 'Data that cannot leave memory yet (tails, batches and blobs no checkpoint holds)', (f) => f.memory.held);
     memoryGauge('svc_memory_cached_bytes', 'Data in memory that checkpoint files also hold (evictable)', (f) => f.memory.cached);
     memoryGauge('svc_memory_scanning_bytes', 'Buffers lent to large scans, which read back through them without caching', (f) => f.memory.scanning);
+    // The worker threads (docs/workers.md).
+    memoryGauge('svc_worker_threads', 'Worker threads for scans and ingest parsing (--parallelism-count; 0: everything on the main thread)', (f) => f.workers.threads);
+    memoryGauge('svc_worker_busy_jobs', 'Jobs the worker threads are running or have queued now', (f) => f.workers.busy);
+    engineCounter('svc_worker_jobs_total', 'Jobs run on worker threads (query parts, ingest bodies parsed)', (f) => f.workers.jobs);
+    engineCounter('svc_worker_restarts_total', 'Worker threads that died and were replaced', (f) => f.workers.restarts);
     // The disk of the data directory against its floor (docs/disk.md).
     memoryGauge('svc_disk_free_bytes', 'Free bytes of the data directory\'s file system (the last statfs less what svc wrote since)', (f) => f.disk.free);
     memoryGauge('svc_disk_total_bytes', 'Size of the data directory\'s file system', (f) => f.disk.total);

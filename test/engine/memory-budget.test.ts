@@ -79,13 +79,15 @@ async function answers(db: Database): Promise<unknown[]> {
 }
 
 describe('memory budget', () => {
-  it('answers under a budget a fraction of the data exactly as an unbounded database, before and after reopen', async () => {
+  // Also with worker threads splitting every scan they can: they read the evicted batches read back
+  // into shared memory, and the budget holds the same.
+  for (const workers of [{}, { parallelism: 2, parallelScanRows: 1 }]) it(`answers under a budget a fraction of the data exactly as an unbounded database, before and after reopen${'parallelism' in workers ? ', with worker threads' : ''}`, async () => {
     const data = inserts(11, 60, 1000);
     const joined = inserts(12, 15, 1000);
     const unbounded = await Database.open({ dataDir: await tempDir(), durability: 'none', batchRows: 512 });
     const dir = await tempDir();
     const limit = 2 * MIB;
-    let small = await Database.open({ dataDir: dir, durability: 'os', batchRows: 512, memoryLimit: limit });
+    let small = await Database.open({ dataDir: dir, durability: 'os', batchRows: 512, memoryLimit: limit, ...workers });
     for (const db of [unbounded, small]) {
       await db.createTable('t', COLUMNS, { shardSize: 6n * HOUR });
       for (const batch of data) await db.insert('t', batch);
@@ -94,11 +96,12 @@ describe('memory budget', () => {
     }
     const expected = await answers(unbounded);
     assert.deepEqual(await answers(small), expected);
+    if ('parallelism' in workers) assert.ok(small.figures().workers.jobs > 0, 'the workers ran parts of the scans');
     const during = small.figures().memory;
     assert.ok(during.evictions > 0 && during.readBacks > 0, `evicted and read back: ${JSON.stringify(during)}`);
     assert.ok(during.used <= limit, `within the budget once no query runs: ${JSON.stringify(during)}`);
     await small.close();
-    small = await Database.open({ dataDir: dir, batchRows: 512, memoryLimit: limit });
+    small = await Database.open({ dataDir: dir, batchRows: 512, memoryLimit: limit, ...workers });
     assert.equal(small.figures().memory.readBackBytes, 0, 'open read column data back');
     assert.deepEqual(await answers(small), expected);
     assert.ok(small.figures().memory.used <= limit);

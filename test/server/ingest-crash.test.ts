@@ -3,7 +3,8 @@
 // sight, so schema changes are in flight too) and the server is SIGKILLed at a random moment,
 // again and again on the same data directory. After each restart every line of every request
 // answered 204 is there exactly once; a request whose answer never came is there whole or not
-// at all; nothing is there that was never sent. CRASH_SEED=<n> replays the choices.
+// at all; nothing is there that was never sent — with small requests parsed on the main thread,
+// and with large ones parsed in worker threads. CRASH_SEED=<n> replays the choices.
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { describe, it } from 'node:test';
@@ -12,23 +13,47 @@ import { keepAliveAgent, killServer, send, spawnServer } from './server-process.
 
 const ROUNDS = 6;
 const WRITERS = 4;
-/** Lines of request `b` have ids b * STRIDE + k. */
-const STRIDE = 100;
 
-function linesOf(b: number): number {
-  return 1 + Math.floor(prng(b * 17 + 3)() * 30);
+/**
+ * The server's options and its requests' sizes: small requests parsed on the main thread, and
+ * requests over the 64 KiB past which a server with worker threads parses them there (their
+ * columns then cross to the main thread, which applies them).
+ */
+interface Variant {
+  readonly name: string;
+  readonly args: readonly string[];
+  readonly minLines: number;
+  readonly maxLines: number;
+  /** Lines of request `b` have ids b * stride + k. */
+  readonly stride: number;
+  readonly isParsedInWorkers: boolean;
+}
+
+const VARIANTS: readonly Variant[] = [
+  { name: 'parsed on the main thread', args: ['--parallelism-count', '1'], minLines: 1, maxLines: 31, stride: 100, isParsedInWorkers: false },
+  { name: 'parsed in worker threads', args: ['--parallelism-count', '2'], minLines: 900, maxLines: 1400, stride: 2000, isParsedInWorkers: true },
+];
+
+function linesOf(v: Variant, b: number): number {
+  return v.minLines + Math.floor(prng(b * 17 + 3)() * (v.maxLines - v.minLines));
 }
 
 /** Request b: its lines into `lp_crash` (every 7th also into a table of its own), some fields new. */
-function requestBody(b: number): string {
+function requestBody(v: Variant, b: number): string {
   const lines: string[] = [];
-  for (let k = 0; k < linesOf(b); k++) {
-    const id = b * STRIDE + k;
+  for (let k = 0; k < linesOf(v, b); k++) {
+    const id = b * v.stride + k;
     // A field named after b % 13 appears on first sight: columns are added while writes go on.
     lines.push(`lp_crash,writer=w${b % WRITERS} id=${id}i,v=${id / 4},f${b % 13}=${k % 2 === 0 ? 't' : 'f'} ${1_700_000_000_000_000_000n + BigInt(id) * 1_000_000n}`);
   }
-  if (b % 7 === 0) lines.push(`lp_crash_side_${b % 3} id=${b * STRIDE}i ${b}`);
+  if (b % 7 === 0) lines.push(`lp_crash_side_${b % 3} id=${b * v.stride}i ${b}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** Jobs the server's worker threads ran (GET /metrics). */
+async function workerJobs(base: string): Promise<number> {
+  const r = await send(false, base, 'GET', '/metrics');
+  return Number(/^svc_worker_jobs_total (\d+)/m.exec(r.text())?.[1] ?? 0);
 }
 
 async function idsIn(base: string, token: string, table: string): Promise<number[]> {
@@ -44,8 +69,10 @@ async function login(base: string): Promise<string> {
   return r.json().token as string;
 }
 
-describe('line-protocol writes under SIGKILL', () => {
+for (const v of VARIANTS) describe(`line-protocol writes under SIGKILL, ${v.name}`, () => {
   it(`every 204-answered line survives, exactly once; unanswered requests whole or absent (${ROUNDS} kills)`, async () => {
+    const STRIDE = v.stride;
+    let jobs = 0;
     const seed = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
     const rand = prng(seed);
     const dataDir = await tempDir('svc-lp-crash-');
@@ -54,7 +81,7 @@ describe('line-protocol writes under SIGKILL', () => {
     let next = 0;
     try {
       for (let round = 0; round <= ROUNDS; round++) {
-        const server = await spawnServer(dataDir, ['--durability', 'fsync', '--log-file', `${dataDir}.log`]);
+        const server = await spawnServer(dataDir, ['--durability', 'fsync', '--log-file', `${dataDir}.log`, ...v.args]);
         try {
           const token = await login(server.base);
           // Check what the previous rounds left.
@@ -69,11 +96,11 @@ describe('line-protocol writes under SIGKILL', () => {
           for (const b of present) if (b % 7 === 0) assert.ok(side.has(b), `seed ${seed}: request ${b} lost its side-table line`);
           for (const b of side) assert.ok(present.has(b), `seed ${seed}: request ${b} left only its side-table line`);
           for (const b of acked) {
-            for (let k = 0; k < linesOf(b); k++) assert.ok(count.has(b * STRIDE + k), `seed ${seed}: acknowledged line ${b * STRIDE + k} (request ${b}) is missing`);
+            for (let k = 0; k < linesOf(v, b); k++) assert.ok(count.has(b * STRIDE + k), `seed ${seed}: acknowledged line ${b * STRIDE + k} (request ${b}) is missing`);
           }
           for (const b of present) {
             assert.ok(acked.has(b) || open.has(b), `seed ${seed}: request ${b} was never sent`);
-            for (let k = 0; k < linesOf(b); k++) assert.ok(count.has(b * STRIDE + k), `seed ${seed}: request ${b} is there in part (line ${k} missing)`);
+            for (let k = 0; k < linesOf(v, b); k++) assert.ok(count.has(b * STRIDE + k), `seed ${seed}: request ${b} is there in part (line ${k} missing)`);
           }
           for (const b of open) if (present.has(b)) acked.add(b);
           open.clear();
@@ -86,7 +113,7 @@ describe('line-protocol writes under SIGKILL', () => {
               const b = next++;
               open.add(b);
               try {
-                const r = await send(agent, server.base, 'POST', '/write', { body: requestBody(b), timeoutMs: 10_000 });
+                const r = await send(agent, server.base, 'POST', '/write', { body: requestBody(v, b), timeoutMs: 10_000 });
                 if (r.status !== 204) throw new Error(`seed ${seed}: request ${b} → ${r.status} ${r.text()}`);
                 open.delete(b);
                 acked.add(b);
@@ -98,6 +125,7 @@ describe('line-protocol writes under SIGKILL', () => {
           };
           const writers = Array.from({ length: WRITERS }, writer);
           await new Promise((resolve) => setTimeout(resolve, randInt(rand, 100, 600)));
+          jobs += await workerJobs(server.base);
           isKilled = true;
           await killServer(server);
           await Promise.all(writers);
@@ -107,6 +135,9 @@ describe('line-protocol writes under SIGKILL', () => {
         }
       }
       assert.ok(acked.size > ROUNDS * 5, `seed ${seed}: only ${acked.size} requests were acknowledged`);
+      // The variant ran where it says: worker threads parsed the large bodies, none the small ones.
+      if (v.isParsedInWorkers) assert.ok(jobs > ROUNDS, `seed ${seed}: the worker threads ran ${jobs} jobs`);
+      else assert.equal(jobs, 0);
     } catch (e) {
       (e as Error).message += ` (CRASH_SEED=${seed})`;
       throw e;

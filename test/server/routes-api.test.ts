@@ -1,6 +1,7 @@
 // The REST routes of seed 001 over HTTP: api/query's exact bytes (SELECT, no rows, CREATE, INSERT
 // with now, find, errors), both body forms, the option routes, and gzip on every answer.
 import assert from 'node:assert/strict';
+import { availableParallelism } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { assertError, login, request, startTestServer } from './helpers.js';
 import type { Response, TestServer } from './helpers.js';
@@ -94,12 +95,12 @@ describe('options', () => {
     const p = await request(t.base, 'GET', '/api/option/parallelism', { headers: auth() });
     assert.equal(p.text(), '3');
   });
-  test('defaults: 131072000 and 1', async () => {
+  test("defaults: 131072000 and the machine's cores (SPEC §5)", async () => {
     const other = await startTestServer();
     try {
       const tk = await login(other.base);
       assert.equal((await request(other.base, 'GET', '/api/option/max-in-buffer-size', { headers: { Authorization: `Bearer ${tk}` } })).text(), '131072000');
-      assert.equal((await request(other.base, 'GET', '/api/option/parallelism', { headers: { Authorization: `Bearer ${tk}` } })).text(), '1');
+      assert.equal((await request(other.base, 'GET', '/api/option/parallelism', { headers: { Authorization: `Bearer ${tk}` } })).text(), String(availableParallelism()));
     } finally {
       await other.stop();
     }

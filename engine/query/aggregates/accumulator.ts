@@ -33,7 +33,23 @@ export interface Accumulator {
   finish(name: AggregateName, groups: number): Vec;
   /** Time of the row whose value `name` picked for group g (null when none). */
   pointTs(name: AggregateName, g: number): bigint | null;
+  /**
+   * The states of groups [0, groups) as plain data, for a worker thread to hand the main thread
+   * (its typed arrays are transferred). Absent: the family's states do not merge, and its
+   * queries run on the main thread.
+   */
+  partial?(groups: number): AccumulatorPartial;
+  /**
+   * Adds each group k < `ids.length` of `p` (the partial of an accumulator of the same spec) to
+   * group ids[k], in order, as taking k's rows after the group's own would: the main thread
+   * merges the groups of consecutive batches in batch order, each a batch's partial, so sums
+   * round as this thread's own would have.
+   */
+  mergePartials?(ids: Int32Array, p: AccumulatorPartial): void;
 }
+
+/** An accumulator's states as they cross threads (see Accumulator.partial). */
+export type AccumulatorPartial = Readonly<Record<string, unknown>>;
 
 /**
  * The length accumulators' arrays start at: 8 doubles are 64 bytes, which V8 keeps on its heap.

@@ -3,7 +3,7 @@
 import type { ColumnStats } from '../../types.js';
 import type { Rows, Vec } from '../vector/vec.js';
 import { i64Vec, int64Halves, TWO_32 } from '../vector/vec.js';
-import type { Accumulator } from './accumulator.js';
+import type { Accumulator, AccumulatorPartial } from './accumulator.js';
 import { addEachRun, grow } from './accumulator.js';
 import type { SegmentList } from '../vector/segment-list.js';
 
@@ -50,6 +50,16 @@ export class CountAccumulator implements Accumulator {
 
   pointTs(): null {
     return null;
+  }
+
+  partial(groups: number): AccumulatorPartial {
+    return { counts: this.counts.slice(0, groups) };
+  }
+
+  mergePartials(ids: Int32Array, p: AccumulatorPartial): void {
+    const from = p.counts as Float64Array;
+    const counts = this.counts;
+    for (let k = 0; k < ids.length; k++) counts[ids[k]] += from[k];
   }
 }
 

@@ -8,7 +8,7 @@ import { scalarAt } from '../vector/scalars.js';
 import type { Rows, Vec } from '../vector/vec.js';
 import { isValidAt } from '../vector/vec.js';
 import type { SegmentList } from '../vector/segment-list.js';
-import type { Accumulator } from './accumulator.js';
+import type { Accumulator, AccumulatorPartial } from './accumulator.js';
 import { addEachRun, grow, growList, scalarResult } from './accumulator.js';
 import type { AggregateName } from '../plan/aggregate-registry.js';
 
@@ -87,6 +87,22 @@ export class FirstLastAccumulator implements Accumulator {
   pointTs(name: AggregateName, g: number): bigint | null {
     if (this.has[g] === 0) return null;
     return name === 'first' ? this.firstTs[g] : this.lastTs[g];
+  }
+
+  partial(groups: number): AccumulatorPartial {
+    return {
+      has: this.has.slice(0, groups), firsts: this.firsts.slice(0, groups), lasts: this.lasts.slice(0, groups),
+      firstTs: this.firstTs.slice(0, groups), lastTs: this.lastTs.slice(0, groups),
+    };
+  }
+
+  mergePartials(ids: Int32Array, p: AccumulatorPartial): void {
+    const has = p.has as Uint8Array;
+    const firsts = p.firsts as Value[];
+    const lasts = p.lasts as Value[];
+    const firstTs = p.firstTs as bigint[];
+    const lastTs = p.lastTs as bigint[];
+    for (let k = 0; k < ids.length; k++) if (has[k] === 1) this.offerValues(ids[k], firsts[k], firstTs[k], lasts[k], lastTs[k]);
   }
 }
 

@@ -9,7 +9,7 @@
 import type { ColumnStats } from '../../types.js';
 import type { Rows, Vec } from '../vector/vec.js';
 import { i64Vec } from '../vector/vec.js';
-import type { Accumulator } from './accumulator.js';
+import type { Accumulator, AccumulatorPartial } from './accumulator.js';
 import { addEachRun, emptyBits, grow, growList } from './accumulator.js';
 import type { SegmentList } from '../vector/segment-list.js';
 import type { AggregateName } from '../plan/aggregate-registry.js';
@@ -178,5 +178,37 @@ export class MinMaxAccumulator implements Accumulator {
   pointTs(name: AggregateName, g: number): bigint | null {
     if (this.has[g] === 0) return null;
     return name === 'min' ? this.minTs[g] : name === 'max' ? this.maxTs[g] : null;
+  }
+
+  partial(groups: number): AccumulatorPartial {
+    return {
+      has: this.has.slice(0, groups),
+      mins: this.isInt ? this.bigMins.slice(0, groups) : this.mins.slice(0, groups),
+      maxs: this.isInt ? this.bigMaxs.slice(0, groups) : this.maxs.slice(0, groups),
+      minTs: this.tracksTs ? this.minTs.slice(0, groups) : null,
+      maxTs: this.tracksTs ? this.maxTs.slice(0, groups) : null,
+    };
+  }
+
+  /** Offered as one segment's extremes are (ties keep the earlier group part, or the earlier row time). */
+  mergePartials(ids: Int32Array, p: AccumulatorPartial): void {
+    const has = p.has as Uint8Array;
+    if (!this.isInt && !this.tracksTs) {
+      // The GROUP BY duration shape: extremes merged as addRunsF64 merges a run's.
+      const mins = p.mins as Float64Array;
+      const maxs = p.maxs as Float64Array;
+      for (let k = 0; k < ids.length; k++) if (has[k] === 1) this.merge(ids[k], mins[k], maxs[k]);
+      return;
+    }
+    const ts = STATS_TS;
+    const minTs = p.minTs as bigint[] | null;
+    const maxTs = p.maxTs as bigint[] | null;
+    for (let k = 0; k < ids.length; k++) {
+      if (has[k] === 0) continue;
+      ts[0] = minTs?.[k] ?? 0n;
+      ts[1] = maxTs?.[k] ?? 0n;
+      if (this.isInt) this.offer(ids[k], 0, (p.mins as bigint[])[k], 0, 1, 0, (p.maxs as bigint[])[k], ts);
+      else this.offer(ids[k], (p.mins as Float64Array)[k], 0n, 0, 1, (p.maxs as Float64Array)[k], 0n, ts);
+    }
   }
 }

@@ -5,7 +5,7 @@
 import type { ColumnStats } from '../../types.js';
 import type { Rows, Vec } from '../vector/vec.js';
 import { i64Vec } from '../vector/vec.js';
-import type { Accumulator } from './accumulator.js';
+import type { Accumulator, AccumulatorPartial } from './accumulator.js';
 import { addEachRun, emptyBits, grow, growList } from './accumulator.js';
 import type { SegmentList } from '../vector/segment-list.js';
 import type { AggregateName } from '../plan/aggregate-registry.js';
@@ -124,5 +124,32 @@ export class SumAccumulator implements Accumulator {
 
   pointTs(): null {
     return null;
+  }
+
+  partial(groups: number): AccumulatorPartial {
+    return { counts: this.counts.slice(0, groups), sums: this.isInt ? this.bigSums.slice(0, groups) : this.sums.slice(0, groups) };
+  }
+
+  /** As addStats: a group part without values adds nothing (not even a zero to the sum). */
+  mergePartials(ids: Int32Array, p: AccumulatorPartial): void {
+    const fromCounts = p.counts as Float64Array;
+    const { counts } = this;
+    if (this.isInt) {
+      const fromSums = p.sums as bigint[];
+      for (let k = 0; k < ids.length; k++) {
+        if (fromCounts[k] === 0) continue;
+        this.bigSums[ids[k]] += fromSums[k];
+        counts[ids[k]] += fromCounts[k];
+      }
+      return;
+    }
+    const fromSums = p.sums as Float64Array;
+    const sums = this.sums;
+    for (let k = 0; k < ids.length; k++) {
+      if (fromCounts[k] === 0) continue;
+      const g = ids[k];
+      sums[g] += fromSums[k];
+      counts[g] += fromCounts[k];
+    }
   }
 }

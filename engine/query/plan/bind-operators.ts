@@ -26,8 +26,7 @@ const TERM_VALUE_IDS = 1 << 30;
  * The value operands of one condition term (comparison, regex, IN), their nodes renumbered from
  * TERM_VALUE_IDS. Scratch buffers are keyed by node id, and a term's values are consumed before
  * the next term runs, so every term can share the same few buffers: 10,000 terms `v * 2 > k`
- * need one batch-sized buffer, not 10,000. Condition nodes keep their own ids (symbol tests
- * cache per-dictionary answers by them).
+ * need one batch-sized buffer, not 10,000. Condition nodes keep their own ids.
  */
 function termValues(...operands: PlanExpr[]): PlanExpr[] {
   let next = TERM_VALUE_IDS;

@@ -32,7 +32,7 @@ export const MAX_SEQUENCE_WINDOW = 65_536;
 const NS_PER_SECOND = 1e9;
 
 export class Binder {
-  private nextId = 0;
+  private nextId: number;
   private isInAggregate = false;
   private isInCondition = false;
   /** Batch column indexes the query references (SPEC §7 scanned rows). */
@@ -46,7 +46,11 @@ export class Binder {
     private readonly group: GroupScope | null,
     /** Where row-sequence calls go (select list and ORDER BY); null: not allowed. */
     private readonly sequences: SequenceCollector | null = null,
-  ) {}
+    /** The id of the first node bound. */
+    firstId = 0,
+  ) {
+    this.nextId = firstId;
+  }
 
   /** Binds in row context. */
   row(e: Expr): PlanExpr {

@@ -34,15 +34,54 @@ interface Grouping {
 export function planSelect(ast: Select, catalog: QueryCatalog, nowNs: bigint, limits: QueryLimits): SelectPlan {
   checkConditionSize(ast, limits);
   const sources = resolveSources(ast.sources, catalog);
-  const ranges: TimeRange[] | null = ast.ranges.length === 0 ? null : ast.ranges.map((r) => {
-    const { start, end } = resolveRange(r, nowNs);
-    return { from: start, to: end };
-  });
+  const ranges = planRanges(ast, nowNs);
   const grouping = planGrouping(ast);
   const calendar = planCalendar(ast.calendar);
   const joined = ast.join === null ? null : resolveSources(ast.join.sources, catalog);
   const isMulti = sources.length > 1;
   return { tables: sources.map((s) => planTable(ast, s, joined, ranges, calendar, grouping, isMulti, nowNs)) };
+}
+
+/** The ranges of the IN clause resolved at `nowNs`; null: every row. */
+function planRanges(ast: Select, nowNs: bigint): TimeRange[] | null {
+  return ast.ranges.length === 0 ? null : ast.ranges.map((r) => {
+    const { start, end } = resolveRange(r, nowNs);
+    return { from: start, to: end };
+  });
+}
+
+/**
+ * The plan of `ast` made from `skeleton`, the plan of another text of the same shape over the
+ * same single table (plan/plan-cache.ts), whose literals and clock reads all lie in the ranges,
+ * the WHERE, LIMIT/OFFSET and the GROUP BY duration: those parts are planned again with `ast`'s
+ * literals at `nowNs`; everything else (outputs, aggregates, types, sequences) is the
+ * skeleton's. The checks planSelect makes on those parts are made again, so a literal that
+ * fails them (a regex that does not compile, a bucket of 0s) fails as it would there.
+ */
+export function rebindPlan(skeleton: SelectPlan, ast: Select, nowNs: bigint, limits: QueryLimits): SelectPlan {
+  checkConditionSize(ast, limits);
+  const ranges = planRanges(ast, nowNs);
+  const bucket = planBucket(ast);
+  return {
+    tables: skeleton.tables.map((t): TablePlan => {
+      // Ids past every node of the skeleton: scratch buffers are keyed by node id.
+      const binder = new Binder(tableScope(t.table, t.name), nowNs, null, null, REBOUND_IDS);
+      const bound = ast.where === null ? null : binder.condition(ast.where, false, 'WHERE');
+      const { bounds: timeBounds, rest: where } = splitTimeBounds(bound);
+      const agg = t.aggregate;
+      return {
+        ...t, ranges, timeBounds, where, limit: ast.limit, offset: ast.rowOffset ?? 0,
+        aggregate: agg === null || agg.bucket === bucket || (agg.bucket !== null && bucket !== null && isSameDuration(agg.bucket, bucket)) ? agg : { ...agg, bucket },
+      };
+    }),
+  };
+}
+
+/** First node id of a WHERE bound again by rebindPlan (planSelect numbers a table's nodes from 0). */
+const REBOUND_IDS = 1 << 29;
+
+function isSameDuration(a: DurationValue, b: DurationValue): boolean {
+  return a.months === b.months && a.nanos === b.nanos;
 }
 
 /**
@@ -76,15 +115,23 @@ function isKeyOrBucket(e: PlanExpr): boolean {
   return e.kind === 'bucket' || e.kind === 'groupKey';
 }
 
-function planGrouping(ast: Select): Grouping {
+/** The GROUP BY duration, checked, or null. */
+function planBucket(ast: Select): DurationValue | null {
   let bucket: DurationValue | null = null;
+  for (const item of ast.groupBy) {
+    if (item.kind !== 'Duration') continue;
+    if (bucket !== null) throw semanticError('GROUP BY takes at most one duration', item.offset);
+    if (!isBucketDuration(item)) throw semanticError('a GROUP BY duration must be positive and cannot mix months or years with fixed units', item.offset);
+    bucket = item;
+  }
+  return bucket;
+}
+
+function planGrouping(ast: Select): Grouping {
+  const bucket = planBucket(ast);
   const columns: { name: string; offset: number }[] = [];
   for (const item of ast.groupBy) {
-    if (item.kind === 'Duration') {
-      if (bucket !== null) throw semanticError('GROUP BY takes at most one duration', item.offset);
-      if (!isBucketDuration(item)) throw semanticError('a GROUP BY duration must be positive and cannot mix months or years with fixed units', item.offset);
-      bucket = item;
-    } else if (item.name !== '$table' && !columns.some((c) => c.name === item.name)) {
+    if (item.kind !== 'Duration' && item.name !== '$table' && !columns.some((c) => c.name === item.name)) {
       columns.push({ name: item.name, offset: item.offset });
     }
   }

@@ -37,6 +37,7 @@ export async function runSelect(ast: Select, catalog: QueryCatalog, nowNs: bigin
  * cutoff is the run's, never the plan's: a cached plan runs again at a later now.
  */
 export async function runPlan(plan: SelectPlan, nowNs: bigint, ctx: RunContext): Promise<QueryResult> {
+  if (ctx.parallel !== null) ctx.parallel.tables = plan.tables.map((t) => ({ name: t.table.name, columns: t.table.columns }));
   const releases = plan.tables.flatMap((t) => (t.join === null ? [t.table] : t.join.sides.map((s) => s.table)).map((table) => table.context.leases.lease()));
   try {
     // Every table's batches for every range, listed in one synchronous step: one moment's data.

@@ -1,6 +1,7 @@
 // POST /write (InfluxDB 1.x) and POST /api/v2/write (2.x): a line-protocol body — gzip when
 // Content-Encoding says so, within max_in_buffer_size before and after inflating — parsed whole
-// into typed columns, then applied as ONE write (tables created and columns added on first
+// into typed columns (in a worker thread when the database has them: parse-off-thread.ts), then
+// applied as ONE write (tables created and columns added on first
 // sight): every line or none. A bad line is a 400 naming its number and text; 204 once the WAL
 // has the rows (SPEC §9, §11). `db`, `rp`, `org` and `bucket` are accepted and ignored: svc has
 // one database.
@@ -9,6 +10,8 @@ import { promisify } from 'node:util';
 import { HttpError } from '../../errors.js';
 import { ingestOps, schemaLookup } from '../../protocols/ingest/apply-ingest.js';
 import { LineProtocolError, LineProtocolParser, PRECISIONS } from '../../protocols/line-protocol/line-protocol-parser.js';
+import { parseThenWrite } from '../../protocols/off-thread/parse-off-thread.js';
+import type { Parsed } from '../../protocols/off-thread/parse-off-thread.js';
 import { database } from '../context.js';
 import type { Handler, RouteContext } from '../context.js';
 
@@ -30,14 +33,19 @@ export function lineProtocolWrite(version: 1 | 2): Handler {
     }
     const body = await requestBody(ctx);
     const db = database(ctx);
-    let parsed;
-    try {
-      parsed = parser.parse(body, { multiplier: PRECISIONS[precision]!, now: arrived, schemaOf: schemaLookup(db) });
-    } catch (e) {
-      if (e instanceof LineProtocolError) throw new HttpError('InvalidLineProtocol', `${e.message}; nothing of this request was written`);
-      throw e;
-    }
-    await db.write(ingestOps(parsed.tables));
+    const multiplier = PRECISIONS[precision]!;
+    const here = (bytes: Uint8Array): Parsed => {
+      try {
+        return parser.parse(bytes, { multiplier, now: arrived, schemaOf: schemaLookup(db) });
+      } catch (e) {
+        if (e instanceof LineProtocolError) throw new HttpError('InvalidLineProtocol', `${e.message}; nothing of this request was written`);
+        throw e;
+      }
+    };
+    const parsed = await parseThenWrite(db, 'lineProtocol', body, { multiplier, now: arrived }, here, async (p) => {
+      await db.write(ingestOps(p.tables));
+      return p;
+    });
     ctx.state.metrics?.observeIngest('influx_line_protocol', parsed.lines, parsed.values);
     await ctx.reply.empty(204);
   };

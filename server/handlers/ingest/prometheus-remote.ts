@@ -10,6 +10,8 @@ import { ProtoError } from '../../protocols/prometheus/proto-reader.js';
 import { decodeReadRequest, encodeReadResponse, metricTables, seriesOfRows } from '../../protocols/prometheus/remote-read.js';
 import type { Series } from '../../protocols/prometheus/remote-read.js';
 import { RemoteWriteDecoder, RemoteWriteError } from '../../protocols/prometheus/remote-write.js';
+import { parseThenWrite } from '../../protocols/off-thread/parse-off-thread.js';
+import type { Parsed } from '../../protocols/off-thread/parse-off-thread.js';
 import { database } from '../context.js';
 import type { Handler, RouteContext } from '../context.js';
 
@@ -18,15 +20,20 @@ const decoder = new RemoteWriteDecoder();
 export const prometheusWrite: Handler = async (ctx) => {
   const body = uncompressed(ctx, await ctx.body());
   const db = database(ctx);
-  let decoded;
-  try {
-    decoded = decoder.decode(body, schemaLookup(db));
-  } catch (e) {
-    if (e instanceof RemoteWriteError) throw new HttpError('InvalidPrometheusRequest', `${e.message}; nothing of this request was written`);
-    throw e;
-  }
-  await db.write(ingestOps(decoded.tables));
-  ctx.state.metrics?.observeIngest('prometheus_remote_write', decoded.samples, decoded.samples);
+  const here = (bytes: Uint8Array): Parsed => {
+    try {
+      const decoded = decoder.decode(bytes, schemaLookup(db));
+      return { tables: decoded.tables, lines: decoded.samples, values: decoded.samples };
+    } catch (e) {
+      if (e instanceof RemoteWriteError) throw new HttpError('InvalidPrometheusRequest', `${e.message}; nothing of this request was written`);
+      throw e;
+    }
+  };
+  const decoded = await parseThenWrite(db, 'remoteWrite', body, {}, here, async (p) => {
+    await db.write(ingestOps(p.tables));
+    return p;
+  });
+  ctx.state.metrics?.observeIngest('prometheus_remote_write', decoded.values, decoded.values);
   await ctx.reply.empty(204);
 };
 

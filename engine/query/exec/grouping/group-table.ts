@@ -60,6 +60,15 @@ export class GroupTable {
     this.onGrow(capacity);
   }
 
+  /**
+   * Each group's range and bucket start halves, groups [0, count) (a worker thread's part of an
+   * aggregate hands them to the main thread: operators/aggregate-parts.ts).
+   */
+  get halves(): { readonly ranges: Int32Array; readonly bucketHi: Int32Array; readonly bucketLo: Uint32Array } {
+    const n = this.count;
+    return { ranges: this.ranges.slice(0, n), bucketHi: this.bucketHi.slice(0, n), bucketLo: this.bucketLo.slice(0, n) };
+  }
+
   /** Bucket start of each group, by group id (made once, when the result is built). */
   bucketStarts(): BigInt64Array {
     const out = new BigInt64Array(this.count);

@@ -10,8 +10,7 @@ import type { ValueKey } from '../../aggregates/value-key.js';
 import { compositeKeyAt, keyAt } from '../../aggregates/value-key.js';
 import type { PlanExpr, Scalar } from '../../plan/plan-expr.js';
 import { bucketRuns } from './bucket-segments.js';
-import { BucketRuns } from '../../vector/segment-list.js';
-import type { SegmentList } from '../../vector/segment-list.js';
+import type { BucketRuns, SegmentList } from '../../vector/segment-list.js';
 import { evalValue } from '../kernels/eval-value.js';
 import type { Frame } from '../scan/frame.js';
 import type { GroupTable } from './group-table.js';
@@ -32,7 +31,6 @@ export class Grouper {
   private bucketLo = 0;
   private bucketGroup = -1;
   private keyGroups = NO_KEY_GROUPS;
-  private readonly runs = new BucketRuns();
   /** Unordered reads: the buckets of the range met so far, by the halves of their start. */
   private bucketsMet: Map<number, Map<number, MetBucket>> | null = null;
   /** Unordered reads with a double GROUP BY column: time of the row each group's key came from. */
@@ -46,6 +44,8 @@ export class Grouper {
     private readonly groups: GroupTable,
     private readonly duration: DurationValue | null,
     private readonly keys: readonly PlanExpr[],
+    /** Where a batch's bucket runs are written (the run's scratch). */
+    private readonly runs: BucketRuns,
     private readonly isOrdered = true,
   ) {
     if (!isOrdered && keys.some((e) => e.type === 'double')) this.keyTs = [];
@@ -74,6 +74,15 @@ export class Grouper {
     if (this.duration === null) return this.groupOfRange();
     const s = splitInt64(this.bucketOf(minTs));
     return this.groupOfBucket(s.hi, s.lo);
+  }
+
+  /**
+   * The group of bucket hi·2^32 + lo of the current range (any number without GROUP BY duration),
+   * as a batch meeting it would find it: how a worker's groups, merged in batch order, meet this
+   * run's (operators/aggregate-parts.ts). Only without GROUP BY columns.
+   */
+  groupOfPart(hi: number, lo: number): number {
+    return this.duration === null ? this.groupOfRange() : this.groupOfBucket(hi, lo);
   }
 
   private groupOfRange(): number {

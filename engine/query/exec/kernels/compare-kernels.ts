@@ -27,7 +27,7 @@ export function compareRows(e: Compare, l: Vec, r: Vec, frame: Frame, rows: Rows
     if (l.kind === 'f64' && (typeof c === 'number' || typeof c === 'bigint')) return f64Const(op, l, Number(c), rows, out);
     if (l.kind === 'i64' && typeof c === 'bigint') return i64Const(op, l, c, rows, out);
     if (l.kind === 'dict' && typeof c === 'string') {
-      const flags = dictionaryFlags(frame, e.id, l.dictionary, (s) => satisfies(op, compareValues(s, c)));
+      const flags = dictionaryFlags(e, l.dictionary, (s) => satisfies(op, compareValues(s, c)));
       return byFlags(l, flags, rows, out);
     }
     if (l.kind === 'bytes' && (op === '=' || op === '!=') && (typeof c === 'string' || c instanceof Uint8Array)) {

@@ -48,7 +48,7 @@ export function inRows(e: In, v: Vec, frame: Frame, rows: Rows, out: Int32Array)
     }
     case 'dict': {
       const texts = set.texts!;
-      return byFlags(v, dictionaryFlags(frame, e.id, v.dictionary, (s) => texts.has(s) === want), rows, out);
+      return byFlags(v, dictionaryFlags(e, v.dictionary, (s) => texts.has(s) === want), rows, out);
     }
     case 'bytes': {
       const bytes = set.bytes!;

@@ -21,7 +21,7 @@ export function regexRows(e: Regex, v: Vec, frame: Frame, rows: Rows, out: Int32
   let n = 0;
   switch (v.kind) {
     case 'dict': {
-      const flags = dictionaryFlags(frame, e.id, v.dictionary, (s) => re.test(s) === want);
+      const flags = dictionaryFlags(e, v.dictionary, (s) => re.test(s) === want);
       return byFlags(v, flags, rows, out);
     }
     case 'bytes':

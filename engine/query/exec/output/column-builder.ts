@@ -82,7 +82,13 @@ export class ColumnBuilder {
     else this.list[at] = v as string | Uint8Array;
   }
 
+  /**
+   * Row `at` is null; its value slot is zeroed: kernels leave whatever their (reused) scratch
+   * held at null positions, and an answer must not depend on what ran before it.
+   */
   private markNull(at: number): void {
+    if (this.storage === 'f64') this.f64[at] = 0;
+    else if (this.storage === 'i64') this.i64[at] = 0n;
     this.nulls ??= new Uint8Array(this.capacity);
     this.nulls[at] = 1;
     this.nullCount++;

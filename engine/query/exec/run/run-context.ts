@@ -9,8 +9,11 @@ import { SvcError } from '../../../errors.js';
 import type { Deadline } from '../../deadline.js';
 import type { QueryLimits } from '../../limits.js';
 import type { ResultTable } from '../../result.js';
+import type { WorkerPool } from '../../../workers/index.js';
+import type { ColumnDef } from '../../../types.js';
 import { ResultBudget } from './result-budget.js';
-import { Scratch } from './scratch.js';
+import { giveScratch, takeScratch } from './scratch.js';
+import type { Scratch } from './scratch.js';
 
 /**
  * What a query reads to know it was cancelled; checked between slices of work. An AbortSignal is
@@ -27,9 +30,25 @@ export const DEFAULT_SLICE_MS = 8;
 
 /** Takes one chunk of a streamed result; resolves when the next may be built. */
 export type ResultSink = (table: ResultTable) => Promise<void>;
+/**
+ * What a worker thread needs to run part of this query's scan as this thread would
+ * (operators/aggregate-parts.ts): the worker pool, the statement's text and instant, which the
+ * worker plans again, and the schemas of the tables it reads.
+ */
+export interface ParallelRun {
+  readonly pool: WorkerPool;
+  /** Rows a scan reads at least before it is split. */
+  readonly minRows: number;
+  readonly text: string;
+  readonly nowNs: bigint;
+  tables: readonly { readonly name: string; readonly columns: readonly ColumnDef[] }[];
+}
 
 export class RunContext {
-  readonly scratch = new Scratch();
+  /** Buffers of the run, taken from those of finished queries and given back by close(). */
+  readonly scratch: Scratch = takeScratch();
+  /** Set when the query's scans may be split across worker threads; null: they run here. */
+  parallel: ParallelRun | null = null;
   readonly budget: ResultBudget;
   scannedRowsCount = 0;
   /**
@@ -68,6 +87,11 @@ export class RunContext {
   /** True once the query's signal says it was cancelled. */
   get isCancelled(): boolean {
     return this.signal?.aborted === true;
+  }
+
+  /** The query is over and its result built: its scratch serves the next query. */
+  close(): void {
+    giveScratch(this.scratch);
   }
 
   /** Yields to the event loop, then stops the query if it was cancelled or ran out of time. */

@@ -2,7 +2,7 @@
 // aggregate query (group context). Both hand out Vecs addressed by position and own the scratch
 // buffers of the run.
 import type { Data } from 'apache-arrow';
-import type { SealedBatch } from '../../../storage/sealed-batch.js';
+import type { BatchView } from '../../../storage/sealed-batch.js';
 import type { ColumnType } from '../../../types.js';
 import type { Scratch } from '../run/scratch.js';
 import { i64Vec } from '../../vector/vec.js';
@@ -56,7 +56,7 @@ export class BatchFrame extends RowContextFrame {
   private readonly vecs: (Vec | undefined)[] = [];
 
   constructor(
-    readonly view: SealedBatch,
+    readonly view: BatchView,
     /** Types of batch columns by index: [TIMESTAMP, ...schema types]. */
     private readonly types: readonly ColumnType[],
     readonly scratch: Scratch,
@@ -84,7 +84,7 @@ const dictionaries = new WeakMap<object, string[]>();
  * Column `index` of a batch as a Vec, from the batch's Arrow Data directly (`getChildAt` would
  * build a Vector object per call, which costs more than answering a batch from its statistics).
  */
-function toVec(view: SealedBatch, index: number, type: ColumnType): Vec {
+function toVec(view: BatchView, index: number, type: ColumnType): Vec {
   const data = view.column(index);
   const validity = data.nullCount > 0 ? (data.nullBitmap as Uint8Array) : null;
   switch (type) {

@@ -102,13 +102,50 @@ export class SliceReader {
  * regexes and value sets a plan holds are not entered.
  */
 export function columnsRead(plan: object, withTimestamp: boolean): number[] {
-  let read = planColumns.get(plan);
-  if (read === undefined) planColumns.set(plan, (read = columnsOf(plan)));
+  let read = (plan as { [COLUMNS]?: number[] })[COLUMNS];
+  if (read === undefined) {
+    read = columnsOfPlan(plan as Partial<Record<'outputs' | 'where', unknown>>);
+    Object.defineProperty(plan, COLUMNS, { value: read });
+  }
   return withTimestamp && read[0] !== 0 ? [0, ...read] : read;
 }
 
-/** Plans are immutable and cached (plan-cache.ts): their columns are found once. */
-const planColumns = new WeakMap<object, number[]>();
+/**
+ * Plans are immutable and cached (plan-cache.ts): their columns are found once, and kept on the
+ * plan (not enumerable): a WeakMap entry per plan made a dashboard's every refresh (a new plan)
+ * one more ephemeron for the garbage collector.
+ */
+const COLUMNS = Symbol('columns');
+/** The columns of table plans but their WHERE, by their outputs (shared by the plans of one skeleton). */
+const restColumns = new WeakMap<object, number[]>();
+
+/**
+ * A table plan's columns: its WHERE's, and the rest's, which every plan of one query shape has
+ * alike (plan-cache.ts gives them the same outputs), so a fresh literal walks only the WHERE.
+ */
+function columnsOfPlan(plan: Partial<Record<'outputs' | 'where', unknown>>): number[] {
+  const outputs = plan.outputs;
+  if (typeof outputs !== 'object' || outputs === null || plan.where === undefined) return columnsOf(plan);
+  let rest = restColumns.get(outputs);
+  if (rest === undefined) restColumns.set(outputs, (rest = columnsOf({ ...plan, where: null })));
+  if (plan.where === null) return rest;
+  const where: number[] = [];
+  exprColumns(plan.where, where);
+  return where.every((c) => rest.includes(c)) ? rest : [...new Set([...rest, ...where])].sort((a, b) => a - b);
+}
+
+/** The columns an expression tree reads, pushed onto `out` (a WHERE: a tree, small, so no visited set). */
+function exprColumns(node: unknown, out: number[]): void {
+  if (typeof node !== 'object' || node === null) return;
+  if (Array.isArray(node)) {
+    for (const x of node) exprColumns(x, out);
+    return;
+  }
+  if (Object.getPrototypeOf(node) !== Object.prototype) return;
+  const expr = node as { kind?: unknown; index?: unknown };
+  if (expr.kind === 'column' && typeof expr.index === 'number') out.push(expr.index);
+  for (const key in node) exprColumns((node as Record<string, unknown>)[key], out);
+}
 
 function columnsOf(plan: object): number[] {
   const seen = new Set<number>();
