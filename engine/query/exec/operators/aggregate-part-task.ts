@@ -26,6 +26,8 @@ import type { Slice } from '../scan/scan-slices.js';
  * every part of every query over it.
  */
 const schemas = new Map<string, Table>();
+/** Schemas kept at most: a table whose columns keep changing must not grow the map for ever. */
+const MAX_SCHEMAS = 256;
 
 function tableOf(name: string, columns: readonly ColumnDef[]): Table {
   const key = `${name}\u0000${columns.map((c) => `${c.name}\u0001${c.type}`).join('\u0000')}`;
@@ -33,6 +35,8 @@ function tableOf(name: string, columns: readonly ColumnDef[]): Table {
   if (table === undefined) {
     const stub = { name, columns, columnIndex: (column: string) => columns.findIndex((c) => c.name === column) };
     table = stub as unknown as Table;
+    // The oldest goes first (a Map keeps insertion order); its plans are made again if it is asked.
+    if (schemas.size >= MAX_SCHEMAS) schemas.delete(schemas.keys().next().value as string);
     schemas.set(key, table);
   }
   return table;
