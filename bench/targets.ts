@@ -9,7 +9,7 @@ import type { Target } from './report.js';
 import { DUCK_CSV, DUCK_IMPORT, DUCK_PARQUET, DUCK_PARQUET_RAW, SVC_CSV, SVC_IMPORT, SVC_PARQUET, SVC_PARQUET_RAW, TRANSFER_SUITE } from './cases/transfer.js';
 import { LATE_SINGLE_NAME, ORDER_NAMES } from './cases/out-of-order.js';
 import { ASOF_SUITE, DERIVATIVE_SUITE, FILL_SUITE, PARSE_SUITE } from './cases/language.js';
-import { REFRESH_FRESH, REFRESH_SAME, REFRESH_SUITE } from './cases/refresh.js';
+import { REFRESH_FRESH, REFRESH_HTTP_FRESH, REFRESH_HTTP_SAME, REFRESH_SAME, REFRESH_SUITE } from './cases/refresh.js';
 import { CLUSTER_EMBEDDED, CLUSTER_LINE, CLUSTER_PAUSE, CLUSTER_REPLAY, CLUSTER_REST, CLUSTER_SUBSTRATE, CLUSTER_SUITE } from './cases/cluster.js';
 import { LTM_DAY, LTM_DUCK_DAY, LTM_DUCK_SCAN, LTM_INGEST, LTM_INGEST_MEMORY, LTM_INGEST_RAW, LTM_QUERY_SUITE, LTM_READ, LTM_REOPEN, LTM_SCAN, LTM_SCAN_RAW, LTM_SUITE } from './cases/larger-than-memory.js';
 import { CODECS_SUITE } from './cases/codecs.js';
@@ -310,6 +310,12 @@ function addLanguageTargets(
   if (same !== undefined && fresh !== undefined) {
     const x = fresh.ms / same.ms;
     add(`${REFRESH_SUITE}: fresh literals ≤ 1.3× the same text`, `${us(fresh)} vs ${us(same)} = ${x.toFixed(2)}×`, x <= 1.3);
+  }
+  const httpSame = get(REFRESH_SUITE, REFRESH_HTTP_SAME);
+  const httpFresh = get(REFRESH_SUITE, REFRESH_HTTP_FRESH);
+  if (httpSame !== undefined && httpFresh !== undefined) {
+    const more = (httpFresh.ms - httpSame.ms) * 1000;
+    add(`${REFRESH_SUITE}: over HTTP, fresh literals ≤ 60 µs more than the same text`, `${us(httpFresh)} vs ${us(httpSame)}: ${fmt(more)} µs more`, more <= 60);
   }
 }
 
