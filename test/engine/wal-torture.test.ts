@@ -12,7 +12,7 @@
 //   it covers not yet deleted, a half-written manifest .tmp and data file of the next one) are
 //   ignored and cleaned up, nothing twice.
 import assert from 'node:assert/strict';
-import { cp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { crc32c } from '@node-rs/crc32';
@@ -297,6 +297,25 @@ describe('WAL segment header', () => {
       await rm(dir, { recursive: true, force: true });
       await rm(earlier, { recursive: true, force: true });
     }
+  });
+
+  it('an empty segment before the last one (a log cut back to 0 bytes on a full disk, then rotated) holds nothing and is passed over', async () => {
+    const { dir, open } = await openWith(original);
+    const db = await open();
+    const before = db.listAliases('').aliases;
+    await db.createBlob('after', 'x');
+    const crashed = await copyAside(dir);
+    await db.close();
+    // The last segment moves one number up; an empty segment takes its place, before it.
+    const last = (await segments(crashed)).at(-1)!;
+    const next = `${String(Number.parseInt(last, 10) + 1).padStart(last.indexOf('.'), '0')}.wal`;
+    await rename(join(crashed, 'wal', last), join(crashed, 'wal', next));
+    await writeFile(join(crashed, 'wal', last), Buffer.alloc(0));
+    const again = await Database.open({ dataDir: crashed, sweepIntervalMs: 0 });
+    assert.deepEqual(again.listAliases('').aliases.sort(), [...before, 'after'].sort());
+    await again.close();
+    await rm(dir, { recursive: true, force: true });
+    await rm(crashed, { recursive: true, force: true });
   });
 });
 
