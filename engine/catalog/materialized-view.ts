@@ -8,6 +8,7 @@
 // rows before `edge` are no longer read. Buckets wholly before it are final; the bucket holding
 // it (the edge bucket) is its rows before the edge, kept as partial states (`edgeStates`, made by
 // engine/views/frozen-edge.ts at the removal's apply), merged with its rows still in the source.
+import { lowerBound } from '../storage/compaction.js';
 import { addDuration, bucketStart, INT64_MIN, parse } from '../../grammar/index.js';
 import type { DurationValue, Select } from '../../grammar/index.js';
 import { timeBounds } from '../storage/shard-partition.js';
@@ -94,10 +95,7 @@ export class MaterializedView implements ViewDefinition {
       const start = this.bucketOf(sorted[i]);
       const end = this.bucketEnd(start);
       this.markTimes(start, end, since);
-      let lo = i + 1;
-      let hi = sorted.length;
-      while (lo < hi) { const m = (lo + hi) >>> 1; if (sorted[m] < end) lo = m + 1; else hi = m; }
-      i = lo;
+      i = lowerBound(sorted, i + 1, sorted.length, end);
     }
   }
 }

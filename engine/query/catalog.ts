@@ -79,3 +79,20 @@ export interface PartPlacement {
    */
   run(parts: readonly SelectPart[], request: PartRequest, isCancelled: () => boolean): Promise<QueryResult[]>;
 }
+
+/**
+ * A catalog of fixed tables and nothing else — no entries, no tags, no writes: what planning a
+ * SELECT over them needs where no database is at hand (a view's SELECT over its source, a worker
+ * thread's part of a scan).
+ * @example
+ * planSelect(ast, tablesOnlyCatalog(new Map([['t', table]]), 'a view plan'), now, limits);
+ */
+export function tablesOnlyCatalog(tables: ReadonlyMap<string, Table>, who: string): QueryCatalog {
+  return {
+    table: (name) => tables.get(name),
+    tagsOf: () => [],
+    findEntries: () => [],
+    write: () => Promise.reject(new Error(`${who} never writes`)),
+    removedRows: () => 0,
+  };
+}

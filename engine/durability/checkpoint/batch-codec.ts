@@ -7,6 +7,7 @@
 import type { Data } from 'apache-arrow';
 import { encodeSeriesOrder, seriesMajor, seriesOf } from '../../codecs/series-order.js';
 import type { ColumnType } from '../../types.js';
+import { isValid } from '../../types.js';
 import { encodeColumn } from './column-codec.js';
 import { columnLayout } from './column-layout.js';
 import type { EncodedColumn } from './column-codec.js';
@@ -32,7 +33,7 @@ export interface EncodedBatch {
 export function encodeBatch(columns: readonly Data[], types: readonly ColumnType[], rows: number, compress: boolean): EncodedBatch {
   const symbols = types.flatMap((t, c) => (c > 0 && t === 'SYMBOL' ? [c] : []));
   const order = compress && symbols.length > 0 && rows >= 8 * MIN_ROWS_PER_SERIES
-    ? seriesOf(symbols.map((c) => columns[c].values as Int32Array), (k, row) => isValid(columns[symbols[k]], row), rows, MIN_ROWS_PER_SERIES)
+    ? seriesOf(symbols.map((c) => columns[c].values as Int32Array), (k, row) => isValid(validityOf(columns[symbols[k]]), row), rows, MIN_ROWS_PER_SERIES)
     : null;
   if (order === null) return { order: null, columns: columns.map((d, c) => encodeColumn(d, types[c], rows, compress, null)) };
   const rowsAt = seriesMajor(order.ids, order.series);
@@ -44,8 +45,7 @@ export function encodeBatch(columns: readonly Data[], types: readonly ColumnType
   };
 }
 
-function isValid(d: Data, row: number): boolean {
-  if (d.nullCount === 0) return true;
-  const bits = d.nullBitmap as Uint8Array;
-  return ((bits[row >> 3] >> (row & 7)) & 1) === 1;
+/** A column's null bits, or null when it has no null. */
+function validityOf(d: Data): Uint8Array | null {
+  return d.nullCount === 0 ? null : (d.nullBitmap as Uint8Array);
 }

@@ -7,11 +7,11 @@
 // would change when the source grows one. The view's table has the bucket start as `$timestamp`,
 // then the GROUP BY columns, then one column per aggregate, named as the SELECT names them.
 import type { ColumnRef, Select, SelectColumn, TableRef } from '../../../grammar/index.js';
-import { parse } from '../../../grammar/index.js';
+import { NS_PER_DAY, parse } from '../../../grammar/index.js';
 import { SvcError } from '../../errors.js';
 import type { Table } from '../../storage/table.js';
 import type { ColumnDef, ColumnType } from '../../types.js';
-import type { QueryCatalog } from '../catalog.js';
+import { tablesOnlyCatalog } from '../catalog.js';
 import { DEFAULT_QUERY_LIMITS } from '../limits.js';
 import type { QueryLimits } from '../limits.js';
 import { semanticError, toSyntaxError } from '../query-errors.js';
@@ -37,7 +37,6 @@ export interface ViewShape {
 /** The limits of a view's refresh: a view's groups are not bounded by those of one query (a refresh reads a few buckets of them). */
 export const VIEW_LIMITS: QueryLimits = { ...DEFAULT_QUERY_LIMITS, maxGroups: Infinity, maxResultRows: Infinity, maxResultBytes: Infinity };
 
-const DAY_NS = 86_400_000_000_000n;
 
 /**
  * The shape of the view `ast` defines over the table `tableOf` finds, or the QuerySemantic error
@@ -112,7 +111,7 @@ export function viewShapeOfText(select: string, source: Table): ViewShape {
 /** `select` (a view's SELECT, or one derived from it) planned against its one source table. */
 export function planView(select: Select, source: Table): TablePlan {
   const from = select.sources[0] as TableRef;
-  return planSelect(select, sourceCatalog(from.name, source), 0n, VIEW_LIMITS).tables[0];
+  return planSelect(select, tablesOnlyCatalog(new Map([[from.name, source]]), 'a view plan'), 0n, VIEW_LIMITS).tables[0];
 }
 
 /**
@@ -120,9 +119,9 @@ export function planView(select: Select, source: Table): TablePlan {
  * few: one per bucket and group; its TTL drops whole shards).
  */
 function shardSizeOf(months: number, nanos: bigint): bigint {
-  const bucket = months > 0 ? BigInt(months) * 31n * DAY_NS : nanos;
+  const bucket = months > 0 ? BigInt(months) * 31n * NS_PER_DAY : nanos;
   const size = bucket * 1024n;
-  return size < DAY_NS ? DAY_NS : size > 364n * DAY_NS ? 364n * DAY_NS : size;
+  return size < NS_PER_DAY ? NS_PER_DAY : size > 364n * NS_PER_DAY ? 364n * NS_PER_DAY : size;
 }
 
 function keyItem(k: ColumnRef): SelectColumn {
@@ -138,13 +137,3 @@ function columnType(type: ResultType, offset: number): ColumnType {
   return COLUMN_TYPES[type];
 }
 
-/** What planning a view's SELECT needs of a catalog: its one table. */
-function sourceCatalog(name: string, table: Table): QueryCatalog {
-  return {
-    table: (n) => (n === name ? table : undefined),
-    tagsOf: () => [],
-    findEntries: () => [],
-    write: () => Promise.reject(new Error('a view plan does not write')),
-    removedRows: () => 0,
-  };
-}

@@ -6,6 +6,7 @@
 // in shared memory (scan/shared-batch.ts); the groups' states go back transferred.
 import { parseCached } from '../../ast-cache.js';
 import type { QueryCatalog } from '../../catalog.js';
+import { tablesOnlyCatalog } from '../../catalog.js';
 import { Deadline } from '../../deadline.js';
 import { planSelectCached } from '../../plan/plan-cache.js';
 import type { Select } from '../../../../grammar/index.js';
@@ -43,14 +44,7 @@ function tableOf(name: string, columns: readonly ColumnDef[]): Table {
 }
 
 function catalogOf(input: PartInput): QueryCatalog {
-  const tables = new Map(input.tables.map((t) => [t.name, tableOf(t.name, t.columns)]));
-  return {
-    table: (name) => tables.get(name),
-    tagsOf: () => [],
-    findEntries: () => [],
-    write: () => Promise.reject(new Error('a worker thread never writes')),
-    removedRows: () => 0,
-  };
+  return tablesOnlyCatalog(new Map(input.tables.map((t) => [t.name, tableOf(t.name, t.columns)])), 'a worker thread');
 }
 
 function aggregatePart(input: PartInput): TaskOutput<PartState> {

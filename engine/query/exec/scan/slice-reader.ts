@@ -129,22 +129,8 @@ function columnsOfPlan(plan: Partial<Record<'outputs' | 'where', unknown>>): num
   let rest = restColumns.get(outputs);
   if (rest === undefined) restColumns.set(outputs, (rest = columnsOf({ ...plan, where: null })));
   if (plan.where === null) return rest;
-  const where: number[] = [];
-  exprColumns(plan.where, where);
+  const where = columnsOf({ where: plan.where });
   return where.every((c) => rest.includes(c)) ? rest : [...new Set([...rest, ...where])].sort((a, b) => a - b);
-}
-
-/** The columns an expression tree reads, pushed onto `out` (a WHERE: a tree, small, so no visited set). */
-function exprColumns(node: unknown, out: number[]): void {
-  if (typeof node !== 'object' || node === null) return;
-  if (Array.isArray(node)) {
-    for (const x of node) exprColumns(x, out);
-    return;
-  }
-  if (Object.getPrototypeOf(node) !== Object.prototype) return;
-  const expr = node as { kind?: unknown; index?: unknown };
-  if (expr.kind === 'column' && typeof expr.index === 'number') out.push(expr.index);
-  for (const key in node) exprColumns((node as Record<string, unknown>)[key], out);
 }
 
 function columnsOf(plan: object): number[] {
