@@ -4,7 +4,8 @@
 // POST /api/backup, authenticated by a token it signs with D's own key (D/jwt.key) carrying the
 // admin claim — whoever may read D may copy it. DIR is taken as seen from this machine (made
 // absolute) and must be new or empty. Exit 0 with a summary on stdout, else 1 with the reason.
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import minimist from 'minimist';
 import { Database, isSvcError } from '../engine/index.js';
 import { TokenAuthority } from './auth/token-authority.js';
@@ -37,6 +38,11 @@ export async function backupCommand(argv: readonly string[], env: NodeJS.Process
 
 /** The backup taken with D opened here; null when a server holds D. */
 async function backupOffline(dataDir: string, to: string): Promise<object | null> {
+  // Opening a directory that holds no database would make one (and back up nothing): a mistyped
+  // --data-dir must fail instead.
+  if (!existsSync(join(dataDir, 'wal')) && !existsSync(join(dataDir, 'checkpoints'))) {
+    throw new Error(`${dataDir} holds no svc database (no wal/ or checkpoints/ in it): check --data-dir`);
+  }
   let db: Database;
   try {
     db = await Database.open({ dataDir });

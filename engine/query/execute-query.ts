@@ -22,7 +22,7 @@ import { runDelete } from './statements/run-delete.js';
 import { runFind } from './statements/run-find.js';
 import { runInsert } from './statements/run-insert.js';
 import { runPlacedSelect } from './statements/run-placed-select.js';
-import { runSelect } from './statements/run-select.js';
+import { runPlan, runSelect } from './statements/run-select.js';
 import { runShow } from './statements/run-show.js';
 
 /** Query texts above this many UTF-8 bytes are refused (SPEC §8: 413). */
@@ -113,7 +113,7 @@ export async function streamQuery(catalog: QueryCatalog, text: string, options: 
   const run = prepared instanceof Promise ? await prepared : prepared;
   const { ast } = run;
   if (ast.kind !== 'Select') throw new SvcError('InvalidArgument', 'only a SELECT can be exported', { position: 0 });
-  // The plan (cached: the run below plans the same text at the same now) gives the shape.
+  // The plan gives the shape, and runs below (on a single node) as it is: planned once.
   const plan = planSelectCached(ast, catalog, run.nowNs, run.ctx.limits);
   const sink = start({
     tables: plan.tables.map((t) => ({ name: t.name, columns: t.outputs.filter((o) => !o.isHidden).map((o) => ({ name: o.name, type: o.type })) })),
@@ -126,7 +126,7 @@ export async function streamQuery(catalog: QueryCatalog, text: string, options: 
   try {
     if (catalog.placement === undefined) {
       run.ctx.sink = handOver;
-      await runSelect(ast, catalog, run.nowNs, run.ctx);
+      await runPlan(plan, run.nowNs, run.ctx);
       return;
     }
     const result = await runPlacedSelect(ast, catalog, run.nowNs, run.ctx, text, null);

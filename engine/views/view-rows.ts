@@ -18,6 +18,8 @@ import type { Scalar, Vec } from '../query/vector/vec.js';
 import { narrowRange } from '../query/plan/time-bounds.js';
 import type { TablePlan } from '../query/plan/plan-types.js';
 import type { ResultTable } from '../query/result.js';
+import type { Accumulator } from '../query/aggregates/accumulator.js';
+import type { GroupTable } from '../query/exec/grouping/group-table.js';
 import { VIEW_LIMITS } from '../query/plan/plan-view.js';
 
 /**
@@ -38,11 +40,25 @@ export async function computeRows(plan: TablePlan, listing: Listing, columns: re
   const slices = await slicesOf(plan, listing);
   if (slices.length === 0) return null;
   const agg = plan.aggregate!;
-  const { groups, accumulators } = await aggregateGroups(plan, agg, refreshContext(), [slices]);
+  const ctx = refreshContext();
+  try {
+    const { groups, accumulators } = await aggregateGroups(plan, agg, ctx, [slices]);
+    return viewBatchOf(plan, columns, groups, accumulators);
+  } finally {
+    ctx.close();
+  }
+}
+
+/**
+ * The groups' rows as the view stores them. Taken by group as they are: the view's table orders
+ * its rows, and its columns are the plan's outputs — GROUP BY keys and aggregate calls — so
+ * neither result order nor evaluation is needed. Accumulators and groups own their arrays (not
+ * the run's scratch), so the rows outlive the run.
+ */
+function viewBatchOf(plan: TablePlan, columns: readonly ColumnDef[], groups: GroupTable, accumulators: readonly Accumulator[]): NormalizedBatch | null {
+  const agg = plan.aggregate!;
   const n = groups.count;
   if (n === 0) return null;
-  // Taken by group as they are: the view's table orders its rows, and its columns are the plan's
-  // outputs — GROUP BY keys and aggregate calls — so neither result order nor evaluation is needed.
   return {
     ts: groups.bucketStarts(),
     columns: plan.outputs.map((o, i) => {
@@ -58,7 +74,14 @@ export async function computeRows(plan: TablePlan, listing: Listing, columns: re
 /** The result of `plan` (a view's SELECT, or its partial states' SELECT) over the batches `listing` holds, in its range. */
 export async function computeResult(plan: TablePlan, listing: Listing): Promise<ResultTable | null> {
   const slices = await slicesOf(plan, listing);
-  return slices.length === 0 ? null : runAggregate(plan, plan.aggregate!, refreshContext(), [slices]);
+  if (slices.length === 0) return null;
+  const ctx = refreshContext();
+  try {
+    return await runAggregate(plan, plan.aggregate!, ctx, [slices]);
+  } finally {
+    // The run's scratch goes back to the pool queries take theirs from.
+    ctx.close();
+  }
 }
 
 /** The slices of the listed batches in its range (narrowed by the WHERE's time terms), from its floor. */

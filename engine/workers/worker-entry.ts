@@ -9,11 +9,14 @@ const tasks = new Map<string, WorkerTask>();
 /** Modules load in order; a job waits for those told of before it. */
 let loaded: Promise<void> = Promise.resolve();
 
+/** Why a task module failed to load: its jobs fail with it (the thread lives on, not a crash loop). */
+const loadErrors: string[] = [];
+
 function load(url: string): void {
   loaded = loaded.then(async () => {
     const module = (await import(url)) as { workerTasks?: Record<string, WorkerTask> };
     for (const [name, task] of Object.entries(module.workerTasks ?? {})) tasks.set(name, task);
-  });
+  }).catch((e: unknown) => { loadErrors.push(`${url} did not load: ${(e as Error).message}`); });
 }
 
 for (const url of (workerData as { modules: readonly string[] }).modules) load(url);
@@ -27,7 +30,7 @@ async function run(id: number, name: string, input: unknown): Promise<void> {
   let out: TaskOutput;
   try {
     const task = tasks.get(name);
-    if (task === undefined) throw new Error(`no task '${name}' is loaded in this worker`);
+    if (task === undefined) throw new Error(`no task '${name}' is loaded in this worker${loadErrors.length > 0 ? ` (${loadErrors.join('; ')})` : ''}`);
     out = await task(input as never);
   } catch (e) {
     parentPort!.postMessage({ kind: 'failed', id, error: toWire(e) } satisfies FromWorker);

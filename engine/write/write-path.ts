@@ -81,8 +81,9 @@ export class WritePath {
     }
     // A DELETE's removal is computed ahead (rows read back from disk, replacement batches built),
     // so the synchronous step below only swaps batches; its outcomes are kept by batch, so rows
-    // written meanwhile are still decided there.
-    const removals = removalsOf(ops);
+    // written meanwhile are still decided there. A log that applies only what comes back from it
+    // (a cluster's) prepares the removal where it applies the entry (its follower's admit step).
+    const removals = this.log.isAppliedAtCommit ? removalsOf(ops) : [];
     if (removals.length > 0) await this.store.prepare(removals);
     try {
       return await this.committed(ops);

@@ -3,6 +3,7 @@
 // stored), /api/backup while writers run — every row acknowledged before the call is in the
 // copy, which a second server serves — `svc_rest backup` against a running server and offline,
 // and the admin rule with security on (403 for a user who is not an admin).
+import { existsSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -154,6 +155,11 @@ describe('backup', () => {
       }
     }
     assert.ok((await readdir(join(root, 'offline', 'checkpoints'))).some((n) => n.endsWith('.manifest')));
+    // A --data-dir that holds no database (a typo) fails, and makes none there.
+    const typo = await backupCli(['--data-dir', join(root, 'liv'), '--to', join(root, 'from-typo')]);
+    assert.equal(typo.status, 1);
+    assert.match(typo.stderr, /holds no svc database/);
+    assert.equal(existsSync(join(root, 'liv')), false);
   });
 
   it('is for admins when security is on (403 for other users)', async () => {

@@ -30,6 +30,9 @@ async function exportData(ctx: RouteContext, text: string, formatName: string | 
   const started = performance.now();
   const stream = database(ctx).export(text, { format, readOnly: true, signal: ctx.reply.signal });
   const headers = { 'Content-Type': stream.mime, 'Content-Disposition': `attachment; filename="export.${stream.extension}"` };
+  // Text compresses; Parquet pages are Snappy-compressed already, and gzip over Arrow's binary
+  // doubles and times costs far more than it saves (as for /query_exp's Arrow answers).
+  if (format === 'parquet' || format === 'arrow') ctx.reply.compress = 'never';
   // A client that reads nothing for the query timeout is dropped (SPEC §16).
   await ctx.reply.pipe(200, headers, stream, DEFAULT_DEADLINE_MS);
   ctx.log.query(ctx.user, performance.now() - started, 0);
