@@ -435,10 +435,23 @@ export class Checkpointer implements BatchStager {
   private async restoreTable(table: Table, t: TableManifest, sumOf: (name: string) => DataFile): Promise<void> {
     const { dictionaries } = table.layout;
     if (dictionaries.some((d) => d !== null) && t.batches.length > 0) {
-      const newest = t.batches.reduce((a, b) => (writerOf(b.file) > writerOf(a.file) ? b : a)).file;
-      const path = join(checkpointsDir(this.dataDir), newest);
-      if (newest.endsWith('.cols')) setDictionaries(table, await readHead(path, sumOf(newest), () => damaged(path)));
-      else await readArrowFile(path, sumOf(newest), (i) => i === 0, (batch) => takeDictionaries(table, [batch]), () => damaged(path));
+      const writer = t.batches.reduce((w, b) => (writerOf(b.file) > w ? writerOf(b.file) : w), '');
+      const newest = [...new Set(t.batches.map((b) => b.file).filter((f) => writerOf(f) === writer))];
+      if (newest.every((f) => f.endsWith('.cols'))) {
+        // A DELETE's staged files carry the checkpoint number before them, so they may share the
+        // newest writer with that checkpoint's files while holding a longer dictionary: of the
+        // heads of that writer's files, each column's longest dictionary is the newest.
+        const heads: (string[] | null)[][] = [];
+        for (const f of newest) {
+          const path = join(checkpointsDir(this.dataDir), f);
+          heads.push(await readHead(path, sumOf(f), () => damaged(path)));
+        }
+        const width = Math.max(...heads.map((h) => h.length));
+        setDictionaries(table, Array.from({ length: width }, (_, c) => heads.reduce<string[] | null>((d, h) => ((h[c]?.length ?? 0) > (d?.length ?? 0) ? h[c] : d), null)));
+      } else {
+        const path = join(checkpointsDir(this.dataDir), newest[0]);
+        await readArrowFile(path, sumOf(newest[0]), (i) => i === 0, (batch) => takeDictionaries(table, [batch]), () => damaged(path));
+      }
     }
     for (const ref of t.batches) {
       sumOf(ref.file);
